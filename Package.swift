@@ -1,0 +1,197 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Every target is compiled in the Swift 6 language mode with strict concurrency, and with the
+/// upcoming features that make imports and existentials explicit (see docs/CONTRIBUTING.md).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let nio = "swift-nio"
+let package = Package(
+    name: "sesame",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "sesamed", targets: ["sesamed"]),
+        .executable(name: "sesamectl", targets: ["sesamectl"]),
+        .executable(name: "sesame-emulator", targets: ["sesame-emulator"]),
+        .library(name: "SesameClient", targets: ["SesameClient"]),
+        .library(name: "SesameEmulator", targets: ["SesameEmulator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+    ],
+    targets: [
+        // Domain: values, the session state machine, ports, errors. No I/O.
+        .target(name: "SesameCore", swiftSettings: strict),
+        // The wire contract of PROTOCOL.md. Imports no domain code.
+        .target(name: "SesameLocalAPI", swiftSettings: strict),
+        // The one actor that owns the session.
+        .target(
+            name: "SesameService",
+            dependencies: [
+                "SesameCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: Firebase Auth REST + RTDB username directory.
+        .target(
+            name: "SesameFirebase",
+            dependencies: [
+                "SesameCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: the encrypted keyring file.
+        .target(
+            name: "SesameKeyring",
+            dependencies: [
+                "SesameCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: the Unix-socket server.
+        .target(
+            name: "SesameSocketServer",
+            dependencies: [
+                "SesameCore", "SesameService", "SesameLocalAPI",
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: systemd (notify, socket activation, journald).
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .target(
+            name: "SesameSystemd",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // The client library for apps.
+        .target(
+            name: "SesameClient",
+            dependencies: [
+                "SesameLocalAPI",
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+            ],
+            swiftSettings: strict
+        ),
+        // The Firebase Auth Emulator-compatible backend, as a library.
+        .target(
+            name: "SesameEmulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOPosix", package: nio),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        // Test kit shared by the test targets.
+        .target(
+            name: "SesameTesting",
+            dependencies: ["SesameCore", "SesameService"],
+            swiftSettings: strict
+        ),
+        // Executables: composition and arguments only.
+        .executableTarget(
+            name: "sesamed",
+            dependencies: [
+                "SesameCore", "SesameService", "SesameFirebase", "SesameKeyring",
+                "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOPosix", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "sesamectl",
+            dependencies: [
+                "SesameClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "sesame-emulator",
+            dependencies: [
+                "SesameEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore", "SesameTesting"], swiftSettings: strict),
+        .testTarget(name: "SesameLocalAPITests", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
+        .testTarget(
+            name: "SesameKeyringTests",
+            dependencies: ["SesameKeyring", "SesameCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameEmulatorTests",
+            dependencies: [
+                "SesameEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameFirebaseTests",
+            dependencies: ["SesameFirebase", "SesameCore", "SesameEmulator"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameServiceTests",
+            dependencies: ["SesameService", "SesameCore", "SesameTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameSystemdTests",
+            dependencies: ["SesameSystemd"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameSocketServerTests",
+            dependencies: [
+                "SesameSocketServer", "SesameService", "SesameCore", "SesameLocalAPI", "SesameTesting",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator"],
+            swiftSettings: strict
+        ),
+    ]
+)

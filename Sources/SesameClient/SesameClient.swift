@@ -1,0 +1,1 @@
+// SesameClient: see Package.swift for this target's responsibility.

@@ -1,0 +1,1 @@
+// SesameCore: see Package.swift for this target's responsibility.

@@ -1,0 +1,1 @@
+// SesameEmulator: see Package.swift for this target's responsibility.

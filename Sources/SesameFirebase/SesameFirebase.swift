@@ -1,0 +1,1 @@
+// SesameFirebase: see Package.swift for this target's responsibility.

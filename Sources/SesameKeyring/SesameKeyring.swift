@@ -1,0 +1,1 @@
+// SesameKeyring: see Package.swift for this target's responsibility.

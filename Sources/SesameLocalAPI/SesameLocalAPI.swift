@@ -1,0 +1,1 @@
+// SesameLocalAPI: see Package.swift for this target's responsibility.

@@ -1,0 +1,1 @@
+// SesameService: see Package.swift for this target's responsibility.

@@ -1,0 +1,1 @@
+// SesameSocketServer: see Package.swift for this target's responsibility.

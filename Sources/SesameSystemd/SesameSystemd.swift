@@ -1,0 +1,1 @@
+// SesameSystemd: see Package.swift for this target's responsibility.

@@ -1,0 +1,1 @@
+// SesameTesting: see Package.swift for this target's responsibility.

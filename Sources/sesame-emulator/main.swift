@@ -1,0 +1,1 @@
+print("sesame-emulator: not built yet")

@@ -1,0 +1,1 @@
+print("sesamectl: not built yet")

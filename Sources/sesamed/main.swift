@@ -1,0 +1,1 @@
+print("sesamed: not built yet")
