@@ -1,0 +1,129 @@
+/// A domain error the person or the calling program can act on.
+///
+/// Every case maps onto a `data.reason` of the wire protocol; `message` is a sentence that
+/// says what to do next and never contains a secret (no token, password, code or link).
+public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stable reason, spelled as on the wire.
+    public enum Reason: String, Sendable, Hashable, CaseIterable {
+        // The person must do something (wire code 1000).
+        case emailAlreadyInUse = "email-already-in-use"
+        case credentialAlreadyInUse = "credential-already-in-use"
+        case accountExistsWithDifferentCredential = "account-exists-with-different-credential"
+        case invalidEmail = "invalid-email"
+        case weakPassword = "weak-password"
+        case invalidLoginCredentials = "invalid-login-credentials"
+        case userNotFound = "user-not-found"
+        case userDisabled = "user-disabled"
+        case operationNotAllowed = "operation-not-allowed"
+        case invalidActionCode = "invalid-action-code"
+        case expiredActionCode = "expired-action-code"
+        case missingEmail = "missing-email"
+        case invalidCredential = "invalid-credential"
+        case requiresRecentLogin = "requires-recent-login"
+        case providerAlreadyLinked = "provider-already-linked"
+        case noSuchProvider = "no-such-provider"
+        case invalidUsername = "invalid-username"
+        case usernameTaken = "username-taken"
+        case usernameReserved = "username-reserved"
+        case usernameNotFound = "username-not-found"
+        // The backend could not be reached or refused for now (wire code 2000).
+        case networkRequestFailed = "network-request-failed"
+        case backendUnavailable = "backend-unavailable"
+        case tooManyRequests = "too-many-requests"
+        // The operation does not fit the current state (wire code 4000).
+        case noCurrentUser = "no-current-user"
+        case requiresAccount = "requires-account"
+        case alreadySignedIn = "already-signed-in"
+        case requiresResetConfirmation = "requires-reset-confirmation"
+        case operationInProgress = "operation-in-progress"
+        case noSuchMerge = "no-such-merge"
+        case sessionRevoked = "session-revoked"
+    }
+
+    /// Which kind of problem a reason is; the wire code follows from it.
+    public enum Category: Sendable, Hashable {
+        case authentication
+        case backend
+        case state
+    }
+
+    public var reason: Reason
+    public var message: String
+    /// The email a conflict is about, when known.
+    public var email: String?
+    /// The provider a conflict is about.
+    public var providerId: String?
+    /// The sign-in methods an existing account has (`account-exists-with-different-credential`).
+    public var providers: [String]?
+    /// How long to wait before retrying (backend errors).
+    public var retryAfterMs: Int?
+
+    public init(
+        _ reason: Reason, message: String? = nil, email: String? = nil, providerId: String? = nil,
+        providers: [String]? = nil, retryAfterMs: Int? = nil
+    ) {
+        self.reason = reason
+        self.message = message ?? reason.defaultMessage
+        self.email = email
+        self.providerId = providerId
+        self.providers = providers
+        self.retryAfterMs = retryAfterMs ?? (reason.category == .backend ? 1000 : nil)
+    }
+
+    public var category: Category { reason.category }
+
+    public var description: String { "AuthError(\(reason.rawValue)): \(message)" }
+}
+
+extension AuthError.Reason {
+    public var category: AuthError.Category {
+        switch self {
+        case .networkRequestFailed, .backendUnavailable, .tooManyRequests: .backend
+        case .noCurrentUser, .requiresAccount, .alreadySignedIn, .requiresResetConfirmation,
+            .operationInProgress, .noSuchMerge, .sessionRevoked:
+            .state
+        default: .authentication
+        }
+    }
+
+    /// A sentence that tells the person what to do next.
+    public var defaultMessage: String {
+        switch self {
+        case .emailAlreadyInUse:
+            "That email already has an account: sign in to it instead; your guest data will be merged into it."
+        case .credentialAlreadyInUse:
+            "That sign-in is already linked to another account: sign in with it instead; your guest data will be merged."
+        case .accountExistsWithDifferentCredential:
+            "An account with that email exists with another sign-in method: sign in with that method first, then link this one."
+        case .invalidEmail: "That email address is not valid: check it and try again."
+        case .weakPassword: "That password is too weak: use at least 6 characters."
+        case .invalidLoginCredentials: "The email, username or password is wrong: check them and try again."
+        case .userNotFound: "There is no account for that: check it, or create an account."
+        case .userDisabled: "That account has been disabled by an administrator."
+        case .operationNotAllowed: "That sign-in method is not enabled for this project."
+        case .invalidActionCode: "That link is invalid or was already used: request a new one."
+        case .expiredActionCode: "That link has expired: request a new one."
+        case .missingEmail: "Give the email address the link was sent to."
+        case .invalidCredential: "The identity provider's credential is invalid or malformed: sign in with the provider again."
+        case .requiresRecentLogin: "This needs a recent sign-in: sign in again, then retry."
+        case .providerAlreadyLinked: "That sign-in method is already linked to this account."
+        case .noSuchProvider: "This account has no such sign-in method."
+        case .invalidUsername:
+            "Usernames are 3 to 32 letters, digits, '_', '-' or '.', in one script, without '@'."
+        case .usernameTaken: "That username is taken: choose another."
+        case .usernameReserved: "That username is reserved: choose another."
+        case .usernameNotFound: "There is no account with that username."
+        case .networkRequestFailed: "The backend could not be reached: check the network; the daemon retries by itself."
+        case .backendUnavailable: "The backend is unavailable right now: try again shortly."
+        case .tooManyRequests: "The backend asks to slow down: try again shortly."
+        case .noCurrentUser: "Nobody is signed in."
+        case .requiresAccount: "This needs a signed-in account, not a guest: create an account or sign in first."
+        case .alreadySignedIn: "An account is already signed in: sign out first."
+        case .requiresResetConfirmation:
+            "Signing out a guest deletes the guest's data: pass reset: true (sesamectl sign-out --reset) to confirm."
+        case .operationInProgress: "Another operation is in progress: try again when it has finished."
+        case .noSuchMerge: "There is no such pending merge."
+        case .sessionRevoked: "The session was revoked by the backend; a new guest session is being created."
+        }
+    }
+}

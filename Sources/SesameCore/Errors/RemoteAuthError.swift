@@ -1,0 +1,41 @@
+/// What a backend call (``RemoteAuthProvider``, ``UsernameDirectory``) can fail with.
+///
+/// The split matters: only ``rejected(_:)`` and the two credential cases are definitive.
+/// Transport problems, 5xx, 429 and garbage answers are transient: the session is kept and the
+/// call is retried later with backoff.
+public enum RemoteAuthError: Error, Sendable, Hashable {
+    /// The backend answered definitively: the request cannot succeed as made.
+    case rejected(AuthError)
+    /// An ID token sent with the call was refused as invalid or expired: refresh once and retry.
+    case idTokenRejected
+    /// The account behind the credential is gone: deleted, disabled or its refresh token
+    /// revoked. The session ends.
+    case accountGone(AuthError.Reason)
+    /// The backend could not be reached (connect failure, timeout, connection dropped).
+    case transport(String)
+    /// The backend answered 5xx.
+    case unavailable(status: Int)
+    /// The backend asked to slow down (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
+    case rateLimited
+    /// The backend answered something that could not be understood.
+    case malformedResponse(String)
+
+    /// Whether the failure says nothing about the request itself: retry later.
+    public var isTransient: Bool {
+        switch self {
+        case .transport, .unavailable, .rateLimited, .malformedResponse: true
+        case .rejected, .idTokenRejected, .accountGone: false
+        }
+    }
+
+    /// The domain error a caller sees.
+    public var authError: AuthError {
+        switch self {
+        case .rejected(let error): error
+        case .idTokenRejected, .accountGone: AuthError(.sessionRevoked)
+        case .transport: AuthError(.networkRequestFailed)
+        case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
+        case .rateLimited: AuthError(.tooManyRequests, retryAfterMs: 5000)
+        }
+    }
+}

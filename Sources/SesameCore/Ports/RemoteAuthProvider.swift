@@ -1,0 +1,83 @@
+import Foundation
+
+/// The authentication backend, as the domain needs it. Firebase is one implementation.
+///
+/// Every method throws only ``RemoteAuthError``. Implementations never log tokens, passwords
+/// or action codes.
+public protocol RemoteAuthProvider: Sendable {
+    /// Creates a new anonymous account and signs in to it.
+    func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult
+    /// Exchanges a refresh token for fresh tokens.
+    func refresh(_ refreshToken: RefreshToken) async throws(RemoteAuthError) -> TokenGrant
+    /// The account's profile (without username, which the directory owns).
+    func lookup(_ idToken: IDToken) async throws(RemoteAuthError) -> User
+    /// Deletes the account the token belongs to.
+    func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError)
+    /// Creates an email/password account, or with `linkingTo` adds email/password to that
+    /// account (uid kept).
+    func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    /// Signs in to an existing email/password account.
+    func signIn(email: String, password: String) async throws(RemoteAuthError) -> SignInResult
+    /// Sends a passwordless sign-in link to `email`.
+    func sendSignInLink(email: String, continueUrl: String?) async throws(RemoteAuthError)
+    /// Spends an email-link action code: signs in (or up), or with `linkingTo` links the email
+    /// to that account. The code is consumed even when the call fails.
+    func signIn(email: String, actionCode: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    /// Signs in with a federated identity, or with `linkingTo` links it to that account.
+    func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    /// The sign-in methods an email has (`password`, `emailLink`, `google.com`, …); nil when
+    /// the backend hides them (email-enumeration protection).
+    func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]?
+    /// Changes profile fields; returns new tokens when the backend issued them.
+    func updateProfile(_ idToken: IDToken, displayName: String?) async throws(RemoteAuthError) -> TokenGrant?
+    /// Removes sign-in methods from the account.
+    func unlink(_ idToken: IDToken, providerIds: [String]) async throws(RemoteAuthError)
+    /// Sends a password-reset email.
+    func sendPasswordReset(email: String) async throws(RemoteAuthError)
+    /// Sends an email-verification email to the account's address.
+    func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError)
+}
+
+/// A federated identity token obtained by the app from the identity provider.
+public struct FederatedCredential: Sendable, Hashable, CustomStringConvertible {
+    public var providerId: String
+    public var idToken: String?
+    public var accessToken: String?
+
+    public init(providerId: String, idToken: String?, accessToken: String?) {
+        self.providerId = providerId
+        self.idToken = idToken
+        self.accessToken = accessToken
+    }
+
+    public var description: String { "FederatedCredential(\(providerId), redacted)" }
+}
+
+/// The outcome of a successful sign-in, sign-up or link.
+public struct SignInResult: Sendable, Hashable {
+    public var uid: String
+    public var idToken: IDToken
+    public var refreshToken: RefreshToken
+    /// Whether the backend created the account in this call.
+    public var isNewUser: Bool
+
+    public init(uid: String, idToken: IDToken, refreshToken: RefreshToken, isNewUser: Bool) {
+        self.uid = uid
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+        self.isNewUser = isNewUser
+    }
+}
+
+/// Fresh tokens from a refresh (both are replaced).
+public struct TokenGrant: Sendable, Hashable {
+    public var uid: String
+    public var idToken: IDToken
+    public var refreshToken: RefreshToken
+
+    public init(uid: String, idToken: IDToken, refreshToken: RefreshToken) {
+        self.uid = uid
+        self.idToken = idToken
+        self.refreshToken = refreshToken
+    }
+}

@@ -1,1 +1,0 @@
-// SesameCore: see Package.swift for this target's responsibility.

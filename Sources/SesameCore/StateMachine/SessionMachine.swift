@@ -1,0 +1,201 @@
+import Foundation
+
+/// The session as a pure value: events in, actions out. It performs no I/O.
+///
+/// The driver (`SessionService`) calls the backend and the store, feeds the outcomes in as
+/// ``Event``s and performs the returned ``Action``s in order. Actions always put `.persist`
+/// before any notification, so the keyring holds a change before any client hears of it.
+///
+/// `status` is derived from the facts (`session`, `loaded`), never set on its own.
+public struct SessionMachine: Sendable, Hashable {
+    /// Whether a new anonymous user is created whenever there is no user.
+    public let anonymousFirst: Bool
+    /// What the keyring holds.
+    public private(set) var persisted: PersistedState
+    /// The result of the last backend call.
+    public private(set) var connectivity: Connectivity
+    private var loaded: Bool
+
+    public init(anonymousFirst: Bool = true) {
+        self.anonymousFirst = anonymousFirst
+        self.persisted = PersistedState()
+        self.connectivity = .online
+        self.loaded = false
+    }
+
+    public var session: Session? { persisted.session }
+
+    public var status: AuthStatus {
+        guard loaded else { return .starting }
+        guard let session = persisted.session else { return .signedOut }
+        return session.user.isAnonymous ? .anonymous : .authenticated
+    }
+
+    /// Something that happened, reported by the driver.
+    public enum Event: Sendable, Hashable {
+        /// The keyring was read; nil when there was none.
+        case loaded(PersistedState?)
+        /// A different user is now signed in: `anonymousCreated`, `signedUp` or `signedIn`.
+        case signedIn(Session, reason: AuthChangeReason)
+        /// The anonymous user became a permanent account (uid kept).
+        case linked(Session)
+        /// From an anonymous user, signed in to an existing account; the merge is recorded in
+        /// the same write as the switch.
+        case merged(Session, PendingMerge)
+        /// The current user's tokens or profile changed without an auth change.
+        case updated(Session)
+        /// The backend refused the refresh token: the session is over.
+        case sessionRevoked
+        /// The person signed out of an account.
+        case signedOut
+        /// The person reset an anonymous user (its account is to be deleted).
+        case reset
+        /// The current account was deleted at the backend.
+        case accountDeleted
+        /// A merge was completed (by a migrator or by the hold timer).
+        case mergeCompleted(mergeId: String)
+        /// The backend confirmed the deletion of a given-up anonymous account.
+        case deletionConfirmed(uid: String)
+        /// `sendSignInLink` succeeded for `email`; nil forgets it.
+        case emailLinkAddressChanged(String?)
+        /// The username directory steps still to finish changed.
+        case usernameStepsChanged([UsernameStep])
+        /// A backend call succeeded.
+        case backendReached
+        /// A backend call failed for a transport reason, a 5xx or a 429.
+        case backendUnreachable
+    }
+
+    /// Something the driver must do, in the order given.
+    public enum Action: Sendable, Hashable {
+        /// Write `persisted` to the store.
+        case persist
+        case notifyAuthStateChanged(reason: AuthChangeReason, previousUid: String?)
+        case notifyIdTokenChanged
+        case notifyUserUpdated
+        case notifyConnectivityChanged
+        /// Tell migrators about a newly recorded merge.
+        case notifyMergeRecorded(Merge)
+        /// Create a new anonymous user (retrying with backoff while offline).
+        case signInAnonymously
+        /// Delete the accounts in `persisted.pendingDeletions` at the backend.
+        case processDeletions
+        /// (Re)plan the token refresh for the current session, or stop it when there is none.
+        case rescheduleRefresh
+    }
+
+    /// Applies an event and returns what the driver must do.
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .loaded(let stored):
+            precondition(!loaded, "SessionMachine: loaded twice")
+            loaded = true
+            persisted = stored ?? PersistedState()
+            var actions: [Action] = [.rescheduleRefresh]
+            if !persisted.pendingDeletions.isEmpty { actions.append(.processDeletions) }
+            if persisted.session == nil && anonymousFirst { actions.append(.signInAnonymously) }
+            return actions
+
+        case .signedIn(let session, let reason):
+            let previous = persisted.session?.uid
+            persisted.session = session
+            return [.persist, .notifyAuthStateChanged(reason: reason, previousUid: previous),
+                    .notifyIdTokenChanged, .rescheduleRefresh]
+
+        case .linked(let session):
+            precondition(persisted.session?.uid == session.uid, "SessionMachine: linked a different uid")
+            let previous = persisted.session?.uid
+            persisted.session = session
+            return [.persist, .notifyAuthStateChanged(reason: .linked, previousUid: previous),
+                    .notifyIdTokenChanged, .rescheduleRefresh]
+
+        case .merged(let session, let pending):
+            let previous = persisted.session?.uid
+            persisted.session = session
+            persisted.pendingMerges.append(pending)
+            return [.persist, .notifyAuthStateChanged(reason: .merged, previousUid: previous),
+                    .notifyIdTokenChanged, .notifyMergeRecorded(pending.merge), .rescheduleRefresh]
+
+        case .updated(let session):
+            guard let old = persisted.session, old.uid == session.uid else { return [] }
+            if old == session { return [] }
+            persisted.session = session
+            var actions: [Action] = [.persist]
+            if old.user.isAnonymous != session.user.isAnonymous {
+                actions.append(.notifyAuthStateChanged(reason: .linked, previousUid: old.uid))
+                actions.append(.notifyIdTokenChanged)
+                actions.append(.rescheduleRefresh)
+                return actions
+            }
+            if old.user != session.user { actions.append(.notifyUserUpdated) }
+            if old.idToken != session.idToken {
+                actions.append(.notifyIdTokenChanged)
+                actions.append(.rescheduleRefresh)
+            }
+            return actions
+
+        case .sessionRevoked:
+            guard let old = persisted.session else { return [] }
+            persisted.session = nil
+            return endOfSession(reason: .sessionRevoked, previousUid: old.uid)
+
+        case .signedOut:
+            guard let old = persisted.session else { return [] }
+            persisted.session = nil
+            return endOfSession(reason: .signedOut, previousUid: old.uid)
+
+        case .reset:
+            guard let old = persisted.session else { return [] }
+            persisted.session = nil
+            persisted.pendingDeletions.append(old)
+            var actions = endOfSession(reason: .reset, previousUid: old.uid)
+            actions.append(.processDeletions)
+            return actions
+
+        case .accountDeleted:
+            guard let old = persisted.session else { return [] }
+            persisted.session = nil
+            return endOfSession(reason: .accountDeleted, previousUid: old.uid)
+
+        case .mergeCompleted(let mergeId):
+            guard let index = persisted.pendingMerges.firstIndex(where: { $0.merge.mergeId == mergeId }) else {
+                return []
+            }
+            let pending = persisted.pendingMerges.remove(at: index)
+            persisted.pendingDeletions.append(pending.guest)
+            return [.persist, .notifyUserUpdated, .processDeletions]
+
+        case .deletionConfirmed(let uid):
+            let before = persisted.pendingDeletions.count
+            persisted.pendingDeletions.removeAll { $0.uid == uid }
+            return persisted.pendingDeletions.count == before ? [] : [.persist]
+
+        case .emailLinkAddressChanged(let email):
+            guard persisted.emailLinkAddress != email else { return [] }
+            persisted.emailLinkAddress = email
+            return [.persist]
+
+        case .usernameStepsChanged(let steps):
+            guard persisted.pendingUsernameSteps != steps else { return [] }
+            persisted.pendingUsernameSteps = steps
+            return [.persist]
+
+        case .backendReached:
+            guard connectivity == .offline else { return [] }
+            connectivity = .online
+            return [.notifyConnectivityChanged]
+
+        case .backendUnreachable:
+            guard connectivity == .online else { return [] }
+            connectivity = .offline
+            return [.notifyConnectivityChanged]
+        }
+    }
+
+    private func endOfSession(reason: AuthChangeReason, previousUid: String) -> [Action] {
+        var actions: [Action] = [.persist, .notifyAuthStateChanged(reason: reason, previousUid: previousUid),
+                                 .rescheduleRefresh]
+        if anonymousFirst { actions.append(.signInAnonymously) }
+        return actions
+    }
+}

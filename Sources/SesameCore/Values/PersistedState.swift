@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything the daemon must not lose across restarts and crashes: what the keyring holds.
+///
+/// It is written (durably) before any client hears of a change. Every field is optional or
+/// defaults to empty, so older keyrings decode into newer versions of this type.
+public struct PersistedState: Sendable, Hashable, Codable {
+    /// The current session; nil when signed out.
+    public var session: Session?
+    /// Anonymous accounts the daemon gave up and must delete at the backend (a durable to-do
+    /// list, retried across restarts until the backend confirms).
+    public var pendingDeletions: [Session]
+    /// Merges not yet completed, oldest first.
+    public var pendingMerges: [PendingMerge]
+    /// The address of the last `sendSignInLink`, forgotten once a link for it completes.
+    public var emailLinkAddress: String?
+    /// Username directory steps to finish after a crash (claimed keys whose details or release
+    /// are not written yet).
+    public var pendingUsernameSteps: [UsernameStep]
+
+    public init(
+        session: Session? = nil, pendingDeletions: [Session] = [], pendingMerges: [PendingMerge] = [],
+        emailLinkAddress: String? = nil, pendingUsernameSteps: [UsernameStep] = []
+    ) {
+        self.session = session
+        self.pendingDeletions = pendingDeletions
+        self.pendingMerges = pendingMerges
+        self.emailLinkAddress = emailLinkAddress
+        self.pendingUsernameSteps = pendingUsernameSteps
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case session, pendingDeletions, pendingMerges, emailLinkAddress, pendingUsernameSteps
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        session = try c.decodeIfPresent(Session.self, forKey: .session)
+        pendingDeletions = try c.decodeIfPresent([Session].self, forKey: .pendingDeletions) ?? []
+        pendingMerges = try c.decodeIfPresent([PendingMerge].self, forKey: .pendingMerges) ?? []
+        emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
+        pendingUsernameSteps = try c.decodeIfPresent([UsernameStep].self, forKey: .pendingUsernameSteps) ?? []
+    }
+}
+
+/// A durable step of a username change that must be finished after a crash.
+public struct UsernameStep: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// `key` was claimed for `uid`; the details record must point at `username`.
+        case writeDetails
+        /// `key` (an old name of `uid`) must be released.
+        case release
+    }
+    public var kind: Kind
+    public var uid: String
+    public var key: String
+    public var username: String
+
+    public init(kind: Kind, uid: String, key: String, username: String) {
+        self.kind = kind
+        self.uid = uid
+        self.key = key
+        self.username = username
+    }
+}
