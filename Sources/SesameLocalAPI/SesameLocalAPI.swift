@@ -1,1 +1,0 @@
-// SesameLocalAPI: see Package.swift for this target's responsibility.
