@@ -54,6 +54,8 @@ public struct SessionMachine: Sendable, Hashable {
         case accountDeleted
         /// A merge was completed (by a migrator or by the hold timer).
         case mergeCompleted(mergeId: String)
+        /// The guest tokens of a pending merge were refreshed.
+        case mergeGuestUpdated(PendingMerge)
         /// The backend confirmed the deletion of a given-up anonymous account.
         case deletionConfirmed(uid: String)
         /// `sendSignInLink` succeeded for `email`; nil forgets it.
@@ -164,6 +166,13 @@ public struct SessionMachine: Sendable, Hashable {
             let pending = persisted.pendingMerges.remove(at: index)
             persisted.pendingDeletions.append(pending.guest)
             return [.persist, .notifyUserUpdated, .processDeletions]
+
+        case .mergeGuestUpdated(let pending):
+            guard let index = persisted.pendingMerges.firstIndex(where: { $0.merge.mergeId == pending.merge.mergeId }),
+                persisted.pendingMerges[index] != pending
+            else { return [] }
+            persisted.pendingMerges[index] = pending
+            return [.persist]
 
         case .deletionConfirmed(let uid):
             let before = persisted.pendingDeletions.count

@@ -1,1 +1,0 @@
-// SesameService: see Package.swift for this target's responsibility.

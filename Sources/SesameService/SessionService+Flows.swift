@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+import SesameCore
+
+extension SessionService {
+    /// Signs in anonymously when nobody is signed in; returns the current state when already
+    /// anonymous.
+    /// - Throws: `already-signed-in` for an account; a backend error while offline.
+    public func signInAnonymously() async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            switch machine.status {
+            case .anonymous: return makeState()
+            case .authenticated: throw AuthError(.alreadySignedIn)
+            case .signedOut, .starting: break
+            }
+            try await createAnonymousUser()
+            return makeState()
+        }
+    }
+
+    /// Signs out. From an account, back to a fresh anonymous user; from an anonymous user only
+    /// with `reset` (its account is deleted at the backend).
+    public func signOut(reset: Bool) async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            if session.user.isAnonymous {
+                guard reset else { throw AuthError(.requiresResetConfirmation) }
+                logger.info("Resetting the anonymous user", metadata: ["session.uid": "\(session.uid)"])
+                await apply(.reset)
+            } else {
+                logger.info("Signing out", metadata: ["session.uid": "\(session.uid)"])
+                await apply(.signedOut)
+            }
+            await followAnonymousFirst()
+            await processDeletionsNow()
+            return makeState()
+        }
+    }
+
+    /// Deletes the signed-in account at the backend, then continues as after a sign-out.
+    public func deleteAccount() async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            await releaseUsernameBeforeDeletion(of: session)
+            let provider = self.provider
+            try await withFreshToken { token async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
+            logger.info("Deleted the account", metadata: ["session.uid": "\(session.uid)"])
+            await apply(.accountDeleted)
+            await followAnonymousFirst()
+            return makeState()
+        }
+    }
+
+    /// Reads the account's profile from the backend again.
+    public func reload() async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            try await reloadProfile()
+            return makeState()
+        }
+    }
+
+    /// Changes the display name (nil or empty removes it).
+    public func updateProfile(displayName: String?) async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            let provider = self.provider
+            let grant = try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.updateProfile(token, displayName: displayName)
+            }
+            if let grant, var current = machine.session, current.uid == session.uid {
+                current.idToken = grant.idToken
+                current.refreshToken = grant.refreshToken
+                await apply(.updated(current))
+            }
+            try await reloadProfile()
+            return makeState()
+        }
+    }
+
+    /// Sends a verification email to the account's address.
+    public func sendEmailVerification() async throws(AuthError) {
+        try await exclusively { () async throws(AuthError) in
+            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            guard session.user.email != nil else {
+                throw AuthError(.missingEmail, message: "This account has no email address to verify.")
+            }
+            let provider = self.provider
+            try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.sendEmailVerification(token)
+            }
+        }
+    }
+
+    /// Sends a password-reset email to an email address, or to a username's address.
+    public func sendPasswordReset(identifier: String) async throws(AuthError) {
+        try await exclusively { () async throws(AuthError) in
+            let email = try await emailForIdentifier(identifier)
+            let provider = self.provider
+            try await callMapped { () async throws(RemoteAuthError) in try await provider.sendPasswordReset(email: email) }
+        }
+    }
+
+    // MARK: - Shared steps
+
+    /// Creates a new anonymous user and makes it current.
+    func createAnonymousUser() async throws(AuthError) {
+        let provider = self.provider
+        let result = try await callMapped { () async throws(RemoteAuthError) in try await provider.signUpAnonymously() }
+        let signedInAt = now()
+        let user = User(uid: result.uid, isAnonymous: true, createdAt: signedInAt, lastSignInAt: signedInAt)
+        anonymousRetryAt = nil
+        anonymousBackoff.reset()
+        logger.info("Created an anonymous user", metadata: ["session.uid": "\(result.uid)"])
+        await apply(.signedIn(Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken),
+                              reason: .anonymousCreated))
+    }
+
+    /// With anonymous first on and nobody signed in, creates the anonymous user now; offline,
+    /// the maintenance loop keeps trying.
+    func followAnonymousFirst() async {
+        guard configuration.anonymousFirst, machine.session == nil else { return }
+        do throws(AuthError) {
+            try await createAnonymousUser()
+        } catch {
+            anonymousRetryAt = now().addingTimeInterval(anonymousBackoff.nextDelay(random: .random(in: 0...1)))
+            wakeMaintenance()
+        }
+    }
+
+    /// Reads the profile again and adopts it.
+    func reloadProfile() async throws(AuthError) {
+        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+        let provider = self.provider
+        let user = try await withFreshToken { token async throws(RemoteAuthError) in try await provider.lookup(token) }
+        guard var current = machine.session, current.uid == session.uid else { return }
+        current.user = await completeProfile(user, previous: current.user)
+        await apply(.updated(current))
+    }
+
+    /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
+    func makeSession(from result: SignInResult) async -> Session {
+        let provider = self.provider
+        var user: User
+        do throws(RemoteAuthError) {
+            user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(result.idToken) }
+        } catch {
+            // The sign-in itself succeeded; keep what the token says and read the rest later.
+            let signInProvider = result.idToken.signInProvider
+            user = User(
+                uid: result.uid, isAnonymous: signInProvider == "anonymous",
+                providers: signInProvider == "anonymous" ? [] : [signInProvider], lastSignInAt: now())
+        }
+        user = await completeProfile(user, previous: machine.session?.uid == result.uid ? machine.session?.user : nil)
+        return Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken)
+    }
+
+    /// Calls the backend, mapping failures to domain errors (no token involved).
+    func callMapped<T: Sendable>(_ body: () async throws(RemoteAuthError) -> T) async throws(AuthError) -> T {
+        do throws(RemoteAuthError) {
+            return try await call(body)
+        } catch {
+            throw error.authError
+        }
+    }
+
+    /// Deletes every given-up anonymous account the keyring lists, until the backend confirms.
+    func processDeletionsNow() async {
+        guard !deletionsRunning else { return }
+        deletionsRunning = true
+        defer { deletionsRunning = false }
+        let provider = self.provider
+        for victim in machine.persisted.pendingDeletions {
+            do throws(RemoteAuthError) {
+                var token = victim.idToken
+                if !token.isValid(for: 60, at: now()) {
+                    token = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }.idToken
+                }
+                do throws(RemoteAuthError) {
+                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
+                } catch .idTokenRejected {
+                    let fresh = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }
+                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(fresh.idToken) }
+                }
+                logger.info("Deleted a given-up anonymous account", metadata: ["account.uid": "\(victim.uid)"])
+                await apply(.deletionConfirmed(uid: victim.uid))
+            } catch {
+                if case .accountGone = error {
+                    logger.info("A given-up anonymous account was already gone", metadata: ["account.uid": "\(victim.uid)"])
+                    await apply(.deletionConfirmed(uid: victim.uid))
+                    continue
+                }
+                logger.warning(
+                    "Could not delete a given-up anonymous account yet; will retry",
+                    metadata: ["account.uid": "\(victim.uid)", "error": "\(error)"])
+                deletionRetryAt = now().addingTimeInterval(deletionBackoff.nextDelay(random: .random(in: 0...1)))
+                wakeMaintenance()
+                return
+            }
+        }
+        deletionBackoff.reset()
+        deletionRetryAt = nil
+    }
+}

@@ -1,0 +1,321 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// The upgrade paths: a guest becomes a permanent account in place (uid kept), or signs in to
+/// an existing account and its data is handed over through a durable merge.
+extension SessionService {
+    /// What a sign-in flow ends in: the state, and the merge it recorded, if any.
+    public struct SignInOutcome: Sendable, Hashable {
+        public var state: AuthState
+        public var merge: Merge?
+    }
+
+    /// Creates an email/password account: linked to the anonymous user (uid kept), or a new
+    /// account when signed out.
+    public func createAccount(email: String, password: String, username: String? = nil) async throws(AuthError)
+        -> AuthState
+    {
+        try await exclusively { () async throws(AuthError) in
+            let provider = self.provider
+            let claim = try await prepareUsernameForNewAccount(username)
+            switch machine.status {
+            case .authenticated:
+                throw AuthError(.alreadySignedIn)
+            case .anonymous:
+                guard let guest = machine.session else { throw AuthError(.noCurrentUser) }
+                if let claim { try await claimUsername(claim, for: guest) }
+                let result: SignInResult
+                do throws(AuthError) {
+                    result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signUp(email: email, password: password, linkingTo: token)
+                    }
+                } catch {
+                    if let claim { await releaseClaim(claim, of: guest) }
+                    throw conflict(error, email: email, providerId: "password")
+                }
+                var session = await makeSession(from: result)
+                if let claim { session.user.username = claim.username }
+                if session.uid == guest.uid {
+                    await apply(.linked(session))
+                } else {
+                    await apply(.signedIn(session, reason: .signedUp))
+                }
+                if let claim { await finishUsernameClaim(claim, for: session) }
+            case .signedOut, .starting:
+                let result: SignInResult
+                do throws(AuthError) {
+                    result = try await callMapped { () async throws(RemoteAuthError) in
+                        try await provider.signUp(email: email, password: password, linkingTo: nil)
+                    }
+                } catch {
+                    throw conflict(error, email: email, providerId: "password")
+                }
+                var session = await makeSession(from: result)
+                if let claim {
+                    do throws(AuthError) {
+                        try await claimUsername(claim, for: session)
+                    } catch {
+                        // The name lost a race: undo the sign-up so nothing changes.
+                        _ = try? await callMapped { () async throws(RemoteAuthError) in
+                            try await provider.deleteAccount(result.idToken)
+                        }
+                        throw error
+                    }
+                    session.user.username = claim.username
+                }
+                await apply(.signedIn(session, reason: .signedUp))
+                if let claim { await finishUsernameClaim(claim, for: session) }
+            }
+            return makeState()
+        }
+    }
+
+    /// Signs in with an email or username and a password. From an anonymous user this records
+    /// a merge of the guest into the account.
+    public func signIn(identifier: String, password: String) async throws(AuthError) -> SignInOutcome {
+        try await exclusively { () async throws(AuthError) in
+            let email = try await emailForIdentifier(identifier, forSignIn: true)
+            let provider = self.provider
+            let result = try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.signIn(email: email, password: password)
+            }
+            let merge = await adopt(result)
+            return SignInOutcome(state: makeState(), merge: merge)
+        }
+    }
+
+    /// Sends a passwordless sign-in link and remembers the address durably.
+    public func sendSignInLink(email: String, continueUrl: String?) async throws(AuthError) -> String {
+        try await exclusively { () async throws(AuthError) in
+            let provider = self.provider
+            try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.sendSignInLink(email: email, continueUrl: continueUrl)
+            }
+            await apply(.emailLinkAddressChanged(email))
+            return email
+        }
+    }
+
+    /// Completes a sign-in link: links the email to the anonymous user when it has no account,
+    /// else signs in to the account (recording a merge from a guest).
+    ///
+    /// The link's code is single-use and spent even when the call fails, so the choice between
+    /// linking and signing in is made before it is spent, and it is never retried blindly.
+    public func completeSignInLink(link: String, email: String?) async throws(AuthError) -> SignInOutcome {
+        try await exclusively { () async throws(AuthError) in
+            guard let action = EmailActionLink(link), action.isSignIn else {
+                throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link from the email.")
+            }
+            guard let email = email ?? machine.persisted.emailLinkAddress else {
+                throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
+            }
+            let provider = self.provider
+            let code = action.oobCode
+            var outcome: SignInOutcome
+            if let guest = machine.session, guest.user.isAnonymous,
+                try await emailHasNoAccount(email)
+            {
+                let result: SignInResult
+                do throws(AuthError) {
+                    result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signIn(email: email, actionCode: code, linkingTo: token)
+                    }
+                } catch {
+                    throw conflict(error, email: email, providerId: "password")
+                }
+                let session = await makeSession(from: result)
+                if session.uid == guest.uid {
+                    await apply(.linked(session))
+                    outcome = SignInOutcome(state: makeState(), merge: nil)
+                } else {
+                    let merge = await adopt(result)
+                    outcome = SignInOutcome(state: makeState(), merge: merge)
+                }
+            } else {
+                let result = try await callMapped { () async throws(RemoteAuthError) in
+                    try await provider.signIn(email: email, actionCode: code, linkingTo: nil)
+                }
+                let merge = await adopt(result)
+                outcome = SignInOutcome(state: makeState(), merge: merge)
+            }
+            if let remembered = machine.persisted.emailLinkAddress,
+                remembered.lowercased() == email.lowercased()
+            {
+                await apply(.emailLinkAddressChanged(nil))
+                outcome.state = makeState()
+            }
+            return outcome
+        }
+    }
+
+    /// Signs in with a federated identity: linked to the anonymous user when it is new, else
+    /// signs in to the account that has it (recording a merge from a guest).
+    public func signInWithIdp(providerId: String, idToken: String?, accessToken: String?) async throws(AuthError)
+        -> SignInOutcome
+    {
+        guard idToken?.isEmpty == false || accessToken?.isEmpty == false else {
+            throw AuthError(.invalidCredential, message: "Give the identity provider's ID token or access token.")
+        }
+        let credential = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
+        return try await exclusively { () async throws(AuthError) in
+            let provider = self.provider
+            if let guest = machine.session, guest.user.isAnonymous {
+                do throws(AuthError) {
+                    let result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signIn(federated: credential, linkingTo: token)
+                    }
+                    let session = await makeSession(from: result)
+                    if session.uid == guest.uid {
+                        await apply(.linked(session))
+                        return SignInOutcome(state: makeState(), merge: nil)
+                    }
+                    return SignInOutcome(state: makeState(), merge: await adopt(result))
+                } catch where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
+                    // The identity (or its email) belongs to an account: sign in to it and merge.
+                }
+            }
+            let result = try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.signIn(federated: credential, linkingTo: nil)
+            }
+            return SignInOutcome(state: makeState(), merge: await adopt(result))
+        }
+    }
+
+    /// Adds a sign-in method to the current user.
+    public func linkCredential(_ credential: Credential) async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard let current = machine.session else { throw AuthError(.noCurrentUser) }
+            if current.user.providers.contains(credential.providerId) {
+                throw AuthError(.providerAlreadyLinked, providerId: credential.providerId)
+            }
+            let provider = self.provider
+            let result: SignInResult
+            do throws(AuthError) {
+                switch credential {
+                case .password(let email, let password):
+                    result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signUp(email: email, password: password, linkingTo: token)
+                    }
+                case .emailLink(let email, let link):
+                    guard let action = EmailActionLink(link), action.isSignIn else {
+                        throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link.")
+                    }
+                    let code = action.oobCode
+                    result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signIn(email: email, actionCode: code, linkingTo: token)
+                    }
+                case .federated(let providerId, let idToken, let accessToken):
+                    let federated = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
+                    result = try await withFreshToken { token async throws(RemoteAuthError) in
+                        try await provider.signIn(federated: federated, linkingTo: token)
+                    }
+                }
+            } catch {
+                var email: String? = nil
+                switch credential {
+                case .password(let e, _), .emailLink(let e, _): email = e
+                case .federated: break
+                }
+                throw conflict(error, email: email, providerId: credential.providerId)
+            }
+            let session = await makeSession(from: result)
+            guard session.uid == current.uid else {
+                // Never expected from a link; treat it as a sign-in so nothing is lost.
+                _ = await adopt(result)
+                return makeState()
+            }
+            await apply(current.user.isAnonymous ? .linked(session) : .updated(session))
+            if let email = session.user.email, email != current.user.email {
+                await syncUsernameEmail(of: session)
+            }
+            return makeState()
+        }
+    }
+
+    /// Removes a sign-in method from the account (`password` removes email sign-in both ways).
+    public func unlink(providerId: String) async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard let current = machine.session else { throw AuthError(.noCurrentUser) }
+            guard current.user.providers.contains(providerId) else {
+                throw AuthError(.noSuchProvider, providerId: providerId)
+            }
+            let provider = self.provider
+            try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.unlink(token, providerIds: [providerId])
+            }
+            try await reloadProfile()
+            return makeState()
+        }
+    }
+
+    /// Completes a pending merge: the guest account is deleted at the backend.
+    public func completeMerge(mergeId: String) async throws(AuthError) -> AuthState {
+        try await exclusively { () async throws(AuthError) in
+            guard machine.persisted.pendingMerges.contains(where: { $0.merge.mergeId == mergeId }) else {
+                throw AuthError(.noSuchMerge)
+            }
+            await completeMergeNow(mergeId)
+            return makeState()
+        }
+    }
+
+    // MARK: - Steps
+
+    /// Adopts the tokens of a sign-in: the same account is an update; from a guest it is a
+    /// merge, recorded in the same keyring write as the switch; otherwise the session is replaced.
+    func adopt(_ result: SignInResult) async -> Merge? {
+        let previous = machine.session
+        let session = await makeSession(from: result)
+        if let previous, previous.uid == session.uid {
+            await apply(.updated(session))
+            return nil
+        }
+        if let previous, previous.user.isAnonymous {
+            let merge = Merge(
+                mergeId: UUID().uuidString.lowercased(), fromUid: previous.uid, toUid: session.uid, createdAt: now())
+            logger.info(
+                "Signed in from a guest; recorded a merge",
+                metadata: ["merge.id": "\(merge.mergeId)", "merge.from": "\(merge.fromUid)", "merge.to": "\(merge.toUid)"])
+            await apply(.merged(session, PendingMerge(merge: merge, guest: previous)))
+            if configuration.mergeHold <= 0 {
+                await completeMergeNow(merge.mergeId)
+            }
+            return merge
+        }
+        let reason: AuthChangeReason = previous == nil && result.isNewUser ? .signedUp : .signedIn
+        await apply(.signedIn(session, reason: reason))
+        return nil
+    }
+
+    func completeMergeNow(_ mergeId: String) async {
+        logger.info("Completing a merge", metadata: ["merge.id": "\(mergeId)"])
+        await apply(.mergeCompleted(mergeId: mergeId))
+        await processDeletionsNow()
+    }
+
+    /// Whether the backend says the email has no account yet. Hidden sign-in methods count as
+    /// "has an account": signing in (and merging) never loses data, linking onto a taken email
+    /// would spend the code for nothing.
+    func emailHasNoAccount(_ email: String) async throws(AuthError) -> Bool {
+        let provider = self.provider
+        let methods = try await callMapped { () async throws(RemoteAuthError) in
+            try await provider.signInMethods(forEmail: email)
+        }
+        return methods?.isEmpty == true
+    }
+
+    /// Adds what the person needs to act to a conflict error.
+    func conflict(_ error: AuthError, email: String?, providerId: String) -> AuthError {
+        var error = error
+        switch error.reason {
+        case .emailAlreadyInUse, .credentialAlreadyInUse:
+            if error.email == nil { error.email = email }
+            if error.providerId == nil { error.providerId = providerId }
+        case .accountExistsWithDifferentCredential:
+            if error.email == nil { error.email = email }
+        default: break
+        }
+        return error
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// The one owner of the machine's session.
+///
+/// Every mutation goes through ``SessionMachine``: the actor feeds it what the backend answered,
+/// then performs its actions in order — persist first, then notify through the event sink.
+/// Methods that change the session run one at a time in arrival order (a FIFO lock); reads and
+/// token requests are answered meanwhile. Because the actor is reentrant, every flow re-checks
+/// the session after each `await` before acting on what it read earlier.
+public actor SessionService {
+    let provider: any RemoteAuthProvider
+    let store: any SessionStore
+    let directory: (any UsernameDirectory)?
+    let configuration: SessionServiceConfiguration
+    let logger: Logger
+    let now: @Sendable () -> Date
+    let sleeper: any Sleeper
+
+    var machine: SessionMachine
+    var sequence: Int64 = 1
+    var sink: SessionEventSink = { _ in }
+    var flowLock = FIFOLock()
+    var applyLock = FIFOLock()
+
+    // Background work, planned by the maintenance loop (see SessionService+Maintenance).
+    var refreshAt: Date?
+    var refreshBackoff = Backoff()
+    var anonymousRetryAt: Date?
+    var anonymousBackoff = Backoff()
+    var deletionRetryAt: Date?
+    var deletionBackoff = Backoff()
+    var usernameRetryAt: Date?
+    var inFlightRefresh: Task<Session, any Error>?
+    var maintenanceWaiter: CheckedContinuation<Void, Never>?
+    var maintenanceWakePending = false
+    var stopped = false
+    var deletionsRunning = false
+
+    /// - Parameters:
+    ///   - provider: the authentication backend.
+    ///   - store: where the session is persisted.
+    ///   - directory: the username directory; nil when usernames are off.
+    ///   - clock: the clock for expiry and waiting; tests pass a manual one.
+    public init<C: WallClock>(
+        provider: any RemoteAuthProvider, store: any SessionStore, directory: (any UsernameDirectory)? = nil,
+        clock: C, configuration: SessionServiceConfiguration = .init(), logger: Logger
+    ) {
+        self.provider = provider
+        self.store = store
+        self.directory = directory
+        self.configuration = configuration
+        self.logger = logger
+        self.now = { clock.date }
+        self.sleeper = ClockSleeper(clock: clock)
+        self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
+    }
+
+    /// Sets the receiver of every event. Call before ``start()``.
+    public func setEventSink(_ sink: @escaping SessionEventSink) {
+        self.sink = sink
+    }
+
+    /// Loads the keyring. After it returns, the state is no longer `starting`.
+    /// - Throws: ``SessionStoreError`` when the keyring cannot be read (never overwritten).
+    public func start() async throws(SessionStoreError) {
+        let stored = try await store.load()
+        if let stored, let session = stored.session {
+            logger.info("Loaded the session from the keyring", metadata: ["session.uid": "\(session.uid)"])
+        } else {
+            logger.info("No stored session; starting fresh")
+        }
+        await apply(.loaded(stored))
+    }
+
+    /// The current state, as clients see it.
+    public var state: AuthState { makeState() }
+
+    /// The current state and its sequence, taken together.
+    public var stateAndSequence: (AuthState, Int64) { (makeState(), sequence) }
+
+    /// Tells subscribers the daemon is stopping and stops background work.
+    public func shutdown(reason: String = "stopping") {
+        stopped = true
+        sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence))
+        wakeMaintenance()
+    }
+
+    // MARK: - Applying events
+
+    /// Feeds one event to the machine and performs its actions, atomically with respect to
+    /// other events: persist, then notify, in the machine's order.
+    func apply(_ event: SessionMachine.Event) async {
+        await lockApply()
+        defer { applyLock.release() }
+        let actions = machine.handle(event)
+        for action in actions {
+            switch action {
+            case .persist:
+                await persist()
+            case .notifyAuthStateChanged(let reason, let previousUid):
+                emit(.authStateChanged(previousUid: previousUid, reason: reason))
+            case .notifyIdTokenChanged:
+                if let session = machine.session {
+                    emit(.idTokenChanged(uid: session.uid, expiresAt: session.idToken.expiresAt))
+                }
+            case .notifyUserUpdated:
+                emit(.userUpdated)
+            case .notifyConnectivityChanged:
+                emit(.connectivityChanged)
+            case .notifyMergeRecorded(let merge):
+                emit(.mergeRecorded(merge))
+            case .signInAnonymously:
+                anonymousBackoff.reset()
+                anonymousRetryAt = now()
+                wakeMaintenance()
+            case .processDeletions:
+                deletionBackoff.reset()
+                deletionRetryAt = now()
+                wakeMaintenance()
+            case .rescheduleRefresh:
+                planRefresh()
+            }
+        }
+    }
+
+    private func lockApply() async {
+        if applyLock.tryAcquire() { return }
+        await withCheckedContinuation { applyLock.enqueue($0) }
+    }
+
+    private func persist() async {
+        do {
+            try await store.save(machine.persisted)
+        } catch {
+            // The state stays in memory and is written again with the next change; clients are
+            // still told, since the in-memory session is what the daemon serves.
+            logger.critical(
+                "Could not write the keyring; the change is kept in memory",
+                metadata: ["error": "\(error.message)"])
+        }
+    }
+
+    func emit(_ kind: SessionEvent.Kind) {
+        if kind.advancesSequence { sequence += 1 }
+        sink(SessionEvent(kind: kind, state: makeState(), sequence: sequence))
+    }
+
+    func makeState() -> AuthState {
+        let session = machine.session
+        let status = machine.status
+        return AuthState(
+            status: status,
+            user: session?.user,
+            tokenExpiresAt: session?.idToken.expiresAt,
+            connectivity: machine.connectivity,
+            needsUsername: configuration.usernamesRequired && directory != nil && status == .authenticated
+                && session?.user.username == nil,
+            pendingMerges: machine.persisted.pendingMerges.map(\.merge))
+    }
+
+    // MARK: - Flow serialisation
+
+    /// Runs `body` as the only session-changing flow, after the ones that arrived before it.
+    func exclusively<T: Sendable>(_ body: () async throws(AuthError) -> T) async throws(AuthError) -> T {
+        if !flowLock.tryAcquire() {
+            await withCheckedContinuation { flowLock.enqueue($0) }
+        }
+        defer { flowLock.release() }
+        return try await body()
+    }
+
+    // MARK: - Backend calls
+
+    /// Calls the backend and keeps `connectivity` in step with the outcome.
+    func call<T: Sendable>(_ body: () async throws(RemoteAuthError) -> T) async throws(RemoteAuthError) -> T {
+        do throws(RemoteAuthError) {
+            let value = try await body()
+            await apply(.backendReached)
+            return value
+        } catch {
+            if error.isTransient {
+                logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])
+                await apply(.backendUnreachable)
+            } else {
+                await apply(.backendReached)
+            }
+            throw error
+        }
+    }
+}
+
+/// Sleeping on an injected clock, type-erased so the actor need not be generic.
+protocol Sleeper: Sendable {
+    func sleep(seconds: TimeInterval) async throws
+}
+
+struct ClockSleeper<C: WallClock>: Sleeper {
+    let clock: C
+    func sleep(seconds: TimeInterval) async throws {
+        try await clock.sleep(for: .milliseconds(Int64((max(0, seconds) * 1000).rounded(.up))))
+    }
+}
