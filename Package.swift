@@ -74,6 +74,7 @@ let package = Package(
                 "SesameCore", "SesameService", "SesameLocalAPI",
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOConcurrencyHelpers", package: nio),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -46,3 +46,28 @@ extension SessionService {
         return user
     }
 }
+
+extension SessionService {
+    /// Whether a name could be taken by the caller.
+    public struct UsernameCheck: Sendable, Hashable {
+        public var available: Bool
+        /// Why not: `invalid-username`, `username-taken` or `username-reserved`.
+        public var reason: AuthError.Reason?
+    }
+
+    /// Sets (or changes) the account's username.
+    public func setUsername(_ username: String) async throws(AuthError) -> AuthState {
+        guard directory != nil else {
+            throw AuthError(.operationNotAllowed, message: "Usernames are off on this machine.")
+        }
+        throw AuthError(.operationNotAllowed, message: "Usernames are not available yet.")
+    }
+
+    /// Checks a name without claiming it.
+    public func checkUsername(_ username: String) async throws(AuthError) -> UsernameCheck {
+        guard directory != nil else {
+            throw AuthError(.operationNotAllowed, message: "Usernames are off on this machine.")
+        }
+        throw AuthError(.operationNotAllowed, message: "Usernames are not available yet.")
+    }
+}

@@ -1,0 +1,32 @@
+import SesameLocalAPI
+
+/// How the local API is served (`[socket]`, `[access]`).
+public struct LocalAPIServerConfiguration: Sendable {
+    /// Where connections come from.
+    public enum Endpoint: Sendable, Hashable {
+        /// Bind a Unix socket at this path and give it this mode.
+        case path(String, mode: UInt32)
+        /// Adopt a listening socket systemd passed (socket activation).
+        case adopted(descriptor: Int32)
+    }
+
+    public var endpoint: Endpoint
+    /// Connections beyond this are told `too-many-connections` and closed.
+    public var maximumConnections: Int
+    public var access: AccessPolicy
+    /// The daemon's version, as `hello` reports it.
+    public var version: String
+
+    public init(endpoint: Endpoint, maximumConnections: Int = 1024, access: AccessPolicy, version: String) {
+        self.endpoint = endpoint
+        self.maximumConnections = maximumConnections
+        self.access = access
+        self.version = version
+    }
+}
+
+/// Why the local API could not start.
+public struct LocalAPIServerError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}

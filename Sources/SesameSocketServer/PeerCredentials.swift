@@ -1,0 +1,37 @@
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Who is on the other end of a connection, from `SO_PEERCRED` when it connected.
+public struct PeerCredentials: Sendable, Hashable {
+    public var pid: Int32
+    public var uid: UInt32
+    public var gid: UInt32
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+    }
+}
+
+/// The layout of Glibc's `struct ucred`, which Swift cannot see without `_GNU_SOURCE`.
+struct UCred {
+    var pid: Int32 = 0
+    var uid: UInt32 = 0
+    var gid: UInt32 = 0
+}
+
+extension PeerCredentials {
+    /// Reads the peer's credentials of a connected Unix-socket channel.
+    static func read(from channel: any Channel) -> EventLoopFuture<PeerCredentials> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+        }
+        let future: EventLoopFuture<UCred> = provider.unsafeGetSocketOption(
+            level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+        return future.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
+    }
+}

@@ -1,1 +1,0 @@
-// SesameSocketServer: see Package.swift for this target's responsibility.

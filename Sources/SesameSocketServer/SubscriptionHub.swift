@@ -1,0 +1,146 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import SesameCore
+import SesameLocalAPI
+import SesameService
+
+/// The fan-out point between the session and every connection.
+///
+/// It keeps the latest state and sequence, and the subscriptions. Each event is encoded once
+/// and handed to every interested connection under one lock, and `subscribe` registers and
+/// queues its response under that same lock, so a subscriber's snapshot and the notifications
+/// after it are always in order and never overlap.
+final class SubscriptionHub: Sendable {
+    struct Subscriber {
+        var output: ConnectionOutput
+        /// Subscription id → the events it asked for.
+        var subscriptions: [String: Set<LocalAPIEvent>]
+        var migrator: Bool
+
+        var events: Set<LocalAPIEvent> { subscriptions.values.reduce(into: []) { $0.formUnion($1) } }
+    }
+
+    struct Snapshot: Sendable {
+        var state: AuthState
+        var sequence: Int64
+        var wire: WireState { state.wire(sequence: sequence) }
+    }
+
+    private struct Guarded {
+        var snapshot: Snapshot
+        var subscribers: [ObjectIdentifier: Subscriber] = [:]
+        var nextSubscription = 0
+    }
+
+    private let guarded: NIOLockedValueBox<Guarded>
+
+    init(initial: AuthState, sequence: Int64) {
+        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: initial, sequence: sequence)))
+    }
+
+    var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
+
+    /// Records the state after the event and sends the notification to every subscriber that
+    /// asked for it. Called on the session actor, in event order.
+    func publish(_ event: SessionEvent) {
+        let notification = SessionEventWire.notification(for: event)
+        let line = notification.message.encoded()
+        guarded.withLockedValue { guarded in
+            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence)
+            for subscriber in guarded.subscribers.values {
+                let wanted: Bool
+                switch notification.event {
+                case .accountMerge: wanted = subscriber.migrator
+                case .shutdown: wanted = true
+                default: wanted = subscriber.events.contains(notification.event)
+                }
+                if wanted { subscriber.output.send(line) }
+            }
+        }
+    }
+
+    /// Registers a subscription and queues its response (and, for migrators, one
+    /// `accountMerge` per pending merge) before any later notification.
+    func subscribe(
+        output: ConnectionOutput, requestID: LocalAPIRequestID, events: Set<LocalAPIEvent>, migrator: Bool
+    ) {
+        guarded.withLockedValue { guarded in
+            guarded.nextSubscription += 1
+            let id = "s\(guarded.nextSubscription)"
+            var subscriber =
+                guarded.subscribers[output.id] ?? Subscriber(output: output, subscriptions: [:], migrator: false)
+            subscriber.subscriptions[id] = events
+            subscriber.migrator = subscriber.migrator || migrator
+            guarded.subscribers[output.id] = subscriber
+            let snapshot = guarded.snapshot
+            let result: JSONValue = .object(["subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:])])
+            output.send(LocalAPIMessage.success(id: requestID, result: result).encoded())
+            if migrator {
+                for merge in snapshot.state.pendingMerges {
+                    output.send(
+                        LocalAPINotification.accountMerge(merge: merge.wire, sequence: snapshot.sequence).message.encoded())
+                }
+            }
+        }
+    }
+
+    /// Removes a subscription of this connection; false when it has no such subscription.
+    func unsubscribe(output: ConnectionOutput, subscription: String) -> Bool {
+        guarded.withLockedValue { guarded in
+            guard var subscriber = guarded.subscribers[output.id],
+                subscriber.subscriptions.removeValue(forKey: subscription) != nil
+            else { return false }
+            if subscriber.subscriptions.isEmpty {
+                guarded.subscribers[output.id] = nil
+            } else {
+                guarded.subscribers[output.id] = subscriber
+            }
+            return true
+        }
+    }
+
+    /// Forgets everything of a closed connection.
+    func remove(_ output: ConnectionOutput) {
+        _ = guarded.withLockedValue { $0.subscribers.removeValue(forKey: output.id) }
+    }
+
+    func isSubscriber(_ output: ConnectionOutput) -> Bool {
+        guarded.withLockedValue { $0.subscribers[output.id] != nil }
+    }
+
+    var subscriberCount: Int { guarded.withLockedValue { $0.subscribers.count } }
+}
+
+/// The sending side of one connection, safe to use from any thread.
+final class ConnectionOutput: Sendable {
+    let channel: any Channel
+    var id: ObjectIdentifier { ObjectIdentifier(self) }
+
+    init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Queues one line (a `\n` is added) behind everything queued before, from any thread:
+    /// lines always go through the event loop's queue, so they leave in the order they were
+    /// sent.
+    func send(_ line: [UInt8]) {
+        var buffer = channel.allocator.buffer(capacity: line.count + 1)
+        buffer.writeBytes(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        let channel = self.channel
+        channel.eventLoop.execute {
+            channel.writeAndFlush(buffer, promise: nil)
+        }
+    }
+
+    /// Queues a last line, then closes the connection.
+    func sendAndClose(_ line: [UInt8]) {
+        var buffer = channel.allocator.buffer(capacity: line.count + 1)
+        buffer.writeBytes(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        let channel = self.channel
+        channel.eventLoop.execute {
+            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+}

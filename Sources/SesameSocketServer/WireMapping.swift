@@ -1,0 +1,68 @@
+import Foundation
+import SesameCore
+import SesameLocalAPI
+import SesameService
+
+/// Domain → wire, on the server side (the wire vocabulary never imports the domain).
+extension User {
+    var wire: WireUser {
+        WireUser(
+            uid: uid, isAnonymous: isAnonymous, email: email, emailVerified: emailVerified, displayName: displayName,
+            username: username, providers: providers, createdAt: createdAt, lastSignInAt: lastSignInAt)
+    }
+}
+
+extension Merge {
+    var wire: WireMerge { WireMerge(mergeId: mergeId, fromUid: fromUid, toUid: toUid, createdAt: createdAt) }
+}
+
+extension AuthState {
+    func wire(sequence: Int64) -> WireState {
+        WireState(
+            status: status.rawValue, user: user?.wire, tokenExpiresAt: tokenExpiresAt,
+            connectivity: connectivity.rawValue, needsUsername: needsUsername,
+            pendingMerges: pendingMerges.map(\.wire), sequence: sequence)
+    }
+}
+
+extension AuthError {
+    /// The wire error: the code follows from the category; conflicts carry what the client
+    /// needs to act.
+    var wire: LocalAPIError {
+        let code: LocalAPIErrorCode
+        switch category {
+        case .authentication: code = .authentication
+        case .backend: code = .backend
+        case .state: code = .state
+        }
+        var data: [String: JSONValue] = [:]
+        if let email { data["email"] = .string(email) }
+        if let providerId { data["providerId"] = .string(providerId) }
+        if let providers { data["providers"] = .array(providers.map { .string($0) }) }
+        if category == .backend { data["retryAfterMs"] = .integer(Int64(retryAfterMs ?? 1000)) }
+        return LocalAPIError(code: code, reason: reason.rawValue, message: message, data: data)
+    }
+}
+
+extension SessionEventWire {
+    /// The notification for a session event.
+    static func notification(for event: SessionEvent) -> LocalAPINotification {
+        let state = event.state.wire(sequence: event.sequence)
+        switch event.kind {
+        case .authStateChanged(let previousUid, let reason):
+            return .authStateChanged(state: state, previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
+        case .idTokenChanged(let uid, let expiresAt):
+            return .idTokenChanged(uid: uid, expiresAt: WireTime.string(expiresAt), sequence: event.sequence)
+        case .userUpdated:
+            return .userUpdated(state: state, sequence: event.sequence)
+        case .connectivityChanged:
+            return .connectivityChanged(connectivity: event.state.connectivity.rawValue, sequence: event.sequence)
+        case .mergeRecorded(let merge):
+            return .accountMerge(merge: merge.wire, sequence: event.sequence)
+        case .shutdown(let reason):
+            return .shutdown(reason: reason, sequence: event.sequence)
+        }
+    }
+}
+
+enum SessionEventWire {}

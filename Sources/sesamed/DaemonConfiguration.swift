@@ -1,0 +1,228 @@
+import Foundation
+import TOMLKit
+
+/// Everything `sesamed` is configured with: the TOML file, then the flags, then the
+/// environment (`FIREBASE_*_EMULATOR_HOST`), each overriding the one before.
+struct DaemonConfiguration: Sendable {
+    var apiKey = ""
+    var projectId = ""
+    var authEmulatorHost: String? = nil
+    var databaseURL: String? = nil
+    var databaseEmulatorHost: String? = nil
+    var anonymousFirst = true
+    var refreshMargin = 300
+    var usernamesRequired = false
+    var reservedUsernames = ["admin", "root", "support"]
+    var mergeHold = 2_592_000
+    var socketPath = "/run/sesame/sesamed.sock"
+    var socketMode: UInt32 = 0o660
+    var maxConnections = 1024
+    var managers: [String] = []
+    var readers: [String] = ["group:sesame"]
+    var observers: [String] = []
+    var keyringPath = ""
+    var stateDirectory = ""
+
+    /// Usernames are on when a database URL or a database emulator host is set.
+    var usernamesEnabled: Bool { databaseURL != nil || databaseEmulatorHost != nil }
+}
+
+/// A configuration problem; the message names the key or path. `sesamed` exits with 78.
+struct ConfigurationError: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}
+
+extension DaemonConfiguration {
+    /// The keys of the file and their types, by section.
+    enum KeyType {
+        case string, bool, integer, stringArray, mode
+    }
+
+    static let schema: [String: [String: KeyType]] = [
+        "firebase": [
+            "api_key": .string, "project_id": .string, "auth_emulator_host": .string, "database_url": .string,
+            "database_emulator_host": .string,
+        ],
+        "session": ["anonymous_first": .bool, "refresh_margin": .integer],
+        "usernames": ["required": .bool, "reserved": .stringArray],
+        "merge": ["hold": .integer],
+        "socket": ["path": .string, "mode": .mode, "max_connections": .integer],
+        "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
+        "keyring": ["path": .string],
+    ]
+
+    /// Builds the configuration.
+    /// - Parameters:
+    ///   - file: `--config FILE`, or nil for defaults only.
+    ///   - socket: `--socket PATH`.
+    ///   - stateDirectory: `--state-dir DIR`.
+    ///   - environment: the process environment.
+    ///   - uid: the daemon's uid (root picks system defaults).
+    static func load(
+        file: String?, socket: String?, stateDirectory: String?, environment: [String: String], uid: UInt32
+    ) throws(ConfigurationError) -> DaemonConfiguration {
+        var configuration = DaemonConfiguration()
+        if uid != 0, let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            configuration.socketPath = runtime + "/sesame/sesamed.sock"
+        }
+        if let file { try configuration.apply(file: file) }
+        if let socket { configuration.socketPath = socket }
+        if let host = environment["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty { configuration.authEmulatorHost = host }
+        if let host = environment["FIREBASE_DATABASE_EMULATOR_HOST"], !host.isEmpty {
+            configuration.databaseEmulatorHost = host
+        }
+        configuration.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(environment: environment, uid: uid)
+        if configuration.keyringPath.isEmpty {
+            configuration.keyringPath = configuration.stateDirectory + "/keyring"
+        }
+        try configuration.validate(file: file)
+        return configuration
+    }
+
+    static func defaultStateDirectory(environment: [String: String], uid: UInt32) -> String {
+        if let state = environment["STATE_DIRECTORY"], !state.isEmpty {
+            // systemd may pass several, separated by ':'; the first is ours.
+            return String(state.split(separator: ":").first ?? Substring(state))
+        }
+        if uid == 0 { return "/var/lib/sesame" }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return xdg + "/sesame" }
+        let home = environment["HOME"] ?? "/tmp"
+        return home + "/.local/state/sesame"
+    }
+
+    private mutating func apply(file: String) throws(ConfigurationError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(message: "Cannot read the configuration file \(file): \(error.localizedDescription)")
+        }
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigurationError(
+                message: "\(file):\(error.source.begin.line): \(error.description)")
+        } catch {
+            throw ConfigurationError(message: "\(file): not valid TOML")
+        }
+        for section in table.keys {
+            guard let keys = Self.schema[section] else {
+                throw ConfigurationError(message: "\(file): unknown section [\(section)]")
+            }
+            guard let sectionTable = table[section]?.table else {
+                throw ConfigurationError(message: "\(file): '\(section)' must be a table ([\(section)])")
+            }
+            for key in sectionTable.keys {
+                let name = "\(section).\(key)"
+                guard let type = keys[key] else { throw ConfigurationError(message: "\(file): unknown key '\(name)'") }
+                guard let value = sectionTable[key] else { continue }
+                try set(name, value, type: type, file: file)
+            }
+        }
+    }
+
+    private mutating func set(_ name: String, _ value: any TOMLValueConvertible, type: KeyType, file: String)
+        throws(ConfigurationError)
+    {
+        func wrong(_ what: String) -> ConfigurationError {
+            ConfigurationError(message: "\(file): '\(name)' must be \(what)")
+        }
+        switch type {
+        case .string:
+            guard let string = value.string else { throw wrong("a string") }
+            let optional: String? = string.isEmpty ? nil : string
+            switch name {
+            case "firebase.api_key": apiKey = string
+            case "firebase.project_id": projectId = string
+            case "firebase.auth_emulator_host": authEmulatorHost = optional
+            case "firebase.database_url": databaseURL = optional
+            case "firebase.database_emulator_host": databaseEmulatorHost = optional
+            case "socket.path": socketPath = string
+            case "keyring.path": keyringPath = string
+            default: break
+            }
+        case .bool:
+            guard value.type == .bool, let bool = value.bool else { throw wrong("true or false") }
+            switch name {
+            case "session.anonymous_first": anonymousFirst = bool
+            case "usernames.required": usernamesRequired = bool
+            default: break
+            }
+        case .integer:
+            guard value.type == .int, let int = value.int else { throw wrong("an integer") }
+            guard int >= 0 else { throw wrong("zero or more") }
+            switch name {
+            case "session.refresh_margin": refreshMargin = int
+            case "merge.hold": mergeHold = int
+            case "socket.max_connections":
+                guard int >= 1 else { throw wrong("at least 1") }
+                maxConnections = int
+            default: break
+            }
+        case .stringArray:
+            guard let array = value.array else { throw wrong("an array of strings") }
+            var strings: [String] = []
+            for element in array {
+                guard let string = element.string else { throw wrong("an array of strings") }
+                strings.append(string)
+            }
+            switch name {
+            case "usernames.reserved": reservedUsernames = strings
+            case "access.managers": managers = strings
+            case "access.readers": readers = strings
+            case "access.observers": observers = strings
+            default: break
+            }
+        case .mode:
+            if value.type == .int, let int = value.int, (0...0o777).contains(int) {
+                socketMode = UInt32(int)
+            } else if let string = value.string, let mode = UInt32(string, radix: 8), mode <= 0o777 {
+                socketMode = mode
+            } else {
+                throw wrong("an octal mode such as \"0660\"")
+            }
+        }
+    }
+
+    private func validate(file: String?) throws(ConfigurationError) {
+        let origin = file.map { "\($0): " } ?? ""
+        if apiKey.isEmpty {
+            throw ConfigurationError(message: "\(origin)'firebase.api_key' is required (the project's Web API key)")
+        }
+        if projectId.isEmpty {
+            throw ConfigurationError(message: "\(origin)'firebase.project_id' is required")
+        }
+        for (name, host) in [("firebase.auth_emulator_host", authEmulatorHost), ("firebase.database_emulator_host", databaseEmulatorHost)] {
+            if let host, host.contains("/") || !host.contains(":") {
+                throw ConfigurationError(message: "\(origin)'\(name)' must be host:port without a scheme, not \(host)")
+            }
+        }
+        if let databaseURL, URL(string: databaseURL)?.host == nil {
+            throw ConfigurationError(message: "\(origin)'firebase.database_url' is not a URL: \(databaseURL)")
+        }
+        guard socketPath.hasPrefix("/") || socketPath.hasPrefix("./") || !socketPath.isEmpty else {
+            throw ConfigurationError(message: "\(origin)the socket path is empty")
+        }
+        if socketPath.utf8.count >= 108 {
+            throw ConfigurationError(message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
+        }
+        for (name, entries) in [("access.managers", managers), ("access.readers", readers), ("access.observers", observers)] {
+            for entry in entries where !Self.isValidPrincipal(entry) {
+                throw ConfigurationError(
+                    message: "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\"")
+            }
+        }
+    }
+
+    static func isValidPrincipal(_ entry: String) -> Bool {
+        let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[1].isEmpty else { return false }
+        switch parts[0] {
+        case "user", "group": return true
+        case "uid", "gid": return UInt32(parts[1]) != nil
+        default: return false
+        }
+    }
+}

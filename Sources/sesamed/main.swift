@@ -1,1 +1,0 @@
-print("sesamed: not built yet")
