@@ -128,6 +128,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOConcurrencyHelpers", package: nio),
             ],
             swiftSettings: strict
         ),
@@ -186,6 +187,8 @@ let package = Package(
             dependencies: [
                 "SesameSocketServer", "SesameService", "SesameCore", "SesameLocalAPI", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -82,6 +82,7 @@ public actor SessionService {
 
     /// Tells subscribers the daemon is stopping and stops background work.
     public func shutdown(reason: String = "stopping") {
+        guard !stopped else { return }
         stopped = true
         sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence))
         wakeMaintenance()

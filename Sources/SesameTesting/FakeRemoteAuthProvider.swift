@@ -1,0 +1,196 @@
+import Foundation
+import SesameCore
+
+/// A scriptable backend in memory: accounts, tokens with a lifetime on the test's clock,
+/// call counters, failures to inject, and refreshes that can be held open.
+public actor FakeRemoteAuthProvider: RemoteAuthProvider {
+    public struct Account: Sendable {
+        public var uid: String
+        public var email: String?
+        public var password: String?
+        public var providers: [String]
+        public var disabled = false
+    }
+
+    private let clock: ManualClock
+    public var tokenLifetime: TimeInterval = 3600
+    public private(set) var accounts: [String: Account] = [:]
+    public private(set) var calls: [String: Int] = [:]
+    private var refreshOwners: [String: String] = [:]
+    private var nextNumber = 0
+    private var scriptedFailures: [String: [RemoteAuthError]] = [:]
+    private var offline = false
+    private var holdingRefreshes = false
+    private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
+
+    public init(clock: ManualClock) {
+        self.clock = clock
+    }
+
+    // MARK: Knobs
+
+    public func setTokenLifetime(_ seconds: TimeInterval) { tokenLifetime = seconds }
+    /// Every call fails as unreachable until turned off.
+    public func setOffline(_ value: Bool) { offline = value }
+    /// The next call of `operation` fails with `error`.
+    public func failNext(_ operation: String, with error: RemoteAuthError) {
+        scriptedFailures[operation, default: []].append(error)
+    }
+    /// Refreshes wait until ``releaseRefreshes()``.
+    public func holdRefreshes() { holdingRefreshes = true }
+    public func releaseRefreshes() {
+        holdingRefreshes = false
+        let held = heldRefreshes
+        heldRefreshes = []
+        for continuation in held { continuation.resume() }
+    }
+    public var heldRefreshCount: Int { heldRefreshes.count }
+    public func count(_ operation: String) -> Int { calls[operation] ?? 0 }
+    /// Deletes an account as an administrator would: its refresh tokens stop working.
+    public func deleteAccountAsAdmin(_ uid: String) { accounts[uid] = nil }
+    public func addAccount(email: String, password: String) -> String {
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, email: email, password: password, providers: ["password"])
+        return uid
+    }
+
+    // MARK: RemoteAuthProvider
+
+    public func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult {
+        try enter("signUp")
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, providers: [])
+        return issue(uid: uid, provider: "anonymous", isNew: true)
+    }
+
+    public func refresh(_ refreshToken: RefreshToken) async throws(RemoteAuthError) -> TokenGrant {
+        try enter("refresh")
+        if holdingRefreshes {
+            await withCheckedContinuation { heldRefreshes.append($0) }
+        }
+        guard let uid = refreshOwners[refreshToken.rawValue], let account = accounts[uid], !account.disabled else {
+            throw .accountGone(.sessionRevoked)
+        }
+        let result = issue(uid: uid, provider: account.providers.first ?? "anonymous", isNew: false)
+        return TokenGrant(uid: uid, idToken: result.idToken, refreshToken: result.refreshToken)
+    }
+
+    public func lookup(_ idToken: IDToken) async throws(RemoteAuthError) -> User {
+        try enter("lookup")
+        let account = try owner(of: idToken)
+        return User(
+            uid: account.uid, isAnonymous: account.providers.isEmpty && account.email == nil, email: account.email,
+            providers: account.providers)
+    }
+
+    public func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError) {
+        try enter("delete")
+        let account = try owner(of: idToken)
+        accounts[account.uid] = nil
+    }
+
+    public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+        try enter("signUpPassword")
+        guard email.contains("@") else { throw .rejected(AuthError(.invalidEmail)) }
+        guard password.count >= 6 else { throw .rejected(AuthError(.weakPassword)) }
+        if accounts.values.contains(where: { $0.email == email.lowercased() }) {
+            throw .rejected(AuthError(.emailAlreadyInUse))
+        }
+        if let linkingTo {
+            var account = try owner(of: linkingTo)
+            account.email = email.lowercased()
+            account.password = password
+            if !account.providers.contains("password") { account.providers.append("password") }
+            accounts[account.uid] = account
+            return issue(uid: account.uid, provider: "password", isNew: false)
+        }
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, email: email.lowercased(), password: password, providers: ["password"])
+        return issue(uid: uid, provider: "password", isNew: true)
+    }
+
+    public func signIn(email: String, password: String) async throws(RemoteAuthError) -> SignInResult {
+        try enter("signInWithPassword")
+        guard let account = accounts.values.first(where: { $0.email == email.lowercased() }),
+            account.password == password
+        else { throw .rejected(AuthError(.invalidLoginCredentials)) }
+        return issue(uid: account.uid, provider: "password", isNew: false)
+    }
+
+    public func sendSignInLink(email: String, continueUrl: String?) async throws(RemoteAuthError) {
+        try enter("sendSignInLink")
+    }
+
+    public func signIn(email: String, actionCode: String, linkingTo: IDToken?) async throws(RemoteAuthError)
+        -> SignInResult
+    {
+        try enter("signInWithEmailLink")
+        throw .rejected(AuthError(.invalidActionCode))
+    }
+
+    public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+        try enter("signInWithIdp")
+        throw .rejected(AuthError(.invalidCredential))
+    }
+
+    public func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]? {
+        try enter("createAuthUri")
+        return accounts.values.first(where: { $0.email == email.lowercased() })?.providers ?? []
+    }
+
+    public func updateProfile(_ idToken: IDToken, displayName: String?) async throws(RemoteAuthError) -> TokenGrant? {
+        try enter("update")
+        _ = try owner(of: idToken)
+        return nil
+    }
+
+    public func unlink(_ idToken: IDToken, providerIds: [String]) async throws(RemoteAuthError) {
+        try enter("update")
+        var account = try owner(of: idToken)
+        account.providers.removeAll { providerIds.contains($0) }
+        accounts[account.uid] = account
+    }
+
+    public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
+        try enter("sendPasswordReset")
+    }
+
+    public func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError) {
+        try enter("sendEmailVerification")
+    }
+
+    // MARK: Helpers
+
+    private func enter(_ operation: String) throws(RemoteAuthError) {
+        calls[operation, default: 0] += 1
+        if offline { throw .transport("offline (fake)") }
+        if var queue = scriptedFailures[operation], !queue.isEmpty {
+            let error = queue.removeFirst()
+            scriptedFailures[operation] = queue
+            throw error
+        }
+    }
+
+    private func newUID() -> String {
+        nextNumber += 1
+        return "uid\(nextNumber)"
+    }
+
+    private func issue(uid: String, provider: String, isNew: Bool) -> SignInResult {
+        nextNumber += 1
+        let now = clock.date
+        let idToken = IDToken(
+            rawValue: "id.\(uid).\(nextNumber)", expiresAt: now.addingTimeInterval(tokenLifetime), issuedAt: now,
+            signInProvider: provider)
+        let refresh = RefreshToken("refresh.\(uid).\(nextNumber)")
+        refreshOwners[refresh.rawValue] = uid
+        return SignInResult(uid: uid, idToken: idToken, refreshToken: refresh, isNewUser: isNew)
+    }
+
+    private func owner(of idToken: IDToken) throws(RemoteAuthError) -> Account {
+        let parts = idToken.rawValue.split(separator: ".")
+        guard parts.count == 3 else { throw .idTokenRejected }
+        guard let account = accounts[String(parts[1])] else { throw .accountGone(.userNotFound) }
+        return account
+    }
+}

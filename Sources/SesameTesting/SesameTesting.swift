@@ -1,1 +1,0 @@
-// SesameTesting: see Package.swift for this target's responsibility.

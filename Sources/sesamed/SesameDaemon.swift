@@ -1,0 +1,187 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NIOPosix
+import SesameCore
+import SesameFirebase
+import SesameKeyring
+import SesameLocalAPI
+import SesameService
+import SesameSocketServer
+import SesameSystemd
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sesamed`: composition only. Reads the configuration, builds the adapters, loads the
+/// keyring, binds the socket, tells systemd it is ready, and runs everything in one
+/// `ServiceGroup` until SIGTERM or SIGINT.
+@main
+struct SesameDaemon: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "sesamed",
+        abstract: "Owns this machine's account session and serves it to local programs.",
+        discussion: """
+            sesamed signs in anonymously on first start, keeps the session in an encrypted keyring, \
+            refreshes ID tokens for every program, and serves line-delimited JSON-RPC on a Unix socket \
+            (see docs/protocol.md). It is meant to run under systemd (see docs/systemd.md); run \
+            `make run` in the source tree to try it with a local emulator.
+
+            Exit status: 0 after SIGTERM; 65 when the keyring cannot be read or decrypted; \
+            75 when another process holds the keyring's lock; 78 for a configuration error.
+            """,
+        version: version)
+
+    @Option(name: .long, help: ArgumentHelp("The configuration file (TOML); see etc/sesamed.toml.", valueName: "file"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("The Unix socket to listen on (overrides socket.path).", valueName: "path"))
+    var socket: String?
+
+    @Option(
+        name: .customLong("state-dir"),
+        help: ArgumentHelp("Where the keyring lives (default: $STATE_DIRECTORY, /var/lib/sesame or $XDG_STATE_HOME/sesame).",
+                           valueName: "dir"))
+    var stateDirectory: String?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        let factory = JournalLogHandler.factory(identifier: "sesamed", environment: environment, logLevel: level)
+        LoggingSystem.bootstrap { label in factory(label, nil) }
+        let logger = Logger(label: "sesamed")
+
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try DaemonConfiguration.load(
+                file: config, socket: socket, stateDirectory: stateDirectory, environment: environment, uid: getuid())
+        } catch {
+            throw Self.fail(error.message + (config == nil ? " (pass --config FILE)" : ""), status: 78)
+        }
+
+        let store: EncryptedFileSessionStore
+        do {
+            store = try EncryptedFileSessionStore.open(
+                path: configuration.keyringPath, environment: environment, logger: Logger(label: "sesame.keyring"))
+        } catch {
+            throw Self.fail(error.message, status: Self.exitStatus(for: error))
+        }
+
+        let firebase = FirebaseConfiguration(
+            apiKey: configuration.apiKey, projectId: configuration.projectId,
+            authEmulatorHost: configuration.authEmulatorHost, databaseURL: configuration.databaseURL,
+            databaseEmulatorHost: configuration.databaseEmulatorHost)
+        let transport = AsyncHTTPClientTransport(configuration: firebase)
+        let provider = FirebaseAuthProvider(
+            configuration: firebase, transport: transport, logger: Logger(label: "sesame.firebase"))
+        let directory = FirebaseUsernameDirectory(
+            configuration: firebase, transport: transport, logger: Logger(label: "sesame.firebase"))
+        let service = SessionService(
+            provider: provider, store: store, directory: directory, clock: SystemWallClock(),
+            configuration: SessionServiceConfiguration(
+                anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
+                mergeHold: TimeInterval(configuration.mergeHold), usernamesRequired: configuration.usernamesRequired,
+                reservedUsernames: configuration.reservedUsernames),
+            logger: Logger(label: "sesame.session"))
+
+        do {
+            try await service.start()
+        } catch {
+            await store.close()
+            await transport.shutdown()
+            throw Self.fail(error.message, status: Self.exitStatus(for: error))
+        }
+
+        let activation = SocketActivation(environment: environment)
+        let endpoint: LocalAPIServerConfiguration.Endpoint =
+            activation.firstUnixStreamListener().map { .adopted(descriptor: $0) }
+            ?? .path(configuration.socketPath, mode: configuration.socketMode)
+        let access = AccessPolicy(
+            daemonUid: getuid(), managers: configuration.managers.compactMap(AccessPolicy.Principal.init),
+            readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
+            observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
+        let (initialState, sequence) = await service.stateAndSequence
+        let server = LocalAPIServer(
+            configuration: LocalAPIServerConfiguration(
+                endpoint: endpoint, maximumConnections: configuration.maxConnections, access: access,
+                version: Self.version),
+            service: service, initialState: initialState, sequence: sequence,
+            instance: UUID().uuidString.lowercased(), usernamesEnabled: configuration.usernamesEnabled,
+            logger: Logger(label: "sesame.socket"))
+        let systemd = SystemdLifecycle(notifier: SystemdNotifier(environment: environment), logger: logger)
+        let serverSink = server.eventSink
+        await service.setEventSink { event in
+            serverSink(event)
+            systemd.stateChanged(event.state)
+        }
+
+        do {
+            try await server.bind()
+        } catch {
+            await store.close()
+            await transport.shutdown()
+            throw Self.fail("\(error)", status: 78)
+        }
+        systemd.ready(initialState)
+        logger.info(
+            "sesamed is ready",
+            metadata: [
+                "socket": "\(endpoint)", "keyring": "\(configuration.keyringPath)",
+                "backend": "\(configuration.authEmulatorHost.map { "emulator \($0)" } ?? "firebase")",
+            ])
+
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [
+                    .init(service: SessionRunner(service: service)),
+                    .init(service: server),
+                    .init(service: systemd),
+                ],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+        await store.close()
+        await transport.shutdown()
+        logger.info("sesamed stopped")
+    }
+
+    /// Prints one line for people and returns the exit status to throw.
+    static func fail(_ message: String, status: Int32) -> ExitCode {
+        FileHandle.standardError.write(Data("sesamed: \(message)\n".utf8))
+        return ExitCode(status)
+    }
+
+    static func exitStatus(for error: SessionStoreError) -> Int32 {
+        switch error.kind {
+        case .unreadable: 65  // EX_DATAERR
+        case .locked: 75  // EX_TEMPFAIL
+        case .io: 74  // EX_IOERR
+        }
+    }
+}
+
+/// Runs the session's background work until graceful shutdown.
+struct SessionRunner: Service {
+    let service: SessionService
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await service.run()
+        } onGracefulShutdown: {
+            Task { await service.shutdown(reason: "stopping") }
+        }
+    }
+}

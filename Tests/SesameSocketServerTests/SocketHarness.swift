@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOExtras
+import NIOPosix
+import SesameCore
+import SesameLocalAPI
+import SesameService
+import SesameSocketServer
+import SesameTesting
+
+/// A real daemon core (service + socket server) over the fake backend, on a Unix socket in a
+/// short temporary path.
+final class SocketHarness: Sendable {
+    let clock = ManualClock()
+    let provider: FakeRemoteAuthProvider
+    let service: SessionService
+    let server: LocalAPIServer
+    let path: String
+    let directory: String
+    let loop: Task<Void, Never>
+
+    static func start(maximumConnections: Int = 1024) async throws -> SocketHarness {
+        let directory = "/tmp/sst-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let clock = ManualClock()
+        let provider = FakeRemoteAuthProvider(clock: clock)
+        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let service = SessionService(
+            provider: provider, store: InMemorySessionStore(), clock: clock, logger: logger)
+        try await service.start()
+        let (state, sequence) = await service.stateAndSequence
+        let path = directory + "/s.sock"
+        let server = LocalAPIServer(
+            configuration: .init(
+                endpoint: .path(path, mode: 0o600), maximumConnections: maximumConnections,
+                access: AccessPolicy(daemonUid: getuid()), version: "test"),
+            service: service, initialState: state, sequence: sequence, instance: "i-test", usernamesEnabled: false,
+            logger: logger)
+        await service.setEventSink(server.eventSink)
+        try await server.bind()
+        let loop = Task { await service.run() }
+        return SocketHarness(
+            clock: clock, provider: provider, service: service, server: server, path: path, directory: directory,
+            loop: loop)
+    }
+
+    private init(
+        clock: ManualClock, provider: FakeRemoteAuthProvider, service: SessionService, server: LocalAPIServer,
+        path: String, directory: String, loop: Task<Void, Never>
+    ) {
+        self.provider = provider
+        self.service = service
+        self.server = server
+        self.path = path
+        self.directory = directory
+        self.loop = loop
+    }
+
+    func stop() async {
+        await server.stop()
+        loop.cancel()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Waits until the anonymous user exists.
+    func awaitAnonymous() async throws {
+        for _ in 0..<2000 {
+            if await service.state.status == .anonymous { return }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        throw TestTimeout()
+    }
+}
+
+struct TestTimeout: Error {}
+struct ConnectionClosed: Error {}
+
+/// A line-oriented client over a real Unix socket.
+struct LineClient {
+    var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+
+    func send(_ line: String) async throws {
+        try await outbound.write(ByteBuffer(string: line + "\n"))
+    }
+
+    func send(bytes: [UInt8]) async throws {
+        try await outbound.write(ByteBuffer(bytes: bytes))
+    }
+
+    /// The next line as JSON; fails when the daemon closes the connection. (Suites carry a
+    /// time limit, so a missing line fails the test instead of hanging it.)
+    mutating func receive() async throws -> JSONValue {
+        guard let buffer = try await inbound.next() else { throw ConnectionClosed() }
+        return try JSONValue.parse(Array(buffer.readableBytesView))
+    }
+
+    /// Whether the daemon closed the connection (reads until EOF).
+    mutating func isClosedByPeer() async -> Bool {
+        do {
+            while try await inbound.next() != nil {}
+            return true
+        } catch {
+            return true
+        }
+    }
+
+    /// Sends a request and returns the first response to it, collecting notifications before it.
+    mutating func call(_ method: String, id: Int = 1, params: JSONValue? = nil, notifications: inout [JSONValue])
+        async throws -> JSONValue
+    {
+        var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": .integer(Int64(id)), "method": .string(method)]
+        if let params { request["params"] = params }
+        try await send(JSONValue.object(request).jsonString)
+        while true {
+            let message = try await receive()
+            if message["id"] == .integer(Int64(id)) { return message }
+            notifications.append(message)
+        }
+    }
+
+    mutating func call(_ method: String, id: Int = 1, params: JSONValue? = nil) async throws -> JSONValue {
+        var ignored: [JSONValue] = []
+        return try await call(method, id: id, params: params, notifications: &ignored)
+    }
+}
+
+/// Connects to `path` and runs `body` with a line client; the connection closes afterwards.
+func withClient<T: Sendable>(_ path: String, _ body: (inout LineClient) async throws -> T) async throws -> T {
+    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .connect(unixDomainSocketPath: path) { channel in
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(
+                    ByteToMessageHandler(LineBasedFrameDecoder(), maximumBufferSize: 2 << 20))
+                return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+            }
+        }
+    return try await channel.executeThenClose { inbound, outbound in
+        var client = LineClient(inbound: inbound.makeAsyncIterator(), outbound: outbound)
+        return try await body(&client)
+    }
+}
