@@ -9,6 +9,7 @@
 #    failure, since verify exits 0 on unknown keys and bad values and only warns.
 # 3. `systemd-analyze security --offline=true --threshold=20` on the system service: the
 #    overall exposure must be at most 2.0.
+# 4. `systemd-sysusers --root=TMP` with sysusers.d/sesame.conf must create user and group sesame.
 # Exits non-zero when any check fails; prints the exposure score.
 set -euo pipefail
 
@@ -67,6 +68,19 @@ if [ "$security_status" -ne 0 ] || [ -z "$exposure" ]; then
     failed=1
 else
     echo "check-units: system sesamed.service exposure $exposure (threshold 2.0)"
+fi
+
+# sysusers.d: applying it to an empty root must create user and group "sesame".
+sysroot="$work/sysroot"
+mkdir -p "$sysroot/etc" "$sysroot/usr/lib/sysusers.d"
+cp "$units/sysusers.d/sesame.conf" "$sysroot/usr/lib/sysusers.d/"
+if sysusers_output=$(systemd-sysusers --root="$sysroot" 2>&1) \
+    && grep -q '^sesame:x:[0-9]*:[0-9]*:' "$sysroot/etc/passwd" && grep -q '^sesame:x:' "$sysroot/etc/group"; then
+    echo "check-units: sysusers.d/sesame.conf: creates user and group sesame"
+else
+    echo "check-units: sysusers.d/sesame.conf failed:" >&2
+    echo "$sysusers_output" >&2
+    failed=1
 fi
 
 if [ "$failed" -ne 0 ]; then
