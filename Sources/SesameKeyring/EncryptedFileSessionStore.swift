@@ -61,7 +61,8 @@ public actor EncryptedFileSessionStore: SessionStore {
     /// creates the key.
     ///
     /// A key that is missing or malformed while the keyring exists is not an error here: it is
-    /// reported by ``load()`` as `.unreadable`, and ``save(_:)`` refuses.
+    /// reported by ``load()`` as `.unreadable`, and ``save(_:)`` refuses. Runs its few
+    /// blocking system calls on the caller's thread (start-up; not on an event loop).
     /// - Parameters:
     ///   - path: the keyring file, e.g. `$STATE_DIRECTORY/keyring`.
     ///   - environment: the process environment; `CREDENTIALS_DIRECTORY` is read.
@@ -94,6 +95,7 @@ public actor EncryptedFileSessionStore: SessionStore {
             }
         }
         DurableFile.removeLeftovers(next: path)
+        DurableFile.removeLeftovers(next: "\(directory)/\(KeyringKeySource.fileName)")
         let source = KeyringKeySource.resolve(keyringPath: path, environment: environment)
         let key: Result<KeyringKey, SessionStoreError>
         do {

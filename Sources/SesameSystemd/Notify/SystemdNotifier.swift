@@ -65,9 +65,10 @@ public struct SystemdNotifier: Sendable {
     }
 
     private static func send(_ bytes: [UInt8], to socketPath: String) throws(SystemdNotifierError) {
-        guard var (address, length) = UnixSocketAddress.make(socketPath) else {
+        guard let (madeAddress, length) = UnixSocketAddress.make(socketPath) else {
             throw SystemdNotifierError(socketPath: socketPath, operation: "address", code: ENAMETOOLONG)
         }
+        var address = madeAddress
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemdNotifierError(socketPath: socketPath, operation: "socket", code: errno) }
         defer { close(fd) }
