@@ -18,6 +18,7 @@ import Testing
 
         var previous = "initial"
         var changes = 0
+        var killedMidWrite = 0
         for round in 0..<Self.rounds {
             let writer = try WriterProcess.start(keyringPath: path)
             let replaced = try await writer.awaitReplacement(of: path, from: WriterProcess.inode(path))
@@ -27,6 +28,7 @@ import Testing
             }
             writer.kill()
             #expect(replaced, "round \(round): the writer never wrote")
+            if TemporaryDirectory.siblings(of: path).contains(where: { $0.contains(".tmp-") }) { killedMidWrite += 1 }
 
             let store = try EncryptedFileSessionStore.open(path: path, environment: [:])
             let state = try await store.load()
@@ -39,5 +41,8 @@ import Testing
             #expect(leftovers.isEmpty, "round \(round): leftovers \(leftovers)")
         }
         #expect(changes > 0)
+        // The test proves something only if some kills hit a write in progress.
+        #expect(killedMidWrite > 0)
+        print("keyring crash test: \(Self.rounds) kills, \(killedMidWrite) during a write, \(changes) changes seen")
     }
 }
