@@ -1,1 +1,0 @@
-// SesameKeyring: see Package.swift for this target's responsibility.

@@ -1,1 +1,0 @@
-// SesameSystemd: see Package.swift for this target's responsibility.

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import SesameKeyring
+
+/// A second process that holds a keyring and rewrites it in a loop: this test binary run
+/// again with ``WriterProcess/variable`` set and a filter that selects only
+/// ``WriterProcessEntry/writeForever()``.
+struct WriterProcess {
+    /// Names the keyring the child writes; unset in normal test runs.
+    static let variable = "SESAME_KEYRING_TEST_WRITER"
+    /// The tag prefix of every state the child writes.
+    static let tag = "writer-"
+
+    let process: Process
+
+    /// Starts the child for `keyringPath`.
+    static func start(keyringPath: String) throws -> WriterProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try executablePath())
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "WriterProcessEntry"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = keyringPath
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return WriterProcess(process: process)
+    }
+
+    /// Kills the child with SIGKILL and reaps it.
+    func kill() {
+        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits until the inode of `path` differs from `inode` (the child replaced the file).
+    /// - Returns: false if that did not happen within `timeout` or the child exited.
+    func awaitReplacement(of path: String, from inode: UInt?, timeout: Duration = .seconds(30)) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if Self.inode(path) != inode { return true }
+            if !process.isRunning { return false }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return false
+    }
+
+    static func inode(_ path: String) -> UInt? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt(info.st_ino) : nil
+    }
+
+    private static func executablePath() throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { throw POSIXError(.ENOENT) }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// The child's side of ``WriterProcess``: does nothing unless the variable is set.
+@Suite struct WriterProcessEntry {
+    @Test func writeForever() async throws {
+        guard let path = ProcessInfo.processInfo.environment[WriterProcess.variable] else { return }
+        let store = try EncryptedFileSessionStore.open(path: path, environment: [:])
+        _ = try await store.load()
+        var round = 0
+        while true {
+            // About 48 KiB per write, so a kill often lands in the middle of one.
+            try await store.save(Fixtures.tagged("\(WriterProcess.tag)\(round)-", size: 48 * 1024))
+            round += 1
+        }
+    }
+}
