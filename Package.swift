@@ -151,6 +151,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        .executableTarget(
+            name: "sesame-emulator-bench",
+            dependencies: [
+                "SesameEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore", "SesameTesting"], swiftSettings: strict),
         .testTarget(name: "SesameLocalAPITests", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
         .testTarget(

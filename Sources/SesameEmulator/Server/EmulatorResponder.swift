@@ -16,7 +16,6 @@ struct EmulatorResponder<Endpoints: EmulatorEndpoints>: HTTPResponder {
     let faults: FaultInjector
 
     func respond(to request: Request, context: EmulatorRequestContext) async throws -> Response {
-        var request = request
         let path = FormURLEncoding.decodePath(request.uri.path)
         let query = FormURLEncoding.parseDictionary(request.uri.query ?? "")
         var headers: [String: String] = [:]
@@ -36,8 +35,8 @@ struct EmulatorResponder<Endpoints: EmulatorEndpoints>: HTTPResponder {
         }
 
         if path.hasPrefix("/sesame/v1/faults") {
-            let body = try? await request.collectBody(upTo: Self.maximumBodySize)
-            let reply = await faultEndpoint(method: method, body: body.map { Array(buffer: $0) } ?? [])
+            let body = try await Self.readBody(request.body) ?? []
+            let reply = await faultEndpoint(method: method, body: body)
             return Self.response(reply, origin: origin, requestHeaders: nil)
         }
 
@@ -53,18 +52,29 @@ struct EmulatorResponder<Endpoints: EmulatorEndpoints>: HTTPResponder {
             if delayMs > 0 { try? await Task.sleep(for: .milliseconds(delayMs)) }
         }
 
-        let body: [UInt8]
-        do {
-            body = Array(buffer: try await request.collectBody(upTo: Self.maximumBodySize))
-        } catch is NIOTooManyBytesError {
-            return Self.response(endpoints.errorReply(status: 413, message: "PAYLOAD_TOO_LARGE"), origin: origin, requestHeaders: nil, close: true)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        guard let body = try await Self.readBody(request.body) else {
             return Self.response(endpoints.errorReply(status: 413, message: "PAYLOAD_TOO_LARGE"), origin: origin, requestHeaders: nil, close: true)
         }
         var full = probe
         full.body = body
         let reply = await endpoints.respond(to: full)
         return Self.response(reply, origin: origin, requestHeaders: nil)
+    }
+
+    /// Reads at most ``maximumBodySize`` bytes; `nil` when the body is larger. An oversized body
+    /// is still drained (up to 64 MiB) so the client reads the 413 instead of a reset connection.
+    static func readBody(_ body: RequestBody) async throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var total = 0
+        for try await chunk in body {
+            total += chunk.readableBytes
+            if total <= maximumBodySize {
+                bytes.append(contentsOf: chunk.readableBytesView)
+            } else if total > 64 << 20 {
+                return nil
+            }
+        }
+        return total <= maximumBodySize ? bytes : nil
     }
 
     private func faultEndpoint(method: String, body: [UInt8]) async -> EmulatorReply {
