@@ -176,6 +176,7 @@ let package = Package(
                 "SesameEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
         ),

@@ -28,8 +28,9 @@ struct EmulatorBenchmark: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: poolConfiguration)
         let bench = Bench(client: client, auth: "http://127.0.0.1:\(emulator.authPort)", database: "http://127.0.0.1:\(emulator.databasePort)")
 
-        var refreshTokens: [String] = []
-        for _ in 0..<maxClients { refreshTokens.append(try await bench.signUpAnonymously()) }
+        var tokens: [String] = []
+        for _ in 0..<maxClients { tokens.append(try await bench.signUpAnonymously()) }
+        let refreshTokens = tokens
 
         print("sesame-emulator-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(duration) s per cell, loopback HTTP/1.1 keep-alive")
         print("")

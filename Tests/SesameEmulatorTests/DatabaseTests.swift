@@ -19,7 +19,7 @@ struct DatabaseTests {
             let deleted = try await emu.database("DELETE", "/users/alice.json")
             #expect(deleted.status == 200)
             #expect(deleted.json == .null)
-            #expect(try await emu.database("PUT", "/users/bob/name.json", nil).status == 200)
+            #expect(try await emu.database("PUT", "/users/bob/name.json", JSON.null).status == 200)
             #expect(try await emu.database("GET", "/users.json").json == .null)
             #expect(try await emu.database("GET", "/.json").json == .null)
         }

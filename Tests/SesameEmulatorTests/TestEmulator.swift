@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Synchronization
 import Testing
 
@@ -123,7 +124,7 @@ struct TestEmulator: Sendable {
     func oobCode(for email: String, type: String = "EMAIL_SIGNIN") async throws -> String? {
         let answer = try await request("GET", "\(authBase)/emulator/v1/projects/demo-project/oobCodes")
         let codes = answer.json["oobCodes"]?.arrayValue ?? []
-        return codes.last { $0["email"]?.stringValue == email && $0["requestType"]?.stringValue == type }?["oobCode"]?.stringValue
+        return codes.last { $0["email"]?.stringValue == email.lowercased() && $0["requestType"]?.stringValue == type }?["oobCode"]?.stringValue
     }
 
     /// Sends an EMAIL_SIGNIN code to `email` and returns it.

@@ -27,6 +27,7 @@ struct EmulatorResponder<Endpoints: EmulatorEndpoints>: HTTPResponder {
                 headers[name] = field.value
             }
         }
+        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         let method = request.method.rawValue
         let origin = headers["origin"]
 
