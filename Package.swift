@@ -108,6 +108,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -147,6 +148,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .executableTarget(
+            name: "sesame-emulator-bench",
+            dependencies: [
+                "SesameEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
         ),
@@ -164,6 +178,7 @@ let package = Package(
                 "SesameEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
         ),

@@ -1,1 +1,126 @@
-// SesameEmulator: see Package.swift for this target's responsibility.
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+public import UnixSignals
+
+/// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset.
+///
+/// Start one with ``start(_:gracefulShutdownSignals:)``; it serves until ``stop()`` (or one of
+/// the given signals). All state is in memory, owned by two actors (accounts and database), so
+/// the value is `Sendable` and may be shared freely between tasks.
+public final class SesameEmulator: Sendable {
+    /// The port the Auth emulator is bound to (the real one when 0 was asked for).
+    public let authPort: Int
+    /// The port the database emulator is bound to.
+    public let databasePort: Int
+    /// The configuration it was started with.
+    public let configuration: EmulatorConfiguration
+
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+    private let auth: AuthState
+    private let database: DatabaseState
+
+    private init(
+        authPort: Int, databasePort: Int, configuration: EmulatorConfiguration, group: ServiceGroup,
+        running: Task<Void, any Error>, auth: AuthState, database: DatabaseState
+    ) {
+        self.authPort = authPort
+        self.databasePort = databasePort
+        self.configuration = configuration
+        self.group = group
+        self.running = running
+        self.auth = auth
+        self.database = database
+    }
+
+    /// Binds both ports and returns once both accept connections.
+    /// - Parameters:
+    ///   - configuration: host, ports (0 = ephemeral), project, optional import directory.
+    ///   - gracefulShutdownSignals: signals that stop the emulator (the executable passes SIGINT
+    ///     and SIGTERM; in-process users usually pass none and call ``stop()``).
+    /// - Throws: ``SesameEmulatorError`` when a port cannot be bound or the import fails.
+    public static func start(
+        _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
+    ) async throws -> SesameEmulator {
+        let logger = configuration.logger
+        let auth = AuthState(projectId: configuration.projectId, clock: configuration.clock, logger: logger)
+        let database = DatabaseState(clock: configuration.clock)
+        if let directory = configuration.importDirectory {
+            try await EmulatorSnapshot.read(from: directory, auth: auth, database: database)
+        }
+
+        let (bound, boundContinuation) = AsyncStream.makeStream(of: (String, Int).self)
+        let authEndpoints = AuthEndpoints(
+            state: auth, projectId: configuration.projectId,
+            fallbackHost: "\(configuration.host):\(configuration.authPort)")
+        let databaseEndpoints = DatabaseEndpoints(state: database, defaultNamespace: configuration.defaultNamespace)
+        let authApp = Self.application(
+            name: "auth", endpoints: authEndpoints, host: configuration.host, port: configuration.authPort,
+            logger: logger, bound: boundContinuation)
+        let databaseApp = Self.application(
+            name: "database", endpoints: databaseEndpoints, host: configuration.host, port: configuration.databasePort,
+            logger: logger, bound: boundContinuation)
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: [authApp, databaseApp], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        let running = Task {
+            defer { boundContinuation.finish() }
+            try await group.run()
+        }
+
+        var ports: [String: Int] = [:]
+        for await (name, port) in bound {
+            ports[name] = port
+            if ports.count == 2 { break }
+        }
+        guard let authPort = ports["auth"], let databasePort = ports["database"] else {
+            await group.triggerGracefulShutdown()
+            do {
+                try await running.value
+            } catch {
+                throw SesameEmulatorError("sesame-emulator could not start on \(configuration.host): \(error)")
+            }
+            throw SesameEmulatorError("sesame-emulator stopped before it was ready")
+        }
+        return SesameEmulator(
+            authPort: authPort, databasePort: databasePort, configuration: configuration, group: group,
+            running: running, auth: auth, database: database)
+    }
+
+    private static func application<E: EmulatorEndpoints>(
+        name: String, endpoints: E, host: String, port: Int, logger: Logger,
+        bound: AsyncStream<(String, Int)>.Continuation
+    ) -> some Service {
+        let faults = FaultInjector()
+        let responder = EmulatorResponder(endpoints: endpoints, faults: faults)
+        return Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sesame-emulator"),
+            onServerRunning: { channel in
+                bound.yield((name, channel.localAddress?.port ?? port))
+            },
+            logger: logger)
+    }
+
+    /// Stops serving: closes idle connections, waits for requests in flight, and returns when
+    /// both ports are closed. Calling it again does nothing more.
+    public func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await running.value
+    }
+
+    /// Waits until the emulator stops (through ``stop()`` or a shutdown signal).
+    /// - Throws: what the servers failed with, if they failed rather than stopped.
+    public func waitUntilStopped() async throws {
+        try await running.value
+    }
+
+    /// Writes accounts, configuration and every database namespace to `directory` in the
+    /// Firebase emulators' export layout, creating it when needed.
+    /// - Throws: ``SesameEmulatorError`` naming the directory when a file cannot be written.
+    public func export(to directory: String) async throws {
+        try await EmulatorSnapshot.write(to: directory, auth: auth, database: database)
+    }
+}

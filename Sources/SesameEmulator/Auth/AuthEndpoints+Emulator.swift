@@ -1,0 +1,68 @@
+extension AuthEndpoints {
+    /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
+    func emulatorEndpoint(_ request: EmulatorRequest) async throws(AuthError) -> EmulatorReply {
+        if request.path == "/emulator/action" && request.method == "GET" { return await action(request) }
+        let parts = request.path.split(separator: "/")
+        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw .notFound }
+        switch (request.method, parts[4]) {
+        case ("GET", "oobCodes"): return .json(await state.listOobCodes())
+        case ("DELETE", "accounts"): return .json(await state.deleteAllAccounts())
+        case ("GET", "config"): return .json(await state.configuration())
+        case ("PATCH", "config"):
+            let body = try AuthRequestBody.parse(request.body)
+            return .json(try await state.patchConfiguration(body))
+        default: throw .notFound
+        }
+    }
+
+    private static func actionError(_ message: String) -> EmulatorReply {
+        .json(["authEmulator": ["error": .string(message)]], status: 400)
+    }
+
+    /// What a user "clicks" in an emailed link: signIn redirects (303) to `continueUrl` with the
+    /// other query parameters; verifyEmail, resetPassword (needs `newPassword`), recoverEmail and
+    /// verifyAndChangeEmail apply the code, then redirect to `continueUrl` when one is given.
+    func action(_ request: EmulatorRequest) async -> EmulatorReply {
+        let query = request.query
+        guard let mode = query["mode"], !mode.isEmpty else { return Self.actionError("missing mode query parameter") }
+        guard let code = query["oobCode"], !code.isEmpty else { return Self.actionError("missing oobCode query parameter") }
+        let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        var success: JSON
+        switch mode {
+        case "signIn":
+            guard continueUrl != nil else { return Self.actionError("missing continueUrl query parameter") }
+            success = [:]
+        case "verifyEmail", "recoverEmail", "verifyAndChangeEmail":
+            do {
+                let user = try await state.applyActionCode(code)
+                success = ["authEmulator": ["success": "The email has been successfully verified.", "email": .string(user.email ?? "")]]
+            } catch {
+                return Self.actionError(error.message)
+            }
+        case "resetPassword":
+            guard let newPassword = query["newPassword"] else { return Self.actionError("missing newPassword query parameter") }
+            do {
+                let body = AuthRequestBody(fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])
+                _ = try await state.resetPassword(body)
+                success = ["authEmulator": ["success": "The password has been successfully updated."]]
+            } catch {
+                return Self.actionError(error.message)
+            }
+        default:
+            return Self.actionError("unsupported mode \(mode)")
+        }
+        guard let continueUrl else { return .json(success) }
+        var extras: [String] = []
+        for name in ["mode", "lang", "oobCode", "apiKey", "tenantId"] {
+            if let value = query[name] { extras.append("\(name)=\(FormURLEncoding.escape(value))") }
+        }
+        var location = continueUrl
+        var fragment = ""
+        if let hash = location.firstIndex(of: "#") {
+            fragment = String(location[hash...])
+            location = String(location[..<hash])
+        }
+        if !extras.isEmpty { location += (location.contains("?") ? "&" : "?") + extras.joined(separator: "&") }
+        return EmulatorReply(status: 303, headers: [("Location", location + fragment)], body: nil)
+    }
+}

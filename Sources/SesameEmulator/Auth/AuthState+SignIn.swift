@@ -1,0 +1,86 @@
+extension AuthState {
+    /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
+    func signInWithPassword(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+        guard let email = try body.string("email") else { throw .invalid("MISSING_EMAIL") }
+        if !AuthState.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+        guard let password = try body.nonEmpty("password") else { throw .invalid("MISSING_PASSWORD") }
+        if body.has("idToken") || body.has("pendingIdToken") {
+            throw .notImplemented("NOT_IMPLEMENTED : idToken and pendingIdToken are not supported")
+        }
+        let privacy = config.enableImprovedEmailPrivacy
+        guard var user = user(withEmail: email) else {
+            throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        guard let stored = user.password, stored == password else {
+            throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
+        }
+        user.lastLoginAt = nowMilliseconds
+        var response: [String: JSON] = [
+            "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true,
+            "localId": .string(user.localId), "email": .string(user.email ?? email.lowercased()),
+        ]
+        response.merge(issueTokens(for: &user, signInProvider: "password")) { _, new in new }
+        return .object(response)
+    }
+
+    /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
+    func signInWithCustomToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+        guard let token = try body.nonEmpty("token") else { throw .invalid("MISSING_CUSTOM_TOKEN") }
+        var payload: [String: JSON]
+        if token.hasPrefix("{") {
+            guard case .object(let o)? = try? JSONParser.parse(token) else {
+                throw .invalid("INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+            }
+            payload = o
+        } else {
+            guard let (_, p) = TokenFactory.decodeJWT(token) else {
+                throw .invalid("INVALID_CUSTOM_TOKEN : Invalid assertion format. 3 dot separated segments required.")
+            }
+            let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+            if p["aud"]?.stringValue != audience {
+                throw .invalid("INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(p["aud"]?.stringValue ?? "") Note that custom tokens must be signed by a service account.))")
+            }
+            payload = p
+        }
+        guard let uid = payload["uid"]?.stringValue, !uid.isEmpty else { throw .invalid("MISSING_IDENTIFIER") }
+        var claims: [String: JSON] = [:]
+        switch payload["claims"] {
+        case nil, .null?: break
+        case .object(let o)?: claims = o
+        default: throw .invalid("INVALID_CLAIMS")
+        }
+        try AuthState.checkClaims(claims)
+        var isNewUser = false
+        var user: UserRecord
+        if let existing = users[uid] {
+            user = existing
+        } else {
+            user = newUser(localId: uid)
+            user.customAuth = true
+            isNewUser = true
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        user.lastLoginAt = nowMilliseconds
+        var response: [String: JSON] = ["kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser)]
+        response.merge(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims)) { _, new in new }
+        return .object(response)
+    }
+
+    /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.
+    func grantToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+        guard let grantType = try body.nonEmpty("grantType") else { throw .invalid("MISSING_GRANT_TYPE") }
+        if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
+        guard let refreshToken = try body.nonEmpty("refreshToken") else { throw .invalid("MISSING_REFRESH_TOKEN") }
+        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == projectId,
+            var user = users[grant.localId]
+        else { throw .invalid("INVALID_REFRESH_TOKEN") }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        let issued = issueTokens(for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims)
+        return [
+            "id_token": issued["idToken"]!, "access_token": issued["idToken"]!,
+            "expires_in": issued["expiresIn"]!, "refresh_token": issued["refreshToken"]!,
+            "token_type": "Bearer", "user_id": .string(user.localId), "project_id": "12345",
+        ]
+    }
+}

@@ -1,0 +1,23 @@
+extension AuthState {
+    /// Accounts and configuration in the Firebase emulator's export layout
+    /// (`auth_export/accounts.json`, `auth_export/config.json`).
+    func exportSnapshot() -> (accounts: JSON, config: JSON) {
+        let list = users.keys.sorted().map { users[$0]!.json }
+        return (["kind": "identitytoolkit#DownloadAccountResponse", "users": .array(list)], ["signIn": config.json["signIn"] ?? [:], "emailPrivacyConfig": config.json["emailPrivacyConfig"] ?? [:]])
+    }
+
+    /// Replaces accounts (and, when given, configuration) with an exported snapshot.
+    func importSnapshot(accounts: JSON, config configJSON: JSON?) {
+        var imported: [String: UserRecord] = [:]
+        for entry in accounts["users"]?.arrayValue ?? [] {
+            if let user = UserRecord(exportJSON: entry) { imported[user.localId] = user }
+        }
+        users = imported
+        if let configJSON {
+            if let allow = configJSON["signIn"]?["allowDuplicateEmails"]?.boolValue { config.allowDuplicateEmails = allow }
+            if let privacy = configJSON["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue {
+                config.enableImprovedEmailPrivacy = privacy
+            }
+        }
+    }
+}

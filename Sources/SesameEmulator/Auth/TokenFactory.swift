@@ -1,0 +1,91 @@
+/// Mints and reads the emulator's tokens.
+///
+/// ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature, so they end in
+/// `.`). Refresh tokens are standard base64 of
+/// `{"_AuthEmulatorRefreshToken":"DO NOT MODIFY","localId",…}`, deterministic and never expiring.
+struct TokenFactory: Sendable {
+    let projectId: String
+
+    static let header = Base64.encodeURL(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+
+    /// An ID token for `user`.
+    /// - Parameters:
+    ///   - signInProvider: `firebase.sign_in_provider` (`anonymous`, `password`, `custom`, an IdP id).
+    ///   - extraClaims: custom-token claims, merged at top level.
+    ///   - issuedAt: `iat`, seconds since 1970.
+    ///   - lifetime: seconds until `exp`.
+    func idToken(for user: UserRecord, signInProvider: String, extraClaims: [String: JSON], issuedAt: Int, lifetime: Int) -> String {
+        var claims: [String: JSON] = [:]
+        claims["name"] = user.displayName.map(JSON.string)
+        claims["picture"] = user.photoUrl.map(JSON.string)
+        if let custom = user.customAttributes, case .object(let o)? = try? JSONParser.parse(custom) {
+            for (k, v) in o { claims[k] = v }
+        }
+        for (k, v) in extraClaims { claims[k] = v }
+        claims["email"] = user.email.map(JSON.string)
+        claims["email_verified"] = user.emailVerified.map(JSON.bool)
+        claims["phone_number"] = user.phoneNumber.map(JSON.string)
+        if signInProvider == "anonymous" { claims["provider_id"] = "anonymous" }
+        claims["auth_time"] = .int((user.lastLoginAt ?? user.createdAt) / 1000)
+        claims["user_id"] = .string(user.localId)
+        var identities: [String: JSON] = [:]
+        if let email = user.email { identities["email"] = [.string(email)] }
+        for provider in user.providerUserInfo where provider.providerId != "password" {
+            var list = identities[provider.providerId]?.arrayValue ?? []
+            list.append(.string(provider.rawId))
+            identities[provider.providerId] = .array(list)
+        }
+        claims["firebase"] = ["identities": .object(identities), "sign_in_provider": .string(signInProvider)]
+        claims["iat"] = .int(issuedAt)
+        claims["exp"] = .int(issuedAt + lifetime)
+        claims["aud"] = .string(projectId)
+        claims["iss"] = .string("https://securetoken.google.com/\(projectId)")
+        claims["sub"] = .string(user.localId)
+        let payload = Base64.encodeURL(JSON.object(claims).serializedBytes())
+        return "\(Self.header).\(payload)."
+    }
+
+    /// The refresh token for a session of `localId`.
+    func refreshToken(localId: String, signInProvider: String, extraClaims: [String: JSON]) -> String {
+        let body: JSON = [
+            "_AuthEmulatorRefreshToken": "DO NOT MODIFY",
+            "localId": .string(localId),
+            "provider": .string(signInProvider),
+            "extraClaims": .object(extraClaims),
+            "projectId": .string(projectId),
+        ]
+        return Base64.encode(body.serializedBytes())
+    }
+
+    /// The parts of a refresh token, or `nil` when it is not one of ours.
+    struct RefreshGrant: Sendable {
+        var localId: String
+        var signInProvider: String
+        var extraClaims: [String: JSON]
+        var projectId: String
+    }
+
+    /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
+    func decodeRefreshToken(_ token: String) -> RefreshGrant? {
+        guard let bytes = Base64.decode(token), let json = try? JSONParser.parse(bytes),
+            json["_AuthEmulatorRefreshToken"] != nil,
+            let localId = json["localId"]?.stringValue,
+            let project = json["projectId"]?.stringValue
+        else { return nil }
+        return RefreshGrant(
+            localId: localId, signInProvider: json["provider"]?.stringValue ?? "password",
+            extraClaims: json["extraClaims"]?.objectValue ?? [:], projectId: project)
+    }
+
+    /// Decodes any JWT's header and payload without checking a signature; `nil` when the text
+    /// is not three dot-separated base64url segments holding JSON objects.
+    static func decodeJWT(_ token: String) -> (header: [String: JSON], payload: [String: JSON])? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerBytes = Base64.decode(parts[0]), let payloadBytes = Base64.decode(parts[1]),
+            case .object(let header)? = try? JSONParser.parse(headerBytes),
+            case .object(let payload)? = try? JSONParser.parse(payloadBytes)
+        else { return nil }
+        return (header, payload)
+    }
+}

@@ -1,0 +1,41 @@
+public import Logging
+
+/// How to start a ``SesameEmulator``.
+public struct EmulatorConfiguration: Sendable {
+    /// Address both ports bind to, e.g. `127.0.0.1`.
+    public var host: String
+    /// Port of the Auth emulator; 0 picks a free one (read it back from ``SesameEmulator/authPort``).
+    public var authPort: Int
+    /// Port of the Realtime Database emulator; 0 picks a free one.
+    public var databasePort: Int
+    /// The project id tokens are issued for (`aud`, `iss`).
+    public var projectId: String
+    /// A directory written by ``SesameEmulator/export(to:)`` (or by the Firebase emulators'
+    /// `--export-on-exit`) to load at start; `nil` starts empty.
+    public var importDirectory: String?
+    /// The emulator's notion of "now"; tests may pass a movable clock.
+    public var clock: EmulatorClock
+    /// Where the emulator logs; secrets are never logged above `debug`.
+    public var logger: Logger
+
+    /// The RTDB namespace used when a request has no `?ns=`: `<projectId>-default-rtdb`.
+    public var defaultNamespace: String { "\(projectId)-default-rtdb" }
+
+    public init(
+        host: String = "127.0.0.1",
+        authPort: Int = 9099,
+        databasePort: Int = 9000,
+        projectId: String = "demo-project",
+        importDirectory: String? = nil,
+        clock: EmulatorClock = .system,
+        logger: Logger = Logger(label: "sesame-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        self.host = host
+        self.authPort = authPort
+        self.databasePort = databasePort
+        self.projectId = projectId
+        self.importDirectory = importDirectory
+        self.clock = clock
+        self.logger = logger
+    }
+}

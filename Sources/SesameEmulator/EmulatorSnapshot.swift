@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reads and writes export directories in the Firebase emulators' layout:
+/// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
+/// `database_export/<namespace>.json`.
+enum EmulatorSnapshot {
+    static func write(to directory: String, auth: AuthState, database: DatabaseState) async throws(SesameEmulatorError) {
+        let (accounts, config) = await auth.exportSnapshot()
+        let trees = await database.trees
+        let root = URL(fileURLWithPath: directory)
+        do {
+            let fm = FileManager.default
+            try fm.createDirectory(at: root.appendingPathComponent("auth_export"), withIntermediateDirectories: true)
+            try fm.createDirectory(at: root.appendingPathComponent("database_export"), withIntermediateDirectories: true)
+            let metadata: JSON = [
+                "version": "sesame-emulator",
+                "auth": ["version": "sesame-emulator", "path": "auth_export"],
+                "database": ["version": "sesame-emulator", "path": "database_export"],
+            ]
+            try Data(metadata.serializedBytes()).write(to: root.appendingPathComponent("firebase-export-metadata.json"), options: .atomic)
+            try Data(accounts.serializedBytes()).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
+            try Data(config.serializedBytes()).write(to: root.appendingPathComponent("auth_export/config.json"), options: .atomic)
+            for (namespace, tree) in trees {
+                let file = root.appendingPathComponent("database_export/\(namespace).json")
+                try Data(tree.serializedBytes()).write(to: file, options: .atomic)
+            }
+        } catch {
+            throw SesameEmulatorError("cannot export to \(directory): \(error)")
+        }
+    }
+
+    static func read(from directory: String, auth: AuthState, database: DatabaseState) async throws(SesameEmulatorError) {
+        let root = URL(fileURLWithPath: directory)
+        func load(_ relative: String) throws(SesameEmulatorError) -> JSON? {
+            let url = root.appendingPathComponent(relative)
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            do {
+                return try JSONParser.parse(Array(try Data(contentsOf: url)))
+            } catch {
+                throw SesameEmulatorError("cannot import \(url.path): \(error)")
+            }
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw SesameEmulatorError("import directory \(directory) does not exist")
+        }
+        if let accounts = try load("auth_export/accounts.json") {
+            await auth.importSnapshot(accounts: accounts, config: try load("auth_export/config.json"))
+        }
+        let databaseDirectory = root.appendingPathComponent("database_export")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: databaseDirectory.path)) ?? []
+        var trees: [String: JSON] = [:]
+        for file in files where file.hasSuffix(".json") {
+            let namespace = String(file.dropLast(5))
+            if let tree = try load("database_export/\(file)") {
+                do {
+                    trees[namespace] = try DatabaseValue.normalize(tree, now: 0)
+                } catch {
+                    throw SesameEmulatorError("cannot import database_export/\(file): \(error.message)")
+                }
+            }
+        }
+        await database.replaceAll(trees)
+    }
+}

@@ -1,0 +1,33 @@
+import SesameCore
+
+extension FirebaseAuthProvider {
+    public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+        let context = FirebaseCallContext(
+            .signUp, sentIDToken: linkingTo != nil, fallback: .invalidCredential, email: email, providerId: "password"
+        )
+        let request = SignUpRequest(email: email, password: password, idToken: linkingTo?.rawValue)
+        let answer = try await client.post(request, context: context, as: SignInResponse.self)
+        return try signInResult(answer, endpoint: .signUp, isNewUser: linkingTo == nil)
+    }
+
+    public func signIn(email: String, password: String) async throws(RemoteAuthError) -> SignInResult {
+        let context = FirebaseCallContext(
+            .signInWithPassword, sentIDToken: false, fallback: .invalidCredential, email: email, providerId: "password"
+        )
+        let request = SignInWithPasswordRequest(email: email, password: password)
+        let answer = try await client.post(request, context: context, as: SignInResponse.self)
+        return try signInResult(answer, endpoint: .signInWithPassword, isNewUser: false)
+    }
+
+    public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
+        let context = FirebaseCallContext(.sendOobCode, sentIDToken: false, email: email)
+        let request = SendOobCodeRequest(requestType: .passwordReset, email: email)
+        _ = try await client.post(request, context: context, as: EmptyResponse.self)
+    }
+
+    public func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError) {
+        let context = FirebaseCallContext(.sendOobCode, sentIDToken: true)
+        let request = SendOobCodeRequest(requestType: .verifyEmail, idToken: idToken.rawValue)
+        _ = try await client.post(request, context: context, as: EmptyResponse.self)
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// A ``RemoteAuthProvider`` over Firebase Authentication's REST APIs: Identity Toolkit v1 and
+/// Secure Token (reference `firebase-rest.md` §4, §12).
+///
+/// Stateless apart from its configuration: it holds no session, so concurrent calls are
+/// independent. Each method sends its request once and never retries (codes of email links are
+/// single-use; the service decides what to retry, with backoff). Failures are classified as
+/// `docs/firebase.md` describes. Tokens, passwords, codes and links are never logged.
+public struct FirebaseAuthProvider: RemoteAuthProvider {
+    /// The `requestUri`/`continueUri` sent where Firebase wants an absolute URL of the caller
+    /// (as the SDKs do outside a browser).
+    public static let localRequestUri = "http://localhost"
+
+    let client: IdentityToolkitClient
+    let tokens: IDTokenFactory
+    let configuration: FirebaseConfiguration
+
+    /// - Parameters:
+    ///   - configuration: where the project is (production or an emulator host).
+    ///   - transport: how requests travel; ``AsyncHTTPClientTransport`` outside tests.
+    ///   - logger: receives debug lines with endpoint names, statuses and error codes only.
+    ///   - now: the clock that stamps tokens (`issuedAt`, `expiresAt = now + expiresIn`).
+    public init(
+        configuration: FirebaseConfiguration,
+        transport: any FirebaseTransport,
+        logger: Logger = Logger(label: "sesame.firebase", factory: { _ in SwiftLogNoOpLogHandler() }),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.configuration = configuration
+        self.client = IdentityToolkitClient(urls: FirebaseAuthURLs(configuration: configuration), transport: transport, logger: logger)
+        self.tokens = IDTokenFactory(now: now)
+    }
+
+    // MARK: Session
+
+    public func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult {
+        let context = FirebaseCallContext(.signUp, sentIDToken: false, fallback: .operationNotAllowed)
+        let answer = try await client.post(SignUpRequest(), context: context, as: SignInResponse.self)
+        return try signInResult(answer, endpoint: .signUp, isNewUser: true)
+    }
+
+    public func refresh(_ refreshToken: RefreshToken) async throws(RemoteAuthError) -> TokenGrant {
+        let context = FirebaseCallContext(.token, sentIDToken: false, fallback: .invalidCredential)
+        let answer = try await client.postForm(
+            [("grant_type", "refresh_token"), ("refresh_token", refreshToken.rawValue)],
+            context: context, as: SecureTokenResponse.self
+        )
+        guard !answer.userId.isEmpty, !answer.refreshToken.isEmpty else {
+            throw .malformedResponse("\(FirebaseEndpoint.token.name): empty user_id or refresh_token")
+        }
+        return TokenGrant(
+            uid: answer.userId,
+            idToken: try tokens.make(rawValue: answer.idToken, expiresIn: answer.expiresIn.value, endpoint: .token),
+            refreshToken: RefreshToken(answer.refreshToken)
+        )
+    }
+
+    public func lookup(_ idToken: IDToken) async throws(RemoteAuthError) -> User {
+        let context = FirebaseCallContext(.lookup, sentIDToken: true)
+        let answer = try await client.post(LookupRequest(idToken: idToken.rawValue), context: context, as: LookupResponse.self)
+        guard let account = answer.users?.first else {
+            throw .malformedResponse("\(FirebaseEndpoint.lookup.name): no user in the answer")
+        }
+        return account.user
+    }
+
+    public func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError) {
+        let context = FirebaseCallContext(.delete, sentIDToken: true)
+        _ = try await client.post(DeleteAccountRequest(idToken: idToken.rawValue), context: context, as: EmptyResponse.self)
+    }
+
+    // MARK: Helpers
+
+    /// The result of a token-bearing answer.
+    func signInResult(_ answer: SignInResponse, endpoint: FirebaseEndpoint, isNewUser: Bool) throws(RemoteAuthError) -> SignInResult {
+        guard !answer.localId.isEmpty, !answer.refreshToken.isEmpty else {
+            throw .malformedResponse("\(endpoint.name): empty localId or refreshToken")
+        }
+        return SignInResult(
+            uid: answer.localId,
+            idToken: try tokens.make(rawValue: answer.idToken, expiresIn: answer.expiresIn.value, endpoint: endpoint),
+            refreshToken: RefreshToken(answer.refreshToken),
+            isNewUser: isNewUser
+        )
+    }
+}

@@ -1,0 +1,30 @@
+/// The URLs of Identity Toolkit and Secure Token for one configuration (reference §1).
+///
+/// Production: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and
+/// `https://securetoken.googleapis.com/v1/token?key=…`. With an emulator host the same paths
+/// sit under `http://HOST:PORT/<production host>/…`, as Firebase's SDKs build them.
+struct FirebaseAuthURLs: Sendable, Hashable {
+    static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    static let secureTokenHost = "securetoken.googleapis.com"
+
+    private let identityToolkitBase: String
+    private let secureTokenBase: String
+    private let encodedKey: String
+
+    init(configuration: FirebaseConfiguration) {
+        if let emulator = configuration.authEmulatorHost {
+            identityToolkitBase = "http://\(emulator)/\(Self.identityToolkitHost)/v1/"
+            secureTokenBase = "http://\(emulator)/\(Self.secureTokenHost)/v1/"
+        } else {
+            identityToolkitBase = "https://\(Self.identityToolkitHost)/v1/"
+            secureTokenBase = "https://\(Self.secureTokenHost)/v1/"
+        }
+        encodedKey = PercentEncoding.queryValue(configuration.apiKey)
+    }
+
+    /// The URL of `endpoint`, with the API key as `?key=`.
+    func url(for endpoint: FirebaseEndpoint) -> String {
+        let base = endpoint == .token ? secureTokenBase : identityToolkitBase
+        return "\(base)\(endpoint.rawValue)?key=\(encodedKey)"
+    }
+}

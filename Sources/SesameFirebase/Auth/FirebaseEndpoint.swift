@@ -1,0 +1,19 @@
+/// The Identity Toolkit and Secure Token endpoints the adapter calls (reference §4).
+public enum FirebaseEndpoint: String, Sendable, Hashable, CaseIterable {
+    case signUp = "accounts:signUp"
+    case signInWithPassword = "accounts:signInWithPassword"
+    case sendOobCode = "accounts:sendOobCode"
+    case signInWithEmailLink = "accounts:signInWithEmailLink"
+    case signInWithIdp = "accounts:signInWithIdp"
+    case createAuthUri = "accounts:createAuthUri"
+    case lookup = "accounts:lookup"
+    case update = "accounts:update"
+    case delete = "accounts:delete"
+    /// Secure Token's refresh grant.
+    case token = "token"
+
+    /// The secret-free name used in logs and recorded requests.
+    public var name: String {
+        self == .token ? "securetoken:token" : rawValue
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import SesameCore
+
+/// Sends Identity Toolkit (JSON) and Secure Token (form) requests and decodes or classifies
+/// their answers. Knows HTTP and JSON; what to send and what an answer means is
+/// ``FirebaseAuthProvider``'s business.
+///
+/// Never sends an `Authorization` header (the emulator reads `Bearer owner` as admin) and
+/// always sends the API key as `?key=`. Logs at debug only the endpoint, status and error code.
+struct IdentityToolkitClient: Sendable {
+    let urls: FirebaseAuthURLs
+    let transport: any FirebaseTransport
+    let logger: Logger
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// POSTs `body` as JSON to the context's endpoint and decodes a 200 answer as `Response`.
+    func post<Body: Encodable, Response: Decodable>(
+        _ body: Body, context: FirebaseCallContext, as response: Response.Type
+    ) async throws(RemoteAuthError) -> Response {
+        let data: Data
+        do {
+            data = try Self.encoder.encode(body)
+        } catch {
+            throw .malformedResponse("\(context.endpoint.name): request could not be encoded")
+        }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        let request = FirebaseHTTPRequest(
+            name: context.endpoint.name, method: .POST, url: urls.url(for: context.endpoint),
+            headers: headers, body: ByteBuffer(bytes: data)
+        )
+        return try await send(request, context: context, as: response)
+    }
+
+    /// POSTs `fields` as `application/x-www-form-urlencoded` (Secure Token).
+    func postForm<Response: Decodable>(
+        _ fields: [(String, String)], context: FirebaseCallContext, as response: Response.Type
+    ) async throws(RemoteAuthError) -> Response {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        let request = FirebaseHTTPRequest(
+            name: context.endpoint.name, method: .POST, url: urls.url(for: context.endpoint),
+            headers: headers, body: ByteBuffer(string: PercentEncoding.form(fields))
+        )
+        return try await send(request, context: context, as: response)
+    }
+
+    private func send<Response: Decodable>(
+        _ request: FirebaseHTTPRequest, context: FirebaseCallContext, as response: Response.Type
+    ) async throws(RemoteAuthError) -> Response {
+        let answer: FirebaseHTTPResponse
+        do {
+            answer = try await transport.send(request)
+        } catch {
+            logger.debug(
+                "firebase call failed",
+                metadata: ["firebase.endpoint": "\(request.name)", "firebase.failure": "\(error)"]
+            )
+            throw error
+        }
+        let bytes = answer.bytes
+        guard answer.status == 200 else {
+            let failure = FirebaseErrorClassifier.classify(status: answer.status, body: bytes, context: context)
+            logger.debug(
+                "firebase call refused",
+                metadata: [
+                    "firebase.endpoint": "\(request.name)", "http.status": "\(answer.status)",
+                    "firebase.error_code": "\(FirebaseErrorEnvelope.parse(bytes)?.code?.rawValue ?? "-")",
+                ]
+            )
+            throw failure
+        }
+        logger.debug("firebase call succeeded", metadata: ["firebase.endpoint": "\(request.name)", "http.status": "200"])
+        do {
+            return try JSONDecoder().decode(Response.self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw .malformedResponse("\(request.name): \(Self.summary(of: error))")
+        } catch {
+            throw .malformedResponse("\(request.name): unreadable answer")
+        }
+    }
+
+    /// Which field was wrong, without any value.
+    static func summary(of error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let joined = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return joined.isEmpty ? "<root>" : joined
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = path(context)
+            return "missing field \(parent == "<root>" ? key.stringValue : parent + "." + key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "unexpected type at \(path(context))"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "corrupted value at \(path(context))"
+        @unknown default:
+            return "unreadable answer"
+        }
+    }
+}

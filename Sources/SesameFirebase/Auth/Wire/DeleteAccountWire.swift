@@ -1,0 +1,4 @@
+/// `accounts:delete` with the caller's ID token (reference §4.8).
+struct DeleteAccountRequest: Encodable, Sendable {
+    var idToken: String
+}

@@ -1,0 +1,24 @@
+/// `accounts:lookup` with the caller's ID token (reference §4.7).
+struct LookupRequest: Encodable, Sendable {
+    var idToken: String
+}
+
+struct LookupResponse: Decodable, Sendable {
+    var users: [AccountInfo]?
+}
+
+/// One user record of a lookup answer (the fields the domain needs).
+struct AccountInfo: Decodable, Sendable {
+    struct ProviderUserInfo: Decodable, Sendable {
+        var providerId: String
+    }
+
+    var localId: String
+    var email: String?
+    var emailVerified: Bool?
+    var displayName: String?
+    var providerUserInfo: [ProviderUserInfo]?
+    var passwordHash: String?
+    var createdAt: LenientString?
+    var lastLoginAt: LenientString?
+}

@@ -1,0 +1,14 @@
+/// `accounts:sendOobCode` (reference §4.3). The answer (`{kind, email}`) is not used.
+struct SendOobCodeRequest: Encodable, Sendable {
+    enum RequestType: String, Encodable, Sendable {
+        case emailSignIn = "EMAIL_SIGNIN"
+        case passwordReset = "PASSWORD_RESET"
+        case verifyEmail = "VERIFY_EMAIL"
+    }
+
+    var requestType: RequestType
+    var email: String?
+    var idToken: String?
+    var continueUrl: String?
+    var canHandleCodeInApp: Bool?
+}

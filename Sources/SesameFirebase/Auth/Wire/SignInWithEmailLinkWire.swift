@@ -1,0 +1,7 @@
+/// `accounts:signInWithEmailLink` (reference §4.4); answered with ``SignInResponse``.
+struct SignInWithEmailLinkRequest: Encodable, Sendable {
+    var email: String
+    var oobCode: String
+    var idToken: String?
+    var returnSecureToken = true
+}

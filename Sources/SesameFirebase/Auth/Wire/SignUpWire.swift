@@ -1,0 +1,17 @@
+/// `accounts:signUp` (reference §4.1): anonymous (`{returnSecureToken}`), email/password, or
+/// linking email/password to the account of `idToken`.
+struct SignUpRequest: Encodable, Sendable {
+    var email: String?
+    var password: String?
+    var idToken: String?
+    var returnSecureToken = true
+}
+
+/// The token-bearing answer shared by signUp, signInWithPassword and signInWithEmailLink.
+struct SignInResponse: Decodable, Sendable {
+    var localId: String
+    var idToken: String
+    var refreshToken: String
+    var expiresIn: LenientString
+    var isNewUser: Bool?
+}

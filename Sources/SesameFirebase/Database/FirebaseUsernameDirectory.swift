@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import SesameCore
+
+/// A ``UsernameDirectory`` in the Realtime Database, over its REST API (reference §9).
+///
+/// Layout (DESIGN "Username directory layout", `docs/usernames.md`):
+/// `/users/usernames/{key}` = the owner's uid (a JSON string) and `/users/details/{uid}` =
+/// `{"username": <as typed, NFC>, "email": <email>}`. Keys come from `UsernameKey`.
+///
+/// Claims are conditional PUTs with `if-match: null_etag` (create only if absent), so of two
+/// concurrent claims exactly one wins; releases are conditional DELETEs with the ETag just
+/// read, so a name is only ever removed while it still belongs to the releasing uid. Reads
+/// carry no token (the directory must be publicly readable for username sign-in); writes carry
+/// `auth=<ID token>`. Nothing is logged but the call name, status and outcome.
+public struct FirebaseUsernameDirectory: UsernameDirectory {
+    /// How many read-then-delete rounds ``release(_:of:idToken:)`` makes while the location
+    /// keeps changing under it.
+    public static let maximumReleaseAttempts = 5
+
+    static let usernamesPath = ["users", "usernames"]
+    static let detailsPath = ["users", "details"]
+
+    let urls: RealtimeDatabaseURLs
+    let transport: any FirebaseTransport
+    let logger: Logger
+
+    /// Nil when usernames are off (no database URL and no database emulator host).
+    public init?(
+        configuration: FirebaseConfiguration,
+        transport: any FirebaseTransport,
+        logger: Logger = Logger(label: "sesame.firebase", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
+        guard let urls = RealtimeDatabaseURLs(configuration: configuration) else { return nil }
+        self.urls = urls
+        self.transport = transport
+        self.logger = logger
+    }
+
+    public func owner(of key: String) async throws(RemoteAuthError) -> String? {
+        let response = try await send("rtdb.usernames.get", .GET, Self.usernamesPath + [key])
+        guard response.status == 200 else { throw classify(response, sentAuth: false) }
+        return try Self.uid(in: response, name: "rtdb.usernames.get")
+    }
+
+    public func claim(_ key: String, for uid: String, idToken: IDToken) async throws(RemoteAuthError) -> Bool {
+        var headers = HTTPHeaders()
+        headers.add(name: "if-match", value: "null_etag")
+        let response = try await send(
+            "rtdb.usernames.claim", .PUT, Self.usernamesPath + [key], auth: idToken, headers: headers,
+            body: Self.json(uid)
+        )
+        switch response.status {
+        case 200, 204:
+            return true
+        case 412:
+            // The body is the current value: a claim that already succeeded (a retry) is ours.
+            return (try? Self.uid(in: response, name: "rtdb.usernames.claim")) == uid
+        case 401, 403:
+            // Security rules that refuse to overwrite another uid's name answer "permission
+            // denied" before the precondition is checked: then the name is simply taken.
+            let failure = classify(response, sentAuth: true)
+            guard case .rejected = failure, let holder = try await owner(of: key) else { throw failure }
+            return holder == uid
+        default:
+            throw classify(response, sentAuth: true)
+        }
+    }
+
+    public func release(_ key: String, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
+        let segments = Self.usernamesPath + [key]
+        for _ in 0..<Self.maximumReleaseAttempts {
+            var readHeaders = HTTPHeaders()
+            readHeaders.add(name: "X-Firebase-ETag", value: "true")
+            let read = try await send("rtdb.usernames.read", .GET, segments, auth: idToken, headers: readHeaders)
+            guard read.status == 200 else { throw classify(read, sentAuth: true) }
+            guard try Self.uid(in: read, name: "rtdb.usernames.read") == uid else { return }
+            guard let etag = read.headers.first(name: "ETag"), !etag.isEmpty else {
+                throw .malformedResponse("rtdb.usernames.read: no ETag header")
+            }
+            var deleteHeaders = HTTPHeaders()
+            deleteHeaders.add(name: "if-match", value: etag)
+            let delete = try await send("rtdb.usernames.release", .DELETE, segments, auth: idToken, headers: deleteHeaders)
+            switch delete.status {
+            case 200, 204: return
+            case 412: continue  // changed since the read: look again
+            default: throw classify(delete, sentAuth: true)
+            }
+        }
+        throw .unavailable(status: 412)
+    }
+
+    public func details(of uid: String) async throws(RemoteAuthError) -> UsernameDetails? {
+        let response = try await send("rtdb.details.get", .GET, Self.detailsPath + [uid])
+        guard response.status == 200 else { throw classify(response, sentAuth: false) }
+        let value = try Self.value(in: response, name: "rtdb.details.get")
+        if value is NSNull { return nil }
+        guard let object = value as? [String: Any], let username = object["username"] as? String else {
+            throw .malformedResponse("rtdb.details.get: not a details record")
+        }
+        let email = object["email"] as? String
+        return UsernameDetails(username: username, email: email.flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    public func setDetails(_ details: UsernameDetails, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
+        let response = try await send(
+            "rtdb.details.put", .PUT, Self.detailsPath + [uid], auth: idToken, body: Self.json(details)
+        )
+        guard response.status == 200 || response.status == 204 else { throw classify(response, sentAuth: true) }
+    }
+
+    // MARK: HTTP
+
+    private func send(
+        _ name: String, _ method: HTTPMethod, _ segments: [String], auth: IDToken? = nil,
+        headers: HTTPHeaders = [:], body: ByteBuffer? = nil
+    ) async throws(RemoteAuthError) -> FirebaseHTTPResponse {
+        var headers = headers
+        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
+        let request = FirebaseHTTPRequest(
+            name: name, method: method, url: urls.url(segments, auth: auth?.rawValue), headers: headers, body: body
+        )
+        do {
+            let response = try await transport.send(request)
+            logger.debug("rtdb call answered", metadata: ["rtdb.call": "\(name)", "http.status": "\(response.status)"])
+            return response
+        } catch {
+            logger.debug("rtdb call failed", metadata: ["rtdb.call": "\(name)", "rtdb.failure": "\(error)"])
+            throw error
+        }
+    }
+
+    private func classify(_ response: FirebaseHTTPResponse, sentAuth: Bool) -> RemoteAuthError {
+        RealtimeDatabaseErrorClassifier.classify(status: response.status, body: response.bytes, sentAuth: sentAuth)
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func json(_ value: some Encodable) -> ByteBuffer {
+        // Strings and a struct of optional strings always encode.
+        ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("null".utf8))
+    }
+
+    /// The JSON value of a body (`NSNull` for `null`).
+    private static func value(in response: FirebaseHTTPResponse, name: String) throws(RemoteAuthError) -> Any {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed]) else {
+            throw .malformedResponse("\(name): not JSON")
+        }
+        return value
+    }
+
+    /// The uid stored at a username key: a JSON string (this layout), or an object with a
+    /// `uid` field (the layout of reference §9's recipe); nil for `null`.
+    private static func uid(in response: FirebaseHTTPResponse, name: String) throws(RemoteAuthError) -> String? {
+        let value = try value(in: response, name: name)
+        if value is NSNull { return nil }
+        if let uid = value as? String { return uid }
+        if let object = value as? [String: Any], let uid = object["uid"] as? String { return uid }
+        throw .malformedResponse("\(name): not a uid")
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SesameCore
+
+/// Turns a failed Realtime Database answer (`{"error":"<text>"}`) into a ``RemoteAuthError``.
+///
+/// 429 → rate limited; 5xx → unavailable; 401/403 → the ID token was refused when the text
+/// says the token is expired or unparsable (and one was sent), else the security rules said
+/// no (`operation-not-allowed`); 404 → no such database (`operation-not-allowed`); 400 → the
+/// path or data was refused (`invalid-username`); an unexpected 412 → unavailable (the
+/// location kept changing).
+enum RealtimeDatabaseErrorClassifier {
+    static func classify(status: Int, body: [UInt8], sentAuth: Bool) -> RemoteAuthError {
+        if status == 429 { return .rateLimited }
+        if status >= 500 || status == 412 { return .unavailable(status: status) }
+        let text = errorText(body)?.lowercased() ?? ""
+        switch status {
+        case 401, 403:
+            if sentAuth, text.contains("expired") || text.contains("auth token") || text.contains("invalid token") {
+                return .idTokenRejected
+            }
+            return .rejected(
+                AuthError(.operationNotAllowed, message: "The username directory refused the request: check the database's security rules.")
+            )
+        case 404:
+            return .rejected(
+                AuthError(.operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url.")
+            )
+        case 400:
+            return .rejected(AuthError(.invalidUsername, message: "The username directory refused that name."))
+        default:
+            return .rejected(AuthError(.operationNotAllowed, message: "The username directory refused the request."))
+        }
+    }
+
+    /// The `error` text of an RTDB error body.
+    static func errorText(_ body: [UInt8]) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+        return object["error"] as? String
+    }
+}

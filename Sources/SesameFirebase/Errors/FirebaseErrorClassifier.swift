@@ -1,0 +1,97 @@
+import SesameCore
+
+/// Turns a failed Identity Toolkit or Secure Token answer into a ``RemoteAuthError``
+/// (reference §2, §6, §12; the table is in `docs/firebase.md`).
+///
+/// Order: 429 and 5xx by status; then the body's code: rate-limit codes; on a refresh, the
+/// codes that end the session; on a call that carried an ID token, the codes about that token
+/// or its account; then the domain reason of the code, or the call's fallback for unknown
+/// codes. A non-2xx answer without a readable error body is a malformed response.
+enum FirebaseErrorClassifier {
+    /// Classifies a non-200 answer.
+    static func classify(status: Int, body: [UInt8], context: FirebaseCallContext) -> RemoteAuthError {
+        if status == 429 { return .rateLimited }
+        if status >= 500 { return .unavailable(status: status) }
+        guard let envelope = FirebaseErrorEnvelope.parse(body) else {
+            return .malformedResponse("\(context.endpoint.name): HTTP \(status) without an error body")
+        }
+        return classify(code: envelope.code, context: context)
+    }
+
+    /// Classifies an error code (from an error body, or a 200 `errorMessage` of signInWithIdp).
+    static func classify(code: FirebaseErrorCode?, context: FirebaseCallContext) -> RemoteAuthError {
+        guard let code else { return .rejected(AuthError(context.fallback)) }
+        switch code {
+        case .tooManyAttemptsTryLater, .quotaExceeded:
+            return .rateLimited
+        default:
+            break
+        }
+        if context.endpoint == .token {
+            switch code {
+            case .invalidRefreshToken, .tokenExpired: return .accountGone(.sessionRevoked)
+            case .userDisabled: return .accountGone(.userDisabled)
+            case .userNotFound: return .accountGone(.userNotFound)
+            default: break
+            }
+        }
+        if context.sentIDToken {
+            switch code {
+            case .invalidIdToken, .tokenExpired, .missingIdToken: return .idTokenRejected
+            case .userNotFound: return .accountGone(.userNotFound)
+            case .userDisabled: return .accountGone(.userDisabled)
+            default: break
+            }
+        }
+        let reason = domainReason(for: code, context: context) ?? context.fallback
+        switch reason {
+        case .emailAlreadyInUse, .credentialAlreadyInUse:
+            return .rejected(AuthError(reason, email: context.email, providerId: context.providerId))
+        default:
+            return .rejected(AuthError(reason))
+        }
+    }
+
+    /// The domain reason of a known code; nil for codes the adapter does not know.
+    static func domainReason(for code: FirebaseErrorCode, context: FirebaseCallContext) -> AuthError.Reason? {
+        switch code {
+        case .emailExists, .duplicateEmail:
+            return .emailAlreadyInUse
+        case .invalidPassword, .invalidLoginCredentials:
+            // Like Firebase with email-enumeration protection: never say which part was wrong.
+            return .invalidLoginCredentials
+        case .emailNotFound:
+            // A password reset for an unknown address (no enumeration protection) is worth
+            // saying; at sign-in it is folded into invalid credentials.
+            return context.endpoint == .sendOobCode ? .userNotFound : .invalidLoginCredentials
+        case .missingPassword:
+            return context.endpoint == .signUp || context.endpoint == .update ? .weakPassword : .invalidLoginCredentials
+        case .weakPassword:
+            return .weakPassword
+        case .invalidEmail, .invalidIdentifier:
+            return .invalidEmail
+        case .missingEmail:
+            return .missingEmail
+        case .invalidOobCode, .missingOobCode:
+            return .invalidActionCode
+        case .expiredOobCode:
+            return .expiredActionCode
+        case .invalidIdpResponse, .invalidCredentialOrProviderId:
+            return .invalidCredential
+        case .operationNotAllowed, .passwordLoginDisabled, .adminOnlyOperation:
+            return .operationNotAllowed
+        case .credentialTooOldLoginAgain:
+            return .requiresRecentLogin
+        case .userDisabled:
+            return .userDisabled
+        case .userNotFound:
+            return .userNotFound
+        case .federatedUserIdAlreadyLinked:
+            return .credentialAlreadyInUse
+        case .providerAlreadyLinked:
+            return .providerAlreadyLinked
+        default:
+            return nil
+        }
+    }
+}

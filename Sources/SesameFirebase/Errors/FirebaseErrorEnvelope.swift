@@ -1,0 +1,23 @@
+import Foundation
+
+/// The error body of Google REST APIs: `{"error":{"code":400,"message":"CODE : detail",
+/// "status":…,"errors":[…]}}` (reference §2).
+struct FirebaseErrorEnvelope: Decodable, Sendable {
+    struct Body: Decodable, Sendable {
+        var code: Int?
+        var message: String?
+        var status: String?
+    }
+
+    var error: Body
+
+    /// Parses `bytes`; nil when they are not such an envelope.
+    static func parse(_ bytes: [UInt8]) -> FirebaseErrorEnvelope? {
+        try? JSONDecoder().decode(FirebaseErrorEnvelope.self, from: Data(bytes))
+    }
+
+    /// The code of `error.message`, if it starts with one.
+    var code: FirebaseErrorCode? {
+        error.message.flatMap(FirebaseErrorCode.init(message:))
+    }
+}

@@ -1,1 +1,0 @@
-// SesameFirebase: see Package.swift for this target's responsibility.

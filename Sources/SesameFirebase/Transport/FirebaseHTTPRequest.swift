@@ -1,0 +1,30 @@
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP request to a Firebase REST API, as the adapter builds it.
+///
+/// A value, so tests can record and compare request shapes. The URL may carry secrets (the API
+/// key, an RTDB `auth=` token) and the body may carry passwords and codes: never log either;
+/// `name` is what logs show.
+public struct FirebaseHTTPRequest: Sendable, Equatable {
+    /// A short, secret-free name of the call, e.g. `accounts:signUp` or `rtdb.put`.
+    public var name: String
+    public var method: HTTPMethod
+    /// The absolute URL including the query.
+    public var url: String
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer?
+
+    public init(name: String, method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: ByteBuffer? = nil) {
+        self.name = name
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The body as UTF-8 text (tests and snapshots).
+    public var bodyText: String? {
+        body.map { String(buffer: $0) }
+    }
+}

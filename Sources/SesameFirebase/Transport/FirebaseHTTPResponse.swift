@@ -1,0 +1,23 @@
+import NIOCore
+import NIOHTTP1
+
+/// The complete answer to a ``FirebaseHTTPRequest``: status, headers and the whole body.
+public struct FirebaseHTTPResponse: Sendable, Equatable {
+    public var status: Int
+    public var headers: HTTPHeaders
+    public var body: ByteBuffer
+
+    public init(status: Int, headers: HTTPHeaders = [:], body: ByteBuffer = ByteBuffer()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response with a UTF-8 text body (tests).
+    public init(status: Int, headers: HTTPHeaders = [:], text: String) {
+        self.init(status: status, headers: headers, body: ByteBuffer(string: text))
+    }
+
+    /// The body's bytes.
+    var bytes: [UInt8] { Array(body.readableBytesView) }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SesameEmulator
+import UnixSignals
+
+/// `sesame-emulator`: composition and arguments only; everything else is in `SesameEmulator`.
+@main
+struct SesameEmulatorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sesame-emulator",
+        abstract: "A local Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset.",
+        discussion: """
+            When both ports accept connections it prints exactly one line per port to standard output:
+              sesame-emulator: auth listening on http://HOST:PORT
+              sesame-emulator: database listening on http://HOST:PORT
+            Logs go to standard error. SIGINT or SIGTERM stops it (after exporting, with --export-on-exit).
+            Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:AUTH_PORT and
+            FIREBASE_DATABASE_EMULATOR_HOST=HOST:DATABASE_PORT. See docs/emulator.md.
+            """)
+
+    @Option(help: "Port of the Auth emulator (0 picks a free port).")
+    var authPort: Int = 9099
+
+    @Option(help: "Port of the Realtime Database emulator (0 picks a free port).")
+    var databasePort: Int = 9000
+
+    @Option(help: "Project id that tokens are issued for.")
+    var project: String = "demo-project"
+
+    @Option(help: "Address to bind both ports to.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .customLong("import"), help: ArgumentHelp("Load accounts and data from an export directory.", valueName: "dir"))
+    var importDirectory: String?
+
+    @Option(help: ArgumentHelp("Export accounts and data to this directory when stopping.", valueName: "dir"))
+    var exportOnExit: String?
+
+    @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String = "info"
+
+    func validate() throws {
+        for (name, port) in [("--auth-port", authPort), ("--database-port", databasePort)] where !(0...65535).contains(port) {
+            throw ValidationError("\(name) must be between 0 and 65535")
+        }
+        if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "sesame-emulator") { label in StreamLogHandler.standardError(label: label) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let configuration = EmulatorConfiguration(
+            host: host, authPort: authPort, databasePort: databasePort, projectId: project,
+            importDirectory: importDirectory, logger: logger)
+        let emulator: SesameEmulator
+        do {
+            emulator = try await SesameEmulator.start(configuration, gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch {
+            logger.error("emulator.start.failed", metadata: ["error": "\(error)"])
+            throw ExitCode(69)
+        }
+        let ready = """
+            sesame-emulator: auth listening on http://\(host):\(emulator.authPort)
+            sesame-emulator: database listening on http://\(host):\(emulator.databasePort)
+
+            """
+        FileHandle.standardOutput.write(Data(ready.utf8))
+        try await emulator.waitUntilStopped()
+        if let exportOnExit {
+            try await emulator.export(to: exportOnExit)
+            logger.info("emulator.exported", metadata: ["emulator.export.directory": "\(exportOnExit)"])
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SesameCore
+import SesameFirebase
+import Testing
+
+/// `FirebaseUsernameDirectory` over real HTTP against the emulator's Realtime Database.
+@Suite("Firebase username directory against the emulator")
+struct FirebaseUsernameDirectoryEmulatorTests {
+    @Test("claim, look up, release; a taken name stays taken")
+    func claimAndRelease() async throws {
+        try await EmulatorHarness.with { h in
+            let ann = try await h.auth.signUpAnonymously()
+            let bob = try await h.auth.signUpAnonymously()
+            let name = try #require(UsernameRules().validate("Ann.Lée").username)
+
+            #expect(try await h.directory.owner(of: name.key) == nil)
+            #expect(try await h.directory.claim(name.key, for: ann.uid, idToken: ann.idToken))
+            #expect(try await h.directory.owner(of: name.key) == ann.uid)
+            #expect(try await h.directory.claim(name.key, for: bob.uid, idToken: bob.idToken) == false)
+            #expect(try await h.directory.claim(name.key, for: ann.uid, idToken: ann.idToken), "claiming one's own name again")
+
+            // Bob cannot release Ann's name.
+            try await h.directory.release(name.key, of: bob.uid, idToken: bob.idToken)
+            #expect(try await h.directory.owner(of: name.key) == ann.uid)
+
+            try await h.directory.release(name.key, of: ann.uid, idToken: ann.idToken)
+            #expect(try await h.directory.owner(of: name.key) == nil)
+            #expect(try await h.directory.claim(name.key, for: bob.uid, idToken: bob.idToken))
+
+            // The raw layout: a JSON string at /users/usernames/{key}, in the default namespace.
+            let (status, raw) = try await h.call("GET", "\(h.databaseBase)/users/usernames/\(name.key).json?ns=demo-project-default-rtdb")
+            #expect(status == 200 && raw as? String == bob.uid)
+        }
+    }
+
+    @Test("of many concurrent claims of one name, exactly one wins")
+    func concurrentClaims() async throws {
+        try await EmulatorHarness.with { h in
+            var sessions: [SignInResult] = []
+            for _ in 0..<6 { sessions.append(try await h.auth.signUpAnonymously()) }
+            let contenders = sessions
+            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for session in contenders {
+                    group.addTask { try await h.directory.claim("scooby", for: session.uid, idToken: session.idToken) }
+                }
+                var wins = 0
+                for try await won in group where won { wins += 1 }
+                return wins
+            }
+            #expect(wins == 1)
+            let owner = try await h.directory.owner(of: "scooby")
+            #expect(contenders.contains { $0.uid == owner })
+        }
+    }
+
+    @Test("details: write, read, overwrite")
+    func details() async throws {
+        try await EmulatorHarness.with { h in
+            let ann = try await h.auth.signUpAnonymously()
+            #expect(try await h.directory.details(of: ann.uid) == nil)
+            try await h.directory.setDetails(UsernameDetails(username: "Ann.Lée", email: "ann@example.com"), of: ann.uid, idToken: ann.idToken)
+            #expect(try await h.directory.details(of: ann.uid) == UsernameDetails(username: "Ann.Lée", email: "ann@example.com"))
+            try await h.directory.setDetails(UsernameDetails(username: "Ann.Lée", email: nil), of: ann.uid, idToken: ann.idToken)
+            #expect(try await h.directory.details(of: ann.uid) == UsernameDetails(username: "Ann.Lée", email: nil))
+        }
+    }
+
+    @Test("keys with non-ASCII letters and commas round-trip through the URL")
+    func unicodeKeys() async throws {
+        try await EmulatorHarness.with { h in
+            let ann = try await h.auth.signUpAnonymously()
+            for typed in ["Straße", "東京たワー", "ann.lee.", "Иван"] {
+                let key = try #require(UsernameRules().validate(typed).username?.key)
+                #expect(try await h.directory.claim(key, for: ann.uid, idToken: ann.idToken), "\(typed)")
+                #expect(try await h.directory.owner(of: key) == ann.uid, "\(typed)")
+            }
+            #expect(try await h.directory.owner(of: "strasse") == ann.uid)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SesameCore
+import SesameFirebase
+import Testing
+
+/// The adapters log endpoint names, statuses and error codes, and never a secret.
+@Suite("Firebase adapters: logging")
+struct FirebaseLoggingTests {
+    static let secrets = ["SECRET-API-KEY", "SECRET-PASSWORD", "SECRET-CODE", "SECRET.ID.TOKEN", "SECRET-REFRESH", "SECRET-IDP"]
+
+    @Test("no log line contains a key, token, password or code")
+    func noSecrets() async throws {
+        let (logger, storage) = RecordingLogHandler.logger()
+        let configuration = FirebaseConfiguration(
+            apiKey: "SECRET-API-KEY", projectId: "p", databaseURL: "https://db.firebaseio.com"
+        )
+        let transport = ScriptedTransport([
+            Fixtures.signInAnswer(refresh: "SECRET-REFRESH"),
+            .error(400, "INVALID_PASSWORD"),
+            .error(400, "INVALID_OOB_CODE"),
+            .failure(.transport("request timed out")),
+            .json(200, "not json"),
+            .json(503, "{}"),
+            .json(200, #""uid-1""#),
+            .json(401, #"{"error":"Permission denied"}"#),
+        ])
+        let provider = FirebaseAuthProvider(configuration: configuration, transport: transport, logger: logger, now: { Fixtures.now })
+        let directory = try #require(FirebaseUsernameDirectory(configuration: configuration, transport: transport, logger: logger))
+        let token = Fixtures.idToken("SECRET.ID.TOKEN")
+        _ = try? await provider.signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: token)
+        _ = try? await provider.signIn(email: "a@b.c", password: "SECRET-PASSWORD")
+        _ = try? await provider.signIn(email: "a@b.c", actionCode: "SECRET-CODE", linkingTo: nil)
+        _ = try? await provider.refresh(RefreshToken("SECRET-REFRESH"))
+        _ = try? await provider.signIn(federated: FederatedCredential(providerId: "google.com", idToken: "SECRET-IDP", accessToken: nil), linkingTo: token)
+        _ = try? await provider.lookup(token)
+        _ = try? await directory.owner(of: "ann")
+        _ = try? await directory.claim("ann", for: "uid-1", idToken: token)
+
+        let lines = storage.all
+        #expect(lines.count >= 8)
+        #expect(lines.contains { $0.contains("accounts:signInWithPassword") && $0.contains("INVALID_PASSWORD") })
+        #expect(lines.contains { $0.contains("securetoken:token") })
+        for line in lines {
+            for secret in Self.secrets {
+                #expect(!line.contains(secret), "\(line)")
+            }
+        }
+    }
+}
