@@ -10,6 +10,7 @@ import SesameService
 import SesameSocketServer
 import SesameSystemd
 import ServiceLifecycle
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc

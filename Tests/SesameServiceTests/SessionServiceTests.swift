@@ -68,6 +68,7 @@ struct SessionServiceTests {
         try await harness.run { events in
             let created = try await next(&events) { $0.reason == .anonymousCreated }
             let firstExpiry = try #require(created.state.tokenExpiresAt)
+            _ = try await next(&events) { $0.isIdTokenChanged }  // the first token's announcement
             try await eventually { harness.clock.sleeperCount > 0 }
             harness.clock.advance(seconds: 3000)  // before the window: nothing
             #expect(await harness.provider.count("refresh") == 0)
@@ -169,7 +170,8 @@ struct SessionServiceTests {
             #expect(await harness.store.stored?.pendingMerges.map(\.merge) == [merge])
             let guestToken = try await harness.service.idToken(uid: guest)
             #expect(guestToken.uid == guest)
-            await #expect(throws: AuthError(.noSuchMerge)) { _ = try await harness.service.idToken(uid: "other") }
+            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.idToken(uid: "other") }
+            #expect(unknown?.reason == .noSuchMerge)
             #expect(await harness.provider.accounts[guest] != nil)
             let completed = try await harness.service.completeMerge(mergeId: merge.mergeId)
             #expect(completed.pendingMerges.isEmpty)

@@ -3,6 +3,8 @@ import NIOCore
 import SesameCore
 import SesameLocalAPI
 import SesameSocketServer
+import SesameService
+import SesameTesting
 import Testing
 
 @Suite("Local API over a real Unix socket", .timeLimit(.minutes(1)))
@@ -123,11 +125,13 @@ struct SocketServerTests {
         let harness = try await SocketHarness.start()
         defer { Task { await harness.stop() } }
         try await harness.awaitAnonymous()
+        let (subscribed, signal) = AsyncStream.makeStream(of: Void.self)
         try await withThrowingTaskGroup(of: [String].self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     try await withClient(harness.path) { client in
                         _ = try await client.call("subscribe", id: 1, params: ["events": ["authStateChanged"]])
+                        signal.yield()
                         var reasons: [String] = []
                         while reasons.count < 2 {
                             let message = try await client.receive()
@@ -137,8 +141,12 @@ struct SocketServerTests {
                     }
                 }
             }
-            // Let every watcher subscribe before acting.
-            try await Task.sleep(for: .milliseconds(200))
+            // Act once every watcher has its subscription.
+            var ready = 0
+            for await _ in subscribed {
+                ready += 1
+                if ready == 8 { break }
+            }
             try await withClient(harness.path) { actor in
                 let answer = try await actor.call("signOut", id: 1, params: ["reset": true])
                 #expect(answer["result"] != nil)
