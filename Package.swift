@@ -189,6 +189,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SesameClientTests",
+            dependencies: [
+                "SesameClient", "SesameLocalAPI",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator"],
             swiftSettings: strict

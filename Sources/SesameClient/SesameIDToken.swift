@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// An ID token from ``SesameClient/idToken(forceRefresh:minValidity:uid:)``.
 ///
@@ -36,5 +37,13 @@ public struct SesameIDTokenChange: Sendable, Hashable {
         self.uid = uid
         self.expiresAt = expiresAt
         self.sequence = sequence
+    }
+}
+
+extension SesameIDToken {
+    /// The `getIdToken` result as one line of compact JSON. It contains the token.
+    public var json: String {
+        WireIdToken(token: token, uid: uid, expiresAt: expiresAt, issuedAt: issuedAt, signInProvider: signInProvider)
+            .json.jsonString
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// A pending move of an anonymous user's data into an existing account (PROTOCOL.md, Merges).
 ///
@@ -20,5 +21,12 @@ public struct SesameMerge: Sendable, Hashable, Identifiable {
         self.fromUid = fromUid
         self.toUid = toUid
         self.createdAt = createdAt
+    }
+}
+
+extension SesameMerge {
+    /// The protocol `Merge` object as one line of compact JSON.
+    public var json: String {
+        WireMerge(mergeId: mergeId, fromUid: fromUid, toUid: toUid, createdAt: createdAt).json.jsonString
     }
 }

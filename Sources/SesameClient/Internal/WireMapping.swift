@@ -93,7 +93,9 @@ extension SesameCredential {
         case .password(let email, let password):
             ["providerId": "password", "email": .string(email), "password": .string(password)]
         case .emailLink(let email, let link):
-            ["providerId": "emailLink", "email": .string(email), "link": .string(link)]
+            .object(
+                ["providerId": "emailLink", "link": .string(link)]
+                    .merging(email.map { ["email": .string($0)] } ?? [:]) { a, _ in a })
         case .federated(let providerId, let idToken, let accessToken):
             .object(
                 ["providerId": .string(providerId)]

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+struct LinkPasswordCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "password",
+        abstract: "Add an email and password.",
+        discussion: "The password is read from the terminal (asked twice) or, with --password-stdin, from standard input.")
+
+    @Argument(help: "The email address.")
+    var email: String
+
+    @OptionGroup var password: PasswordOptions
+    @OptionGroup var options: CommonOptions
+
+    func run() async throws {
+        let secret = try PasswordReader.read(
+            prompt: "Password for \(email): ", fromStandardInput: password.passwordStdin, confirm: true)
+        let state = try await options.withClient { try await $0.linkCredential(.password(email: email, password: secret)) }
+        options.output(json: state.json, text: StatusRenderer.oneLine(state))
+    }
+}
