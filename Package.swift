@@ -191,7 +191,9 @@ let package = Package(
         .testTarget(
             name: "SesameClientTests",
             dependencies: [
-                "SesameClient", "SesameLocalAPI",
+                // sesamectl too, so its pure output functions (status, errors, exit statuses) are
+                // unit-tested with `@testable import sesamectl`.
+                "SesameClient", "SesameLocalAPI", "sesamectl",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
             ],
             swiftSettings: strict

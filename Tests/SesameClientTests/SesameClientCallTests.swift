@@ -39,6 +39,7 @@ struct SesameClientCallTests {
         #expect(!token.description.contains("secret"))
         let params = try #require(await daemon.requests("getIdToken").first).params.values
         #expect(params == ["forceRefresh": true, "minValidity": 600, "uid": "guest-0"])
+        await client.close()
         await daemon.stop()
     }
 
@@ -53,6 +54,7 @@ struct SesameClientCallTests {
         #expect(result.state.sequence == 1)
         let params = try #require(await daemon.requests("signIn").first).params.values
         #expect(params == ["identifier": "Ann.Lee", "password": "pw"])
+        await client.close()
         await daemon.stop()
     }
 
@@ -116,6 +118,7 @@ struct SesameClientCallTests {
         #expect(params("checkUsername") == ["username": "ann"])
         #expect(params("completeMerge") == ["mergeId": "m1"])
         #expect(params("getIdToken") == [:])
+        await client.close()
         await daemon.stop()
     }
 
@@ -137,6 +140,7 @@ struct SesameClientCallTests {
         #expect(daemonError.email == "ann@example.com")
         #expect(daemonError.providerId == "password")
         #expect(try JSONValue.parse(daemonError.dataJSON)["reason"] == "email-already-in-use")
+        await client.close()
         await daemon.stop()
     }
 
@@ -145,6 +149,7 @@ struct SesameClientCallTests {
         let error = await #expect(throws: SesameClientError.self) { _ = try await client.reload() }
         #expect(error?.reason == "method-not-found")
         #expect(error?.code == -32601)
+        await client.close()
         await daemon.stop()
     }
 
@@ -170,6 +175,7 @@ struct SesameClientCallTests {
         changed["sequence"] = 9
         await daemon.answerHeld(method: "reload", with: .result(.object(changed)))
         #expect(try await held.sequence == 9)
+        await client.close()
         await daemon.stop()
     }
 
@@ -189,6 +195,7 @@ struct SesameClientCallTests {
         }
         #expect(await daemon.maximumHeld == 2)
         #expect(await daemon.requests("reload").count == 5)
+        await client.close()
         await daemon.stop()
     }
 
@@ -201,6 +208,7 @@ struct SesameClientCallTests {
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         await daemon.answerHeld(method: "reload", with: .result(await daemon.stateJSON))
         #expect(try await client.state().sequence == 1)
+        await client.close()
         await daemon.stop()
     }
 
@@ -214,6 +222,7 @@ struct SesameClientCallTests {
         }
         #expect(try await client.state().status == .anonymous)
         #expect(await daemon.requests("hello").count == 2)
+        await client.close()
         await daemon.stop()
     }
 
@@ -221,6 +230,7 @@ struct SesameClientCallTests {
         let (daemon, client) = try await makeDaemonAndClient()
         await daemon.script("deleteAccount") { _ in .close }
         await #expect(throws: SesameClientError.connectionClosed) { _ = try await client.deleteAccount() }
+        await client.close()
         await daemon.stop()
     }
 
@@ -231,6 +241,7 @@ struct SesameClientCallTests {
         }
         let error = await #expect(throws: SesameClientError.self) { _ = try await client.reload() }
         #expect(error?.reason == "too-many-connections")
+        await client.close()
         await daemon.stop()
     }
 
@@ -239,6 +250,7 @@ struct SesameClientCallTests {
         _ = try await client.state()
         await client.close()
         await #expect(throws: SesameClientError.connectionClosed) { _ = try await client.state() }
+        await client.close()
         await daemon.stop()
     }
 }

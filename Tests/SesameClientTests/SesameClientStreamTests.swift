@@ -51,6 +51,7 @@ struct SesameClientStreamTests {
         let next = try #require(try await states.next())
         #expect(next.sequence == 3)
         #expect(next.connectivity == .online)
+        await client.close()
         await daemon.stop()
     }
 
@@ -67,6 +68,7 @@ struct SesameClientStreamTests {
         #expect(await daemon.requests("getState").count == 1)
         await daemon.refreshToken(expiresAt: "2026-11-21T12:00:00Z")
         #expect(try await states.next()?.sequence == 6)
+        await client.close()
         await daemon.stop()
     }
 
@@ -83,6 +85,7 @@ struct SesameClientStreamTests {
         #expect(fresh.changeReason == .snapshot)
         #expect(fresh.user?.uid == "ann")
         #expect(await daemon.requests("subscribe").count == 2)
+        await client.close()
         await daemon.stop()
     }
 
@@ -95,6 +98,7 @@ struct SesameClientStreamTests {
         await daemon.changeAuth(status: "authenticated", uid: "ann", reason: "signed-in")
         let next = try #require(try await states.next())
         #expect(next.sequence == 2)
+        await client.close()
         await daemon.stop()
     }
 
@@ -128,6 +132,7 @@ struct SesameClientStreamTests {
         #expect(state.user?.uid == "ann")
         #expect(previousUid == "guest-1")
         #expect(reason == .signedIn)
+        await client.close()
         await daemon.stop()
     }
 
@@ -148,24 +153,23 @@ struct SesameClientStreamTests {
             if case .connected = next.event { sawConnected = true }
         }
         #expect(sawConnected)
+        await client.close()
         await daemon.stop()
     }
 
     @Test func streamsShareOneSubscriptionAndTheLastOneUnsubscribes() async throws {
         let (daemon, client) = try await makeDaemonAndClient()
-        let reader = Task {
-            var count = 0
-            for try await _ in client.stateChanges {
-                count += 1
-                if count == 1 { break }
-            }
-        }
         let states = StreamReader(client.stateChanges)
         _ = try await states.next()
+        let reader = Task {
+            for try await _ in client.stateChanges { break }
+        }
         try await reader.value
+        await daemon.changeAuth(status: "authenticated", uid: "ann", reason: "signed-in")
+        #expect(try await states.next()?.sequence == 2)
         #expect(await daemon.requests("subscribe").count == 1)
         #expect(await daemon.requests("unsubscribe").isEmpty)
-        _ = states
+        await client.close()
         await daemon.stop()
     }
 
@@ -177,6 +181,7 @@ struct SesameClientStreamTests {
         try await reader.value
         try await within(10, "unsubscribe") { await daemon.waitForRequest("unsubscribe") }
         #expect(await daemon.subscriptionCount == 0)
+        await client.close()
         await daemon.stop()
     }
 
@@ -190,6 +195,7 @@ struct SesameClientStreamTests {
         #expect(await iterator.next()?.changeReason == .signedIn)
         client.removeStateDidChangeListener(handle)
         try await within(10, "unsubscribe") { await daemon.waitForRequest("unsubscribe") }
+        await client.close()
         await daemon.stop()
     }
 
@@ -203,6 +209,7 @@ struct SesameClientStreamTests {
         let second = try #require(try await tokens.next())
         #expect(second.expiresAt == WireTime.parse("2026-11-21T12:00:00Z"))
         #expect(second.sequence == 2)
+        await client.close()
         await daemon.stop()
     }
 
@@ -217,6 +224,7 @@ struct SesameClientStreamTests {
         let second = try #require(try await merges.next())
         #expect(second.mergeId == "m2")
         #expect(second.fromUid == "guest-1")
+        await client.close()
         await daemon.stop()
     }
 
@@ -226,6 +234,7 @@ struct SesameClientStreamTests {
         let merges = StreamReader(client.merges)
         let error = await #expect(throws: SesameClientError.self) { _ = try await merges.next() }
         #expect(error?.reason == "permission-denied")
+        await client.close()
         await daemon.stop()
     }
 
@@ -235,6 +244,7 @@ struct SesameClientStreamTests {
         let states = StreamReader(client.stateChanges)
         try await daemon.start()
         #expect(try await states.next()?.sequence == 1)
+        await client.close()
         await daemon.stop()
     }
 }

@@ -233,6 +233,7 @@ actor ClientEngine {
                 if delay {
                     let pause = self.backoff.next()
                     try? await Task.sleep(for: pause)
+                    if Task.isCancelled { break }
                 }
                 delay = true
                 if await self.reconnectAttempt() { break }
