@@ -35,10 +35,19 @@ struct SesameCtl: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                StandardError.print(usageMessage(message(for: error)))
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }
+    }
+
+    /// One line for a usage error: ArgumentParser's message without its "Error: " prefix,
+    /// and where to read more.
+    static func usageMessage(_ message: String) -> String {
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+        text = text.split(separator: "\n").first.map(String.init) ?? text
+        return text + " (see --help)"
     }
 }

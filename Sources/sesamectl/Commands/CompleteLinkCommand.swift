@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct CompleteLinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct DeleteAccountCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct HelpManCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct LinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct LinkEmailLinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct LinkIdpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

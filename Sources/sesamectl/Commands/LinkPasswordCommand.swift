@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct LinkPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

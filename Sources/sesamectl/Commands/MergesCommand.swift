@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct MergesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct MergesCompleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct MergesListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

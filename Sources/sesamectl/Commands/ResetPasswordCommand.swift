@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct ResetPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

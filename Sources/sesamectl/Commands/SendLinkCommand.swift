@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct SendLinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

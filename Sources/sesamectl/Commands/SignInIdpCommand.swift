@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct SignInIdpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

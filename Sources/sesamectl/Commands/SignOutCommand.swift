@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct SignOutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 import Foundation
 
 struct StatusCommand: AsyncParsableCommand {

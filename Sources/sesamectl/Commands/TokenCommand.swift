@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct UnlinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

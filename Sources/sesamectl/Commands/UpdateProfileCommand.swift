@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct UpdateProfileCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

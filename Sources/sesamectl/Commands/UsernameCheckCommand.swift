@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct UsernameCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct UsernameCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct UsernameSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SesameClient
 
 struct VerifyEmailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

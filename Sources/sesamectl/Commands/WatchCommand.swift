@@ -25,7 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
                 if notification.isFromDaemon {
                     if let line = NotificationRenderer.line(for: notification, json: options.json) {
                         print(line)
-                        fflush(stdout)
+                        fflush(nil)
                     }
                 } else if let line = NotificationRenderer.line(for: notification, json: false) {
                     StandardError.print(line)
@@ -44,7 +44,7 @@ struct WatchCommand: AsyncParsableCommand {
             signal(signo, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signo, queue: .global())
             source.setEventHandler {
-                fflush(stdout)
+                fflush(nil)
                 Foundation.exit(0)
             }
             source.resume()

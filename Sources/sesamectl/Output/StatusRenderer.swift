@@ -27,7 +27,7 @@ enum StatusRenderer {
         } else {
             rows.append(("pending merges", "\(state.pendingMerges.count) (`sesamectl merges list`)"))
         }
-        let width = rows.map(\.0.count).max()! + 2
+        let width = rows.map(\.0.count).max()! + 3
         return rows.map { label, value in
             (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value
         }.joined(separator: "\n")
