@@ -48,6 +48,9 @@ struct SesameCtl: AsyncParsableCommand {
         var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
         text = text.split(separator: "\n").first.map(String.init) ?? text
+        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase == true {
+            text = first.lowercased() + text.dropFirst()
+        }
         return text + " (see --help)"
     }
 }

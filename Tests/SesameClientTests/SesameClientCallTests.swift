@@ -226,6 +226,20 @@ struct SesameClientCallTests {
         await daemon.stop()
     }
 
+    @Test func aLineLongerThanOneMebibyteIsAProtocolError() async throws {
+        let (daemon, client) = try await makeDaemonAndClient()
+        let huge = String(repeating: "x", count: ProtocolLimits.maximumResponseLineBytes + 8192)
+        await daemon.script("reload") { _ in .raw("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":\"\(huge)\"}") }
+        let error = await #expect(throws: SesameClientError.self) { _ = try await client.reload() }
+        guard case .protocolError? = error else {
+            Issue.record("expected protocolError, got \(String(describing: error))")
+            return
+        }
+        #expect(try await client.state().sequence == 1)
+        await client.close()
+        await daemon.stop()
+    }
+
     @Test func aClosedConnectionFailsThePendingCall() async throws {
         let (daemon, client) = try await makeDaemonAndClient()
         await daemon.script("deleteAccount") { _ in .close }

@@ -17,8 +17,12 @@ struct SignInCommand: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let secret = try PasswordReader.read(prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
-        let result = try await options.withClient { try await $0.signIn(identifier: identifier, password: secret) }
+        let result = try await options.withClient { client in
+            // Reach the daemon before asking for a password that could not be used.
+            _ = try await client.hello()
+            let secret = try PasswordReader.read(prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
+            return try await client.signIn(identifier: identifier, password: secret)
+        }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
     }
 }

@@ -17,10 +17,12 @@ struct SignUpCommand: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let secret = try PasswordReader.read(
-            prompt: "Password for \(email): ", fromStandardInput: password.passwordStdin, confirm: true)
-        let state = try await options.withClient {
-            try await $0.createAccount(email: email, password: secret, username: username)
+        let state = try await options.withClient { client in
+            // Reach the daemon before asking for a password that could not be used.
+            _ = try await client.hello()
+            let secret = try PasswordReader.read(
+                prompt: "Password for \(email): ", fromStandardInput: password.passwordStdin, confirm: true)
+            return try await client.createAccount(email: email, password: secret, username: username)
         }
         options.output(json: state.json, text: StatusRenderer.oneLine(state))
     }

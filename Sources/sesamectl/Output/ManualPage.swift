@@ -20,8 +20,6 @@ enum ManualPage {
         out.append(".SH COMMANDS")
         for (path, command) in commands(under: SesameCtl.self, path: ["sesamectl"]) {
             out.append(".SS \"\(path.joined(separator: " "))\"")
-            out.append(escape(command.configuration.abstract))
-            out.append(".PP")
             out.append(".nf")
             out += SesameCtl.helpMessage(for: command, columns: 78)
                 .split(separator: "\n", omittingEmptySubsequences: false).map { escape(String($0)) }
