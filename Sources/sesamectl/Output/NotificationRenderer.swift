@@ -22,6 +22,8 @@ enum NotificationRenderer {
             return "\(sequence)accountMerge \(merge.mergeId): \(merge.fromUid) -> \(merge.toUid)"
         case .shutdown(let reason):
             return "\(sequence)shutdown: sesamed is stopping (\(reason.isEmpty ? "no reason given" : reason))"
+        case .connectionLost(.connectionClosed):
+            return "sesamed closed the connection; reconnecting"
         case .connectionLost(let error):
             return "connection lost (\(error)); reconnecting"
         case .connected(let hello):
