@@ -26,20 +26,6 @@ public struct SesameIDToken: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A new ID token was obtained by the daemon (`idTokenChanged`). It carries no token: call
-/// ``SesameClient/idToken(forceRefresh:minValidity:uid:)`` for it.
-public struct SesameIDTokenChange: Sendable, Hashable {
-    public var uid: String
-    public var expiresAt: Date
-    public var sequence: Int64
-
-    public init(uid: String, expiresAt: Date, sequence: Int64) {
-        self.uid = uid
-        self.expiresAt = expiresAt
-        self.sequence = sequence
-    }
-}
-
 extension SesameIDToken {
     /// The `getIdToken` result as one line of compact JSON. It contains the token.
     public var json: String {

@@ -17,31 +17,3 @@ public struct SesameStatus: RawRepresentable, Sendable, Hashable, CustomStringCo
 
     public var description: String { rawValue }
 }
-
-/// Whether the daemon's last backend call succeeded (`online`) or failed for a transport
-/// reason, a 5xx or a 429 (`offline`). An open set, like ``SesameStatus``.
-public struct SesameConnectivity: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-
-    public static let online = Self(rawValue: "online")
-    public static let offline = Self(rawValue: "offline")
-
-    public var description: String { rawValue }
-}
-
-/// The role the daemon gives this process (PROTOCOL.md, Access). Each includes the ones before.
-public enum SesameRole: String, Sendable, Hashable, Comparable, CaseIterable {
-    /// May call `hello` only.
-    case none
-    /// May read the state, subscribe and check usernames.
-    case observer
-    /// May also get ID tokens.
-    case reader
-    /// May also change the session.
-    case manager
-
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}

@@ -3,14 +3,6 @@ import NIOExtras
 import NIOPosix
 import SesameLocalAPI
 
-/// What a connection reports to its reader, in order.
-enum ConnectionEvent: Sendable {
-    /// One line, without its `\n`.
-    case line([UInt8])
-    /// The connection is gone; `detail` says why when it was an error.
-    case closed(detail: String?)
-}
-
 /// One Unix-socket connection to the daemon, framed by lines: a NIO pipeline of
 /// `ByteToMessageHandler(LineBasedFrameDecoder())` (lines up to 1 MiB and a bit) and
 /// ``InboundLineHandler``. Writes are ordered and may come from any thread.
@@ -50,45 +42,3 @@ struct LineConnection: Sendable {
         channel.close(promise: nil)
     }
 }
-
-/// Turns decoded lines and the end of the connection into ``ConnectionEvent``s.
-final class InboundLineHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    private let continuation: AsyncStream<ConnectionEvent>.Continuation
-    private var finished = false
-
-    init(continuation: AsyncStream<ConnectionEvent>.Continuation) {
-        self.continuation = continuation
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !finished else { return }
-        var buffer = unwrapInboundIn(data)
-        continuation.yield(.line(buffer.readBytes(length: buffer.readableBytes) ?? []))
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        finish(detail: nil)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if error is ByteToMessageDecoderError.PayloadTooLargeError {
-            finish(detail: "the daemon sent a line longer than \(LineConnection.maximumLineBytes) bytes")
-        } else {
-            finish(detail: "\(error)")
-        }
-        context.close(promise: nil)
-    }
-
-    private func finish(detail: String?) {
-        guard !finished else { return }
-        finished = true
-        continuation.yield(.closed(detail: detail))
-        continuation.finish()
-    }
-}
-
-@available(*, unavailable)
-extension InboundLineHandler: Sendable {}
