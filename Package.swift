@@ -209,6 +209,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "SesameClientTests",
+            dependencies: [
+                // sesamectl too, so its pure output functions (status, errors, exit statuses) are
+                // unit-tested with `@testable import sesamectl`.
+                "SesameClient", "SesameLocalAPI", "sesamectl",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator"],
             swiftSettings: strict

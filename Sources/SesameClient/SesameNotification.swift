@@ -1,0 +1,41 @@
+import Foundation
+
+/// One notification from the daemon (PROTOCOL.md, Notifications), or a change of the client's
+/// own connection, as ``SesameClient/notifications`` yields them.
+public struct SesameNotification: Sendable, Hashable {
+    /// What happened.
+    public enum Event: Sendable, Hashable {
+        /// The uid, status or anonymity changed; `reason` is one of ``SesameChangeReason``'s
+        /// daemon reasons.
+        case authStateChanged(state: SesameState, previousUid: String?, reason: SesameChangeReason)
+        /// A new ID token was obtained.
+        case idTokenChanged(SesameIDTokenChange)
+        /// Profile fields, providers or pending merges changed.
+        case userUpdated(state: SesameState)
+        case connectivityChanged(SesameConnectivity)
+        /// A merge waits for a migrator (only with ``SesameClient/merges``).
+        case accountMerge(SesameMerge)
+        /// The daemon is stopping; the client reconnects by itself.
+        case shutdown(reason: String)
+        /// Local: the connection to the daemon was lost; the client is reconnecting.
+        case connectionLost(SesameClientError)
+        /// Local: the client is connected (again) to this daemon instance.
+        case connected(SesameHello)
+    }
+
+    public var event: Event
+    /// The daemon's `sequence`; nil for the local events.
+    public var sequence: Int64?
+    /// The notification exactly as a protocol line (compact JSON, no newline); nil for the
+    /// local events.
+    public var jsonLine: String?
+
+    public init(event: Event, sequence: Int64?, jsonLine: String?) {
+        self.event = event
+        self.sequence = sequence
+        self.jsonLine = jsonLine
+    }
+
+    /// Whether the event came from the daemon (not from the client's connection handling).
+    public var isFromDaemon: Bool { jsonLine != nil }
+}

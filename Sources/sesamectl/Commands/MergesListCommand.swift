@@ -1,0 +1,17 @@
+import ArgumentParser
+import SesameClient
+
+struct MergesListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the pending merges (id, guest uid -> account uid, since when).")
+
+    @OptionGroup var options: CommonOptions
+
+    func run() async throws {
+        let state = try await options.withClient { try await $0.state() }
+        options.output(
+            json: "[" + state.pendingMerges.map(\.json).joined(separator: ",") + "]",
+            text: StatusRenderer.mergeLines(state.pendingMerges))
+    }
+}

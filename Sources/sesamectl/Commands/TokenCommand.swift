@@ -1,0 +1,26 @@
+import ArgumentParser
+import SesameClient
+
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print the current ID token and a newline, for `curl -H \"Authorization: Bearer $(sesamectl token)\"`.",
+        discussion: "With --json, prints the whole getIdToken result (token, uid, expiresAt, issuedAt, signInProvider).")
+
+    @Flag(name: .long, help: "Get a new token even when the held one is still valid.")
+    var force = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds the token must stay valid (daemon default: 300).", valueName: "seconds"))
+    var minValidity: Int?
+
+    @OptionGroup var options: CommonOptions
+
+    func validate() throws {
+        if let minValidity, minValidity < 0 { throw ValidationError("--min-validity must not be negative") }
+    }
+
+    func run() async throws {
+        let token = try await options.withClient { try await $0.idToken(forceRefresh: force, minValidity: minValidity) }
+        options.output(json: token.json, text: token.token)
+    }
+}

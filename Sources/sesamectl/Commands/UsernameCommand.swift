@@ -1,0 +1,9 @@
+import ArgumentParser
+import SesameClient
+
+struct UsernameCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "username",
+        abstract: "Set or check a username (you can then sign in with it instead of the email).",
+        subcommands: [UsernameSetCommand.self, UsernameCheckCommand.self])
+}

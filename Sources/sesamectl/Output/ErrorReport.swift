@@ -1,0 +1,101 @@
+import SesameClient
+
+/// What `sesamectl` says when a command fails: one line for standard error and an exit status.
+struct ErrorReport: Sendable, Equatable {
+    var message: String
+    var status: ExitStatus
+
+    /// The report for an error of ``SesameClient``.
+    /// - Parameters:
+    ///   - error: what the call threw.
+    ///   - socketPath: the socket the command used, named when the daemon cannot be reached.
+    static func make(for error: SesameClientError, socketPath: String) -> ErrorReport {
+        switch error {
+        case .daemonUnreachable(let path, let detail):
+            return ErrorReport(
+                message: "cannot reach sesamed at \(path) (\(detail)): start it with `systemctl start sesamed.socket` "
+                    + "(`systemctl --user start sesamed.socket` for your user instance, or `make run` in a checkout), "
+                    + "or pass --socket PATH",
+                status: .unavailable)
+        case .connectionClosed:
+            return ErrorReport(
+                message: "sesamed at \(socketPath) closed the connection before answering: check `systemctl status sesamed`, then retry",
+                status: .unavailable)
+        case .protocolError(let detail):
+            return ErrorReport(
+                message: "sesamed at \(socketPath) sent something that is not protocol (\(detail)): is it a sesamed of the same version?",
+                status: .failure)
+        case .daemon(let daemonError):
+            return ErrorReport(message: advice(for: daemonError), status: .failure)
+        }
+    }
+
+    /// A sentence that says what to do next for a daemon error; the daemon's own message for
+    /// reasons without a better one.
+    static func advice(for error: SesameClientError.DaemonError) -> String {
+        let email = error.email ?? "EMAIL"
+        switch error.reason {
+        case "email-already-in-use":
+            return "that email has an account: run `sesamectl sign-in \(email)`; your guest data will be merged into it"
+        case "credential-already-in-use":
+            let provider = error.providerId ?? "PROVIDER"
+            return "that \(provider) identity belongs to another account: run `sesamectl sign-in-idp \(provider) …` to sign in to it; your guest data will be merged into it"
+        case "account-exists-with-different-credential":
+            let methods = (error.providers ?? []).isEmpty ? "another method" : (error.providers ?? []).joined(separator: ", ")
+            return "\(email) already has an account that signs in with \(methods): sign in that way, then add this one with `sesamectl link …`"
+        case "invalid-email":
+            return "that is not a valid email address: check it and try again"
+        case "weak-password":
+            return "the password is too weak: choose a longer one (at least 6 characters)"
+        case "invalid-login-credentials":
+            return "wrong email, username or password: try again, or run `sesamectl reset-password EMAIL|USERNAME`"
+        case "user-not-found", "username-not-found":
+            return "no account has that email or username: check it, or create one with `sesamectl sign-up EMAIL`"
+        case "user-disabled":
+            return "that account is disabled: ask the project's administrator"
+        case "invalid-action-code":
+            return "the link is not valid or was already used: run `sesamectl send-link EMAIL` for a new one"
+        case "expired-action-code":
+            return "the link has expired: run `sesamectl send-link EMAIL` for a new one"
+        case "missing-email":
+            return "this link was not requested through this daemon: add `--email EMAIL` (the address it was sent to)"
+        case "requires-recent-login":
+            return "this needs a recent sign-in: sign in again (`sesamectl sign-in …`), then retry"
+        case "provider-already-linked":
+            return "that sign-in method is already linked to this account: nothing to do"
+        case "no-such-provider":
+            return "the account has no such sign-in method: `sesamectl status` lists its providers"
+        case "invalid-username":
+            return "that username is not valid (3 to 32 letters, digits, `_`, `-` or `.`): choose another"
+        case "username-taken":
+            return "that username is taken: choose another (`sesamectl username check NAME` tells which are free)"
+        case "username-reserved":
+            return "that username is reserved: choose another"
+        case "no-current-user":
+            return "nobody is signed in: sign in with `sesamectl sign-in EMAIL|USERNAME`"
+        case "requires-account":
+            return "a guest cannot do this: create an account first with `sesamectl sign-up EMAIL`"
+        case "already-signed-in":
+            return "an account is signed in: run `sesamectl sign-out` first"
+        case "requires-reset-confirmation":
+            return "signing out a guest deletes its data: run `sesamectl sign-out --reset` if that is what you want"
+        case "no-such-merge":
+            return "there is no pending merge with that id: `sesamectl merges list` shows them"
+        case "session-revoked":
+            return "the session was revoked by the backend: sign in again"
+        case "permission-denied":
+            let role = error.requiredRole ?? "a higher"
+            return "this needs the \(role) role on sesamed: ask the administrator to grant it in [access] of sesamed.toml"
+        case "method-not-found":
+            return "this sesamed does not support that yet (method-not-found): upgrade sesamed"
+        case "too-many-connections":
+            return "sesamed has too many connections: try again later"
+        default:
+            if error.code == 2000 {
+                let wait = error.retryAfterMs.map { " in \(max(1, ($0 + 999) / 1000)) s" } ?? " later"
+                return "the backend cannot be reached right now (\(error.reason)): try again\(wait)"
+            }
+            return "\(error.message) (\(error.reason))"
+        }
+    }
+}

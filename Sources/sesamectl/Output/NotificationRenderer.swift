@@ -1,0 +1,33 @@
+import Foundation
+import SesameClient
+
+/// How `sesamectl watch` shows a notification to a person: one line each. Pure.
+enum NotificationRenderer {
+    /// The line for `notification`, or nil when `json` is set and it is a local event (raw
+    /// mode prints only the daemon's lines).
+    static func line(for notification: SesameNotification, json: Bool) -> String? {
+        if json { return notification.jsonLine }
+        let sequence = notification.sequence.map { "#\($0) " } ?? ""
+        switch notification.event {
+        case .authStateChanged(let state, let previousUid, let reason):
+            let was = previousUid.map { ", was \($0)" } ?? ""
+            return "\(sequence)authStateChanged \(reason): \(StatusRenderer.oneLine(state))\(was)"
+        case .idTokenChanged(let change):
+            return "\(sequence)idTokenChanged: new token for \(change.uid), expires \(StatusRenderer.timeWords(change.expiresAt))"
+        case .userUpdated(let state):
+            return "\(sequence)userUpdated: \(StatusRenderer.oneLine(state))"
+        case .connectivityChanged(let connectivity):
+            return "\(sequence)connectivityChanged: \(connectivity)"
+        case .accountMerge(let merge):
+            return "\(sequence)accountMerge \(merge.mergeId): \(merge.fromUid) -> \(merge.toUid)"
+        case .shutdown(let reason):
+            return "\(sequence)shutdown: sesamed is stopping (\(reason.isEmpty ? "no reason given" : reason))"
+        case .connectionLost(.connectionClosed):
+            return "sesamed closed the connection; reconnecting"
+        case .connectionLost(let error):
+            return "connection lost (\(error)); reconnecting"
+        case .connected(let hello):
+            return "connected to \(hello.server) \(hello.version) (instance \(hello.instance), role \(hello.role.rawValue))"
+        }
+    }
+}

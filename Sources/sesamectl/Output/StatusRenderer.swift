@@ -1,0 +1,73 @@
+import Foundation
+import SesameClient
+
+/// How `sesamectl` shows a state to a person. Pure: the time is passed in.
+enum StatusRenderer {
+    /// The multi-line `status` report: status, uid, kind of account, email, username, token
+    /// validity, connectivity and pending merges.
+    static func render(_ state: SesameState, now: Date) -> String {
+        var rows: [(String, String)] = [("status", statusWords(state.status))]
+        if let user = state.user {
+            rows.append(("uid", user.uid))
+            rows.append(("account", user.isAnonymous ? "anonymous (guest)" : accountWords(user)))
+            if let email = user.email {
+                rows.append(("email", email + (user.emailVerified ? " (verified)" : " (not verified: run `sesamectl verify-email`)")))
+            }
+            if let username = user.username {
+                rows.append(("username", username))
+            } else if state.needsUsername {
+                rows.append(("username", "none, but one is required: run `sesamectl username set NAME`"))
+            }
+            if let displayName = user.displayName { rows.append(("display name", displayName)) }
+        }
+        rows.append(("token", tokenWords(state, now: now)))
+        rows.append(("connectivity", state.connectivity.rawValue))
+        if state.pendingMerges.isEmpty {
+            rows.append(("pending merges", "none"))
+        } else {
+            rows.append(("pending merges", "\(state.pendingMerges.count) (`sesamectl merges list`)"))
+        }
+        let width = rows.map(\.0.count).max()! + 3
+        return rows.map { label, value in
+            (label + ":").padding(toLength: width, withPad: " ", startingAt: 0) + value
+        }.joined(separator: "\n")
+    }
+
+    /// One line, for the result of a command: "anonymous (uid …)", "authenticated as … (uid …)".
+    static func oneLine(_ state: SesameState) -> String {
+        guard let user = state.user else { return statusWords(state.status) }
+        if user.isAnonymous { return "anonymous guest (uid \(user.uid))" }
+        let who = user.email ?? user.username ?? user.displayName ?? user.providers.joined(separator: ", ")
+        return "signed in as \(who) (uid \(user.uid))"
+    }
+
+    static func statusWords(_ status: SesameStatus) -> String {
+        switch status {
+        case .starting: "starting (the daemon is loading its keyring)"
+        case .signedOut: "signed out"
+        default: status.rawValue
+        }
+    }
+
+    static func accountWords(_ user: SesameUser) -> String {
+        user.providers.isEmpty ? "account without sign-in methods" : "account (signs in with \(user.providers.joined(separator: ", ")))"
+    }
+
+    static func tokenWords(_ state: SesameState, now: Date) -> String {
+        guard let minutes = state.tokenValidityMinutes(now: now) else { return "none" }
+        if minutes == 0, let expiry = state.tokenExpiresAt, expiry <= now { return "expired" }
+        return "valid for \(minutes) min"
+    }
+
+    /// One line per pending merge, for `merges list`.
+    static func mergeLines(_ merges: [SesameMerge]) -> String {
+        guard !merges.isEmpty else { return "no pending merges" }
+        return merges.map { merge in
+            "\(merge.mergeId)  \(merge.fromUid) -> \(merge.toUid)  since \(timeWords(merge.createdAt))"
+        }.joined(separator: "\n")
+    }
+
+    static func timeWords(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+    }
+}

@@ -1,1 +1,0 @@
-print("sesamectl: not built yet")
