@@ -1,0 +1,341 @@
+import Foundation
+import SesameClient
+import SesameLocalAPI
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sesamed` as a process against `sesame-emulator` as a process (issue: the daemon).
+@Suite("sesamed end to end", .serialized, .timeLimit(.minutes(3)))
+struct DaemonTests {
+    @Test("anonymous first; a restart keeps the uid and creates no new account; SIGTERM exits 0")
+    func anonymousFirstAndRestart() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let uid = try #require(try await daemon.uid())
+        #expect(try await emulator.accountExists(uid))
+        #expect(try await emulator.calls()["accounts:signUp"] == 1)
+        let mode = try FileManager.default.attributesOfItem(atPath: daemon.stateDirectory + "/keyring")[.posixPermissions]
+        #expect(mode as? Int == 0o600)
+
+        #expect(try await daemon.stop() == 0)
+        try await daemon.restart()
+        #expect(try await daemon.uid() == uid)
+        #expect(try await emulator.calls()["accounts:signUp"] == 1)
+    }
+
+    @Test("the token is renewed ahead of expiry by itself")
+    func proactiveRefresh() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        try await emulator.faults(["tokenTtlSeconds": 6])
+        let daemon = try await DaemonProcess.start(emulator: emulator, settings: ["session": ["refresh_margin": "300"]])
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let first = try await client.state()
+        // With a 6 s lifetime and a 300 s margin, the daemon refreshes at half the lifetime.
+        try await waitUntil("a refresh happened without anyone asking") {
+            (try await emulator.calls()["token"] ?? 0) >= 1
+        }
+        try await waitUntil("the state shows the new expiry") {
+            (try await client.state().tokenExpiresAt ?? .distantPast) > (first.tokenExpiresAt ?? .distantFuture)
+        }
+        #expect(try await client.state().user?.uid == first.user?.uid)
+    }
+
+    @Test("200 concurrent token requests make one backend refresh")
+    func singleFlight() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let clients = (0..<4).map { _ in daemon.client() }
+        for client in clients { _ = try await client.hello() }
+        let before = try await emulator.calls()["token"] ?? 0
+        try await emulator.faults(["latencyMs": 1500, "pathPrefix": "/securetoken.googleapis.com"])
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for i in 0..<200 {
+                let client = clients[i % clients.count]
+                group.addTask { try await client.idToken(forceRefresh: true).token }
+            }
+            var tokens = Set<String>()
+            for try await token in group { tokens.insert(token) }
+            return tokens
+        }
+        try await emulator.clearFaults()
+        #expect(tokens.count == 1)
+        #expect((try await emulator.calls()["token"] ?? 0) - before == 1)
+        for client in clients { await client.close() }
+    }
+
+    @Test("backend down: a valid token is still served; connectivity goes offline and back")
+    func backendDown() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let uid = try await client.state().user?.uid
+        try await emulator.faults(["down": true])
+
+        let held = try await client.idToken(minValidity: 3599)
+        #expect(held.uid == uid)
+        do {
+            _ = try await client.idToken(forceRefresh: true)
+            Issue.record("a forced refresh succeeded while the backend was down")
+        } catch let error as SesameClientError {
+            #expect(error.code == 2000)
+            #expect(error.reason == "network-request-failed")
+        }
+        try await waitUntil("connectivity is offline") { try await client.state().connectivity.rawValue == "offline" }
+
+        try await emulator.faults(["down": false])
+        _ = try await client.idToken(forceRefresh: true)
+        #expect(try await client.state().connectivity.rawValue == "online")
+        #expect(try await client.state().user?.uid == uid)
+    }
+
+    @Test("backend answering 503: backend-unavailable; answering garbage: the session is kept")
+    func backendErrors() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let uid = try await client.state().user?.uid
+        try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": "/securetoken.googleapis.com"])
+        do {
+            _ = try await client.idToken(forceRefresh: true)
+            Issue.record("no error")
+        } catch let error as SesameClientError {
+            #expect(error.reason == "backend-unavailable")
+        }
+        try await emulator.faults(["failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER",
+                                   "pathPrefix": "/securetoken.googleapis.com"])
+        do {
+            _ = try await client.idToken(forceRefresh: true)
+            Issue.record("no error")
+        } catch let error as SesameClientError {
+            #expect(error.reason == "too-many-requests")
+        }
+        _ = try await client.idToken(forceRefresh: true)
+        #expect(try await client.state().user?.uid == uid)
+    }
+
+    @Test("a revoked refresh token: session-revoked, then a new anonymous user")
+    func revoked() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let uid = try #require(try await client.state().user?.uid)
+        try await emulator.deleteAccount(uid)
+        do {
+            _ = try await client.idToken(forceRefresh: true)
+            Issue.record("no error")
+        } catch let error as SesameClientError {
+            #expect(error.reason == "session-revoked")
+            #expect(error.code == 4000)
+        }
+        try await waitUntil("a new anonymous user exists") {
+            let state = try await client.state()
+            return state.status.rawValue == "anonymous" && state.user?.uid != uid
+        }
+    }
+
+    @Test("sign-out both ways; the reset guest is deleted at the backend, an account is not")
+    func signOutBothWays() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let guest = try #require(try await client.state().user?.uid)
+        do {
+            _ = try await client.signOut()
+            Issue.record("a guest was signed out without reset")
+        } catch let error as SesameClientError {
+            #expect(error.reason == "requires-reset-confirmation")
+        }
+        let afterReset = try await client.signOut(reset: true)
+        #expect(afterReset.status.rawValue == "anonymous")
+        let second = try #require(afterReset.user?.uid)
+        #expect(second != guest)
+        try await waitUntil("the old guest is gone at the backend") { try await !emulator.accountExists(guest) }
+
+        let linked = try await client.createAccount(email: "out@example.com", password: "secret12")
+        #expect(linked.user?.uid == second)
+        let afterSignOut = try await client.signOut()
+        #expect(afterSignOut.status.rawValue == "anonymous")
+        #expect(afterSignOut.user?.uid != second)
+        #expect(try await emulator.accountExists(second))
+    }
+
+    @Test("SIGTERM: subscribers hear shutdown, the daemon exits 0")
+    func sigterm() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let notifications = client.notifications
+        let heard = Task {
+            for try await notification in notifications {
+                if case .shutdown = notification.event { return true }
+            }
+            return false
+        }
+        _ = try await client.state()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await daemon.stop() == 0)
+        #expect(try await heard.value)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test("systemd hears READY, STATUS, WATCHDOG and STOPPING on NOTIFY_SOCKET")
+    func notifySocket() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let directory = try makeTemporaryDirectory("n")
+        let listener = try NotifyListener(path: directory + "/notify")
+        let daemon = try await DaemonProcess.start(
+            emulator: emulator, environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "400000"],
+            directory: directory)
+        defer { Task { await daemon.cleanUp() } }
+        try await listener.waitFor("READY=1")
+        try await listener.waitFor("STATUS=anonymous, token valid for")
+        try await listener.waitFor("WATCHDOG=1")
+        #expect(try await daemon.stop() == 0)
+        try await listener.waitFor("STOPPING=1")
+        let ready = try #require(listener.messages().firstIndex { $0.contains("READY=1") })
+        let stopping = try #require(listener.messages().firstIndex { $0.contains("STOPPING=1") })
+        #expect(ready < stopping)
+    }
+
+    @Test("socket activation: started by the first connection on the socket systemd-socket-activate holds")
+    func socketActivation() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")
+            || FileManager.default.isExecutableFile(atPath: "/bin/systemd-socket-activate")
+        else {
+            Issue.record("systemd-socket-activate is missing: install the systemd package (make deps does)")
+            return
+        }
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let directory = try makeTemporaryDirectory("a")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/act.sock"
+        try """
+            [firebase]
+            api_key = "e2e"
+            project_id = "\(EmulatorProcess.project)"
+            auth_emulator_host = "\(emulator.authHost)"
+            [socket]
+            path = "\(directory)/unused.sock"
+            """.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            ["-l", socket, "--fdname=control", Binaries.path("sesamed"), "--config", directory + "/c.toml",
+             "--state-dir", directory + "/state"],
+            logPrefix: directory + "/activate")
+        defer { activator.signal(SIGTERM) }
+        try await waitUntil("the activator listens") { FileManager.default.fileExists(atPath: socket) }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/state/keyring"))
+        let result = try await runCommand(Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
+        #expect(result.status == 0)
+        try await waitUntil("the activated daemon is anonymous") {
+            let r = try await runCommand(Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
+            return r.stdout.contains("\"anonymous\"")
+        }
+        #expect(activator.stderr.contains("systemd passed") || activator.stdout.contains("systemd passed"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/unused.sock"))
+    }
+
+    @Test("roles: a peer running as nobody gets only what [access] grants")
+    func rolesForNobody() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(
+            emulator: emulator,
+            settings: ["socket": ["mode": "\"0666\""], "access": ["observers": "[\"user:nobody\"]", "readers": "[]"]])
+        defer { Task { await daemon.cleanUp() } }
+        chmod(daemon.directory, 0o755)
+        func asNobody(_ arguments: [String]) async throws -> CommandResult {
+            try await runCommand(
+                "/usr/sbin/runuser", ["-u", "nobody", "--", Binaries.path("sesamectl")] + arguments + ["--socket", daemon.socketPath])
+        }
+        let status = try await asNobody(["status", "--json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("\"anonymous\""))
+        let token = try await asNobody(["token"])
+        #expect(token.status == 1)
+        #expect(token.stdout.isEmpty)
+        #expect(token.stderr.contains("reader"))
+        let signOut = try await asNobody(["sign-out", "--reset"])
+        #expect(signOut.status == 1)
+        #expect(signOut.stderr.contains("manager"))
+        #expect(try await daemon.stateJSON()["status"] as? String == "anonymous")
+    }
+
+    @Test("configuration errors stop sesamed with 78 and a message naming the key")
+    func configurationErrors() async throws {
+        let directory = try makeTemporaryDirectory("c")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cases: [(String, String)] = [
+            ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margn = 3\n", "session.refresh_margn"),
+            ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margin = \"soon\"\n", "session.refresh_margin"),
+            ("[firebase]\napi_key = \"k\"\n", "firebase.project_id"),
+            ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[access]\nreaders = [\"everyone\"]\n", "access.readers"),
+            ("[firebase\n", "c.toml"),
+        ]
+        for (text, key) in cases {
+            try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+            let result = try await runCommand(
+                Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+            #expect(result.status == 78, "\(text)")
+            #expect(result.stderr.contains(key), "\(result.stderr)")
+        }
+        let tooLong = "/tmp/" + String(repeating: "x", count: 120) + "/s.sock"
+        try "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n".write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+        let result = try await runCommand(
+            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--socket", tooLong, "--state-dir", directory + "/state"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains(tooLong))
+    }
+
+    @Test("a corrupt keyring stops sesamed with 65 and is left as it was; a second daemon on one keyring gets 75")
+    func keyringErrors() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+
+        let second = try await runCommand(
+            Binaries.path("sesamed"),
+            ["--config", daemon.configPath, "--state-dir", daemon.stateDirectory, "--socket", daemon.directory + "/2.sock"])
+        #expect(second.status == 75)
+        #expect(second.stderr.contains(daemon.stateDirectory + "/keyring"))
+
+        #expect(try await daemon.stop() == 0)
+        let keyring = daemon.stateDirectory + "/keyring"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: keyring))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: keyring))
+        let corrupt = try await runCommand(
+            Binaries.path("sesamed"), ["--config", daemon.configPath, "--state-dir", daemon.stateDirectory])
+        #expect(corrupt.status == 65)
+        #expect(corrupt.stderr.contains(keyring))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: keyring)) == bytes)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process whose stdout and stderr go to files, so a test can read them at any time.
+final class ChildProcess: @unchecked Sendable {
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String) throws {
+        stdoutPath = logPrefix + ".out"
+        stderrPath = logPrefix + ".err"
+        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+                     "JOURNAL_STREAM", "SESAME_SOCKET", "FIREBASE_AUTH_EMULATOR_HOST", "FIREBASE_DATABASE_EMULATOR_HOST",
+                     "STATE_DIRECTORY", "CREDENTIALS_DIRECTORY"] {
+            env[name] = nil
+        }
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+    var isRunning: Bool { process.isRunning }
+    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits for the process to end and returns its exit status (128+N for a signal).
+    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        try await waitUntil("process \(pid) exits", timeout: timeout) { !process.isRunning }
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
+
+/// Runs a command to completion and returns its exit status and output.
+struct CommandResult: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+func runCommand(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+    timeout: Duration = .seconds(30)
+) async throws -> CommandResult {
+    let directory = try makeTemporaryDirectory("cmd")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["SESAME_SOCKET"] = nil
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = directory + "/out", err = directory + "/err", input = directory + "/in"
+    FileManager.default.createFile(atPath: out, contents: nil)
+    FileManager.default.createFile(atPath: err, contents: nil)
+    FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
+    process.standardOutput = FileHandle(forWritingAtPath: out)
+    process.standardError = FileHandle(forWritingAtPath: err)
+    process.standardInput = FileHandle(forReadingAtPath: input)
+    try process.run()
+    try await waitUntil("\(executable) exits", timeout: timeout) { !process.isRunning }
+    return CommandResult(
+        status: process.terminationStatus,
+        stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+        stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+}
