@@ -99,7 +99,7 @@ public actor EncryptedFileSessionStore: SessionStore {
         let source = KeyringKeySource.resolve(keyringPath: path, environment: environment)
         let key: Result<KeyringKey, SessionStoreError>
         do {
-            key = try loadOrCreateKey(from: source, keyringPath: path, logger: logger)
+            key = try source.loadOrCreateKey(keyringPath: path, logger: logger)
         } catch {
             lock.release()
             throw error
@@ -226,48 +226,6 @@ public actor EncryptedFileSessionStore: SessionStore {
     }
 
     private static var decoder: JSONDecoder { JSONDecoder() }
-
-    // MARK: - Key
-
-    private static func loadOrCreateKey(
-        from source: KeyringKeySource, keyringPath: String, logger: Logger
-    ) throws(SessionStoreError) -> Result<KeyringKey, SessionStoreError> {
-        let bytes: [UInt8]?
-        do {
-            bytes = try DurableFile.contents(of: source.path)
-        } catch {
-            return .failure(SessionStoreError(
-                .unreadable, unreadableMessage(path: keyringPath, problem: "cannot be opened: its \(source) cannot be read (\(error))")))
-        }
-        if let bytes {
-            guard let key = KeyringKey(fileBytes: bytes) else {
-                return .failure(SessionStoreError(
-                    .unreadable,
-                    unreadableMessage(
-                        path: keyringPath,
-                        problem: "cannot be opened: its \(source) is malformed (a key is 32 raw bytes, or 64 hex characters and an optional newline)")))
-            }
-            return .success(key)
-        }
-        if DurableFile.exists(keyringPath) {
-            return .failure(SessionStoreError(
-                .unreadable, unreadableMessage(path: keyringPath, problem: "exists but its \(source) is missing")))
-        }
-        guard case .file(let keyPath) = source else {
-            preconditionFailure("a credential source is chosen only when its file exists")
-        }
-        let fresh = KeyringKey.random()
-        do {
-            if try DurableFile.createNew(keyPath, with: fresh.fileBytes, mode: 0o600) {
-                logger.info("keyring key created", metadata: ["keyring.key_path": "\(keyPath)"])
-                return .success(fresh.key)
-            }
-        } catch {
-            throw SessionStoreError(.io, "Cannot create the keyring key \(keyPath): \(error).")
-        }
-        // Someone created it between our read and our link; use theirs.
-        return try loadOrCreateKey(from: source, keyringPath: keyringPath, logger: logger)
-    }
 }
 
 extension Result {

@@ -27,7 +27,7 @@ import Testing
         let loadError = try #require(await #expect(throws: SessionStoreError.self) { try await store.load() })
         #expect(loadError.kind == .unreadable)
         #expect(loadError.message.contains(path))
-        #expect(loadError.message.contains("restore the key, or move the file aside to start afresh".capitalizedFirst))
+        #expect(loadError.message.contains("Restore the key, or move the file aside to start afresh"))
         #expect(loadError.message.contains(expectedPhrase), "\(loadError.message)")
         let saveError = await #expect(throws: SessionStoreError.self) { try await store.save(Fixtures.anonymous) }
         #expect(saveError == loadError)
@@ -113,9 +113,4 @@ import Testing
             try TemporaryDirectory.write([], to: path)
         }
     }
-}
-
-extension String {
-    /// "restore …" → "Restore …" (the message starts a sentence there).
-    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
