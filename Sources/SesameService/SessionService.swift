@@ -36,6 +36,7 @@ public actor SessionService {
     var maintenanceWaiter: CheckedContinuation<Void, Never>?
     var maintenanceWakePending = false
     var stopped = false
+    var shutdownAnnounced = false
     var deletionsRunning = false
 
     /// - Parameters:
@@ -80,11 +81,17 @@ public actor SessionService {
     /// The current state and its sequence, taken together.
     public var stateAndSequence: (AuthState, Int64) { (makeState(), sequence) }
 
-    /// Tells subscribers the daemon is stopping and stops background work.
-    public func shutdown(reason: String = "stopping") {
-        guard !stopped else { return }
-        stopped = true
+    /// Tells subscribers the daemon is stopping (once), without stopping anything.
+    public func announceShutdown(reason: String = "stopping") {
+        guard !shutdownAnnounced else { return }
+        shutdownAnnounced = true
         sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence))
+    }
+
+    /// Tells subscribers the daemon is stopping and stops background work: ``run()`` returns.
+    public func shutdown(reason: String = "stopping") {
+        announceShutdown(reason: reason)
+        stopped = true
         wakeMaintenance()
     }
 

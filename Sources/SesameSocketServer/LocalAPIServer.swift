@@ -98,7 +98,7 @@ public final class LocalAPIServer: Service, Sendable {
 
     /// Stops accepting, sends `shutdown` to subscribers and closes connections.
     public func stop() async {
-        await service.shutdown(reason: "stopping")
+        await service.announceShutdown(reason: "stopping")
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel
@@ -138,6 +138,9 @@ public final class LocalAPIServer: Service, Sendable {
         let logger = self.logger
         return PeerCredentials.read(from: channel).flatMapThrowing { peer in
             let role = access.role(for: peer)
+            logger.debug(
+                "Accepted a connection",
+                metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
             let output = ConnectionOutput(channel: channel)
             let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder()))

@@ -31,17 +31,17 @@ final class SystemdLifecycle: Service, Sendable {
 
     func run() async throws {
         if let interval = notifier.watchdogInterval {
-            await withGracefulShutdownHandler {
+            await cancelWhenGracefulShutdown {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     if Task.isCancelled { break }
                     var notifications: [SystemdNotification] = [.watchdog]
-                    if let state = lastState.withLockedValue({ $0 }) {
+                    if let state = self.lastState.withLockedValue({ $0 }) {
                         notifications.append(.status(Self.describe(state, now: Date())))
                     }
-                    send(notifications)
+                    self.send(notifications)
                 }
-            } onGracefulShutdown: {}
+            }
         } else {
             try? await gracefulShutdown()
         }
