@@ -57,6 +57,8 @@ struct UsernameRulesTests {
         .init(input: String(repeating: "x", count: 32), name: String(repeating: "x", count: 32),
               key: String(repeating: "x", count: 32)),
         .init(input: "e\u{0301}e\u{0301}e\u{0301}", name: "\u{00E9}\u{00E9}\u{00E9}", key: "\u{00E9}\u{00E9}\u{00E9}"),
+        // Old Cyrillic letter variants fold to the ordinary letters.
+        .init(input: "\u{1C80}\u{1C82}\u{1C83}", name: "\u{1C80}\u{1C82}\u{1C83}", key: "вос"),
         // Kelvin sign is Latin K.
         .init(input: "\u{212A}im", name: "\u{212A}im", key: "kim"),
     ]
