@@ -23,8 +23,9 @@ public enum UsernameKey {
     }
 
     /// The CaseFolding.txt mappings Foundation leaves out: Cherokee small letters fold to the
-    /// capitals (the reverse of every other bicameral script), and the Cyrillic variants
-    /// U+1C80–U+1C88 fold to their ordinary letters.
+    /// capitals (the reverse of every other bicameral script), the Cyrillic variants
+    /// U+1C80–U+1C88 fold to their ordinary letters, and capitals added after Foundation's
+    /// Unicode version (e.g. U+1C89, U+A7CB from Unicode 16) fold to their lower-case letters.
     private static func foldRemaining(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -37,7 +38,13 @@ public enum UsernameKey {
             case 0x1C80...0x1C88:
                 scalars.append(cyrillicVariantFolding[Int(value - 0x1C80)])
             default:
-                scalars.append(scalar)
+                // Letters newer than Foundation's case data (the standard library knows a
+                // later Unicode): their folding is their lower-case mapping.
+                if scalar.properties.changesWhenCaseFolded {
+                    scalars.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+                } else {
+                    scalars.append(scalar)
+                }
             }
         }
         return String(scalars)
