@@ -57,6 +57,10 @@ struct UsernameRulesTests {
         .init(input: String(repeating: "x", count: 32), name: String(repeating: "x", count: 32),
               key: String(repeating: "x", count: 32)),
         .init(input: "e\u{0301}e\u{0301}e\u{0301}", name: "\u{00E9}\u{00E9}\u{00E9}", key: "\u{00E9}\u{00E9}\u{00E9}"),
+        // Old Cyrillic letter variants fold to the ordinary letters.
+        .init(input: "\u{1C80}\u{1C82}\u{1C83}", name: "\u{1C80}\u{1C82}\u{1C83}", key: "вос"),
+        // A capital from Unicode 16 (Cyrillic TJE) still folds.
+        .init(input: "\u{1C89}аб", name: "\u{1C89}аб", key: "\u{1C8A}аб"),
         // Kelvin sign is Latin K.
         .init(input: "\u{212A}im", name: "\u{212A}im", key: "kim"),
     ]
@@ -124,6 +128,21 @@ struct UsernameRulesTests {
         let keys = Set(variants.map { rules.validate($0).username?.key })
         #expect(keys == ["strasse"])
         #expect(UsernameKey.derive(from: "kırmızı") != UsernameKey.derive(from: "kirmizi"))
+    }
+
+    @Test("every letter's key is stable under case folding and derivation is idempotent")
+    func foldingIsComplete() {
+        var unstable: [String] = []
+        for value in UInt32(0)..<0x20000 {
+            guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic else { continue }
+            let key = UsernameKey.derive(from: String(scalar))
+            if key.unicodeScalars.contains(where: { $0.properties.changesWhenCaseFolded })
+                || UsernameKey.derive(from: key) != key
+            {
+                unstable.append(String(value, radix: 16))
+            }
+        }
+        #expect(unstable == [])
     }
 
     @Test("rejections map onto wire reasons")

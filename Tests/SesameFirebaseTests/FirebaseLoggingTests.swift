@@ -8,6 +8,17 @@ import Testing
 struct FirebaseLoggingTests {
     static let secrets = ["SECRET-API-KEY", "SECRET-PASSWORD", "SECRET-CODE", "SECRET.ID.TOKEN", "SECRET-REFRESH", "SECRET-IDP"]
 
+    @Test("requests and responses describe themselves without secrets")
+    func redactedDescriptions() async throws {
+        let transport = ScriptedTransport([Fixtures.signInAnswer(refresh: "SECRET-REFRESH")])
+        let configuration = FirebaseConfiguration(apiKey: "SECRET-API-KEY", projectId: "p")
+        _ = try await Fixtures.provider(transport, configuration: configuration)
+            .signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: Fixtures.idToken("SECRET.ID.TOKEN"))
+        let request = try #require(await transport.requests.first)
+        #expect("\(request)" == "POST accounts:signUp (redacted)")
+        #expect("\(FirebaseHTTPResponse(status: 200, text: "SECRET-REFRESH"))" == "HTTP 200 (14 bytes)")
+    }
+
     @Test("no log line contains a key, token, password or code")
     func noSecrets() async throws {
         let (logger, storage) = RecordingLogHandler.logger()

@@ -2,8 +2,8 @@
 /// Greek vs `o` Latin), and which a username may therefore not mix.
 ///
 /// Swift's `Unicode.Scalar.Properties` exposes no script property, so membership comes from
-/// code-point ranges taken from Unicode's `Scripts.txt` (Unicode 15.1) for the letters of each
-/// script. Only letters are classified: digits, `_`, `-`, `.` and combining marks are
+/// code-point ranges taken from Unicode's `Scripts.txt` (Unicode 16) for the letters of each
+/// script (checked against `\p{Script=…}` for every alphabetic scalar below U+20000). Only letters are classified: digits, `_`, `-`, `.` and combining marks are
 /// script-neutral (Common / Inherited), and letters of every other script (Han, Hiragana,
 /// Katakana, Hangul, Arabic, …) may appear together with any one of these three.
 public enum UsernameScript: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -62,7 +62,7 @@ public enum UsernameScript: String, Sendable, Hashable, CaseIterable, Comparable
     ]
 
     private static let cyrillicRanges: [ClosedRange<UInt32>] = [
-        0x0400...0x052F, 0x1C80...0x1C88, 0x1D2B...0x1D2B, 0x1D78...0x1D78,
+        0x0400...0x052F, 0x1C80...0x1C8A, 0x1D2B...0x1D2B, 0x1D78...0x1D78,
         0x2DE0...0x2DFF, 0xA640...0xA69F, 0xFE2E...0xFE2F, 0x1E030...0x1E08F,
     ]
 }

@@ -4,13 +4,18 @@ struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
 
     static let root = DatabasePath(keys: [])
 
+    /// Realtime Database trees are at most 32 levels deep.
+    static let maximumDepth = 32
+
     /// Parses a URL path such as `/users/usernames/bob.json` (the `.json` suffix is optional).
-    /// - Throws: ``DatabaseError/invalidPath(_:)`` for keys with forbidden characters.
+    /// - Throws: ``DatabaseError/invalidPath(_:)`` for keys with forbidden characters or a path
+    ///   deeper than ``maximumDepth``.
     init(urlPath: String) throws(DatabaseError) {
         var path = urlPath
         if path.hasSuffix(".json") { path.removeLast(5) }
         let keys = path.split(separator: "/").map(String.init)
         for key in keys where !DatabasePath.isValidKey(key) { throw .invalidPath(urlPath) }
+        if keys.count > DatabasePath.maximumDepth { throw .invalidPath(urlPath) }
         self.keys = keys
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import SesameCore
 
 extension FirebaseAuthProvider {
@@ -29,6 +30,7 @@ extension FirebaseAuthProvider {
         let providerId = answer.providerId ?? federated.providerId
 
         if answer.needConfirmation == true {
+            client.logger.debug("firebase call refused", metadata: ["firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "needConfirmation"])
             throw .rejected(
                 AuthError(
                     .accountExistsWithDifferentCredential, email: email, providerId: providerId,
@@ -37,10 +39,15 @@ extension FirebaseAuthProvider {
             )
         }
         if let message = answer.errorMessage {
+            let code = FirebaseErrorCode(message: message)
+            client.logger.debug(
+                "firebase call refused",
+                metadata: ["firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "\(code?.rawValue ?? "-")"]
+            )
             var conflict = context
             conflict.email = email
             conflict.providerId = providerId
-            throw FirebaseErrorClassifier.classify(code: FirebaseErrorCode(message: message), context: conflict)
+            throw FirebaseErrorClassifier.classify(code: code, context: conflict)
         }
         guard let localId = answer.localId, !localId.isEmpty, let idToken = answer.idToken,
             let refreshToken = answer.refreshToken, !refreshToken.isEmpty, let expiresIn = answer.expiresIn

@@ -70,8 +70,7 @@ public final class AsyncHTTPClientTransport: FirebaseTransport {
         let body: ByteBuffer
         do {
             body = try await response.body.collect(upTo: Self.maximumResponseBytes)
-        } catch let error as NIOTooManyBytesError {
-            _ = error
+        } catch is NIOTooManyBytesError {
             throw .malformedResponse("\(request.name): response body larger than \(Self.maximumResponseBytes) bytes")
         } catch {
             throw .transport(Self.describe(error))

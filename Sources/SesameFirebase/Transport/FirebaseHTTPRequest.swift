@@ -6,7 +6,7 @@ import NIOHTTP1
 /// A value, so tests can record and compare request shapes. The URL may carry secrets (the API
 /// key, an RTDB `auth=` token) and the body may carry passwords and codes: never log either;
 /// `name` is what logs show.
-public struct FirebaseHTTPRequest: Sendable, Equatable {
+public struct FirebaseHTTPRequest: Sendable, Equatable, CustomStringConvertible {
     /// A short, secret-free name of the call, e.g. `accounts:signUp` or `rtdb.put`.
     public var name: String
     public var method: HTTPMethod
@@ -22,6 +22,9 @@ public struct FirebaseHTTPRequest: Sendable, Equatable {
         self.headers = headers
         self.body = body
     }
+
+    /// Method and name only: the URL and body may hold secrets.
+    public var description: String { "\(method.rawValue) \(name) (redacted)" }
 
     /// The body as UTF-8 text (tests and snapshots).
     public var bodyText: String? {

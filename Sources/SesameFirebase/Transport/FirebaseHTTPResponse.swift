@@ -2,7 +2,7 @@ import NIOCore
 import NIOHTTP1
 
 /// The complete answer to a ``FirebaseHTTPRequest``: status, headers and the whole body.
-public struct FirebaseHTTPResponse: Sendable, Equatable {
+public struct FirebaseHTTPResponse: Sendable, Equatable, CustomStringConvertible {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: ByteBuffer
@@ -17,6 +17,9 @@ public struct FirebaseHTTPResponse: Sendable, Equatable {
     public init(status: Int, headers: HTTPHeaders = [:], text: String) {
         self.init(status: status, headers: headers, body: ByteBuffer(string: text))
     }
+
+    /// Status and size only: bodies carry tokens.
+    public var description: String { "HTTP \(status) (\(body.readableBytes) bytes)" }
 
     /// The body's bytes.
     var bytes: [UInt8] { Array(body.readableBytesView) }

@@ -13,5 +13,3 @@ public protocol FirebaseTransport: Sendable {
     ///   ``RemoteAuthError/malformedResponse(_:)`` when the body was too large.
     func send(_ request: FirebaseHTTPRequest) async throws(RemoteAuthError) -> FirebaseHTTPResponse
 }
-
-

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import SesameCore
 import SesameFirebase
@@ -63,6 +64,46 @@ struct FirebaseAuthProviderEmulatorTests {
             }
             let fresh = try await h.auth.signUp(email: "carol@example.com", password: "secret1", linkingTo: nil)
             #expect(fresh.isNewUser && fresh.uid != guest.uid)
+        }
+    }
+
+    @Test("after a password is set, earlier ID tokens are refused; the returned ones work")
+    func revocation() async throws {
+        try await EmulatorHarness.with { h in
+            let guest = try await h.auth.signUpAnonymously()
+            h.time.advance(seconds: 2)
+            let linked = try await h.auth.signUp(email: "ann@example.com", password: "secret1", linkingTo: guest.idToken)
+            await #expect(throws: RemoteAuthError.idTokenRejected) {
+                _ = try await h.auth.lookup(guest.idToken)
+            }
+            #expect(try await h.auth.lookup(linked.idToken).uid == guest.uid)
+            // Emulator refresh tokens survive revocation (reference §3.2): the refresh works.
+            #expect(try await h.auth.refresh(guest.refreshToken).uid == guest.uid)
+        }
+    }
+
+    @Test("a shared client with a short request timeout: a slow answer is a transport failure")
+    func requestTimeout() async throws {
+        try await EmulatorHarness.with { h in
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: AsyncHTTPClientTransport.clientConfiguration(for: h.configuration)
+            )
+            let transport = AsyncHTTPClientTransport(client: client, requestTimeout: .seconds(1))
+            let auth = FirebaseAuthProvider(configuration: h.configuration, transport: transport)
+            do {
+                try await h.faults(#"{"latencyMs":2500}"#)
+                await #expect(throws: RemoteAuthError.transport("request timed out")) {
+                    _ = try await auth.signUpAnonymously()
+                }
+                try await h.faults(#"{"latencyMs":0}"#)
+                await transport.shutdown()  // a no-op: the client is the caller's
+                #expect(try await auth.signUpAnonymously().isNewUser)
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
         }
     }
 

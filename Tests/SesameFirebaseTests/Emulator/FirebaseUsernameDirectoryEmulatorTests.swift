@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import SesameCore
 import SesameFirebase
@@ -50,6 +51,27 @@ struct FirebaseUsernameDirectoryEmulatorTests {
             #expect(wins == 1)
             let owner = try await h.directory.owner(of: "scooby")
             #expect(contenders.contains { $0.uid == owner })
+        }
+    }
+
+    @Test("adapters over a caller-owned HTTPClient")
+    func sharedClient() async throws {
+        try await EmulatorHarness.with { h in
+            let client = HTTPClient(
+                eventLoopGroupProvider: .singleton,
+                configuration: AsyncHTTPClientTransport.clientConfiguration(for: h.configuration)
+            )
+            do {
+                let auth = FirebaseAuthProvider(configuration: h.configuration, httpClient: client)
+                let directory = try #require(FirebaseUsernameDirectory(configuration: h.configuration, httpClient: client))
+                let session = try await auth.signUpAnonymously()
+                #expect(try await directory.claim("shared", for: session.uid, idToken: session.idToken))
+                #expect(try await h.directory.owner(of: "shared") == session.uid)
+            } catch {
+                try await client.shutdown()
+                throw error
+            }
+            try await client.shutdown()
         }
     }
 

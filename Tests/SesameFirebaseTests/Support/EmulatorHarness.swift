@@ -5,7 +5,18 @@ import NIOHTTP1
 import SesameCore
 import SesameEmulator
 import SesameFirebase
+import Synchronization
 import Testing
+
+/// The emulator's clock, moved by hand (revocation is second-granular, so tests that need a
+/// token to be older than a change advance it instead of sleeping).
+final class EmulatorTime: Sendable {
+    private let milliseconds = Mutex<Int>(1_800_000_000_000)
+
+    var clock: EmulatorClock { EmulatorClock { [self] in milliseconds.withLock { $0 } } }
+
+    func advance(seconds: Int) { milliseconds.withLock { $0 += seconds * 1000 } }
+}
 
 /// A `SesameEmulator` on ephemeral loopback ports with the adapters pointed at it over real
 /// HTTP, plus the emulator-only helpers tests need (OOB codes, admin calls, fault injection).
@@ -15,14 +26,18 @@ struct EmulatorHarness: Sendable {
     let transport: AsyncHTTPClientTransport
     let auth: FirebaseAuthProvider
     let directory: FirebaseUsernameDirectory
+    let time: EmulatorTime
 
     var authBase: String { "http://127.0.0.1:\(emulator.authPort)" }
     var databaseBase: String { "http://127.0.0.1:\(emulator.databasePort)" }
 
     /// Runs `body` against a fresh emulator and stops everything afterwards.
     static func with(_ body: (EmulatorHarness) async throws -> Void) async throws {
+        let time = EmulatorTime()
         let emulator = try await SesameEmulator.start(
-            EmulatorConfiguration(host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project")
+            EmulatorConfiguration(
+                host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project", clock: time.clock
+            )
         )
         let configuration = FirebaseConfiguration(
             apiKey: "fake-api-key", projectId: "demo-project",
@@ -34,7 +49,8 @@ struct EmulatorHarness: Sendable {
         let harness = EmulatorHarness(
             emulator: emulator, configuration: configuration, transport: transport,
             auth: FirebaseAuthProvider(configuration: configuration, transport: transport),
-            directory: FirebaseUsernameDirectory(configuration: configuration, transport: transport)!
+            directory: FirebaseUsernameDirectory(configuration: configuration, transport: transport)!,
+            time: time
         )
         do {
             try await body(harness)

@@ -1,0 +1,68 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import SesameEmulator
+
+/// The built `sesame-emulator` binary beside the test bundle, when it was built.
+private let emulatorBinary: String? = {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [directory, directory.deletingLastPathComponent()] {
+        let path = candidate.appendingPathComponent("sesame-emulator").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}()
+
+@Suite("The sesame-emulator executable")
+struct ExecutableTests {
+    @Test(.enabled(if: emulatorBinary != nil, "sesame-emulator was not built"))
+    func printsReadyLinesAndExportsOnSIGTERM() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-exe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stdoutURL = work.appendingPathComponent("stdout")
+        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: emulatorBinary!)
+        process.arguments = ["--auth-port", "0", "--database-port", "0", "--export-on-exit", work.appendingPathComponent("export").path]
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Await readiness: poll the output with a deadline (the lines appear once both ports are bound).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
+            lines = text.split(separator: "\n").map(String.init)
+            if lines.count >= 2 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(lines.count == 2)
+        let pattern = #/^sesame-emulator: (auth|database) listening on http://127\.0\.0\.1:(\d+)$/#
+        let ports = lines.compactMap { line -> (String, Int)? in
+            guard let match = line.wholeMatch(of: pattern) else { return nil }
+            return (String(match.1), Int(match.2)!)
+        }
+        #expect(ports.map(\.0) == ["auth", "database"])
+        #expect(ports.allSatisfy { $0.1 > 0 })
+
+        let auth = try #require(ports.first { $0.0 == "auth" }?.1)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
+        request.method = .POST
+        request.body = .bytes(ByteBuffer(string: "{}"))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status.code == 200)
+        _ = try await response.body.collect(upTo: 1 << 20)
+
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("export/auth_export/accounts.json").path))
+    }
+}
+
