@@ -286,9 +286,12 @@ struct DaemonTests {
             settings: ["socket": ["mode": "\"0666\""], "access": ["observers": "[\"user:nobody\"]", "readers": "[]"]])
         defer { Task { await daemon.cleanUp() } }
         chmod(daemon.directory, 0o755)
+        // A copy nobody can reach wherever the build folder is (CI's clone may sit under a 0700 home).
+        let ctl = daemon.directory + "/sesamectl"
+        try FileManager.default.copyItem(atPath: Binaries.path("sesamectl"), toPath: ctl)
+        chmod(ctl, 0o755)
         func asNobody(_ arguments: [String]) async throws -> CommandResult {
-            try await runCommand(
-                "/usr/sbin/runuser", ["-u", "nobody", "--", Binaries.path("sesamectl")] + arguments + ["--socket", daemon.socketPath])
+            try await runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", ctl] + arguments + ["--socket", daemon.socketPath])
         }
         let status = try await asNobody(["status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
