@@ -134,6 +134,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Benchmark: sesamed's local API against an echo-server baseline (docs/BENCHMARKS.md).
+        .executableTarget(
+            name: "sesame-bench",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sesamectl",
             dependencies: [

@@ -26,11 +26,15 @@ public struct SessionEvent: Sendable, Hashable {
     /// The state after the change.
     public var state: AuthState
     public var sequence: Int64
+    /// The current user's ID token after the change, so token requests can be answered without
+    /// a trip through the session actor. Never part of any notification.
+    public var currentToken: IDToken?
 
-    public init(kind: Kind, state: AuthState, sequence: Int64) {
+    public init(kind: Kind, state: AuthState, sequence: Int64, currentToken: IDToken? = nil) {
         self.kind = kind
         self.state = state
         self.sequence = sequence
+        self.currentToken = currentToken
     }
 }
 

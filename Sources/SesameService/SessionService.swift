@@ -81,11 +81,15 @@ public actor SessionService {
     /// The current state and its sequence, taken together.
     public var stateAndSequence: (AuthState, Int64) { (makeState(), sequence) }
 
+    /// The current ID token, if any (for seeding a cache of the socket server).
+    public var currentToken: IDToken? { machine.session?.idToken }
+
     /// Tells subscribers the daemon is stopping (once), without stopping anything.
     public func announceShutdown(reason: String = "stopping") {
         guard !shutdownAnnounced else { return }
         shutdownAnnounced = true
-        sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence))
+        sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence,
+                          currentToken: machine.session?.idToken))
     }
 
     /// Tells subscribers the daemon is stopping and stops background work: ``run()`` returns.
@@ -152,7 +156,7 @@ public actor SessionService {
 
     func emit(_ kind: SessionEvent.Kind) {
         if kind.advancesSequence { sequence += 1 }
-        sink(SessionEvent(kind: kind, state: makeState(), sequence: sequence))
+        sink(SessionEvent(kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken))
     }
 
     func makeState() -> AuthState {

@@ -77,10 +77,19 @@ struct LocalAPIDispatcher: Sendable {
                 }
                 return .respond(.success(id: id, result: .object([:])))
             case .getIdToken:
-                if let uid = try request.params.optionalString("uid"), uid != hub.snapshot.state.user?.uid,
-                    caller.role < .manager
-                {
+                let snapshot = hub.snapshot
+                let uid = try request.params.optionalString("uid")
+                if let uid, uid != snapshot.state.user?.uid, caller.role < .manager {
                     return .respond(.failure(id: id, error: .permissionDenied(requiredRole: .manager)))
+                }
+                // The fast path: a held token that stays valid long enough is answered here, on
+                // the event loop; anything else (refresh, guest token, errors) goes to the actor.
+                let force = try request.params.optionalBool("forceRefresh") ?? false
+                let minValidity = try request.params.optionalNumber("minValidity") ?? 300
+                if !force, uid == nil || uid == snapshot.state.user?.uid, let user = snapshot.state.user,
+                    let token = snapshot.token, minValidity >= 0, token.isValid(for: minValidity, at: Date())
+                {
+                    return .respond(.success(id: id, result: Self.tokenJSON(token, uid: user.uid)))
                 }
                 return .later
             default:
@@ -125,10 +134,7 @@ struct LocalAPIDispatcher: Sendable {
             guard minValidity >= 0 else { throw LocalAPIError.invalidParams("\"minValidity\" must not be negative.") }
             let uid = try params.optionalString("uid")
             let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
-            return WireIdToken(
-                token: issued.idToken.rawValue, uid: issued.uid, expiresAt: issued.idToken.expiresAt,
-                issuedAt: issued.idToken.issuedAt, signInProvider: issued.idToken.signInProvider
-            ).json
+            return Self.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
             _ = try await service.signInAnonymously()
             return stateJSON
@@ -203,6 +209,13 @@ struct LocalAPIDispatcher: Sendable {
         case .hello, .getState, .subscribe, .unsubscribe:
             throw LocalAPIError.internalError
         }
+    }
+
+    static func tokenJSON(_ token: IDToken, uid: String) -> JSONValue {
+        WireIdToken(
+            token: token.rawValue, uid: uid, expiresAt: token.expiresAt, issuedAt: token.issuedAt,
+            signInProvider: token.signInProvider
+        ).json
     }
 
     static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> Credential {

@@ -32,14 +32,14 @@ public final class LocalAPIServer: Service, Sendable {
     ///   - initialState: the state after the keyring was loaded, and its sequence.
     public init(
         configuration: LocalAPIServerConfiguration, service: SessionService, initialState: AuthState,
-        sequence: Int64, instance: String, usernamesEnabled: Bool, logger: Logger,
+        sequence: Int64, initialToken: IDToken? = nil, instance: String, usernamesEnabled: Bool, logger: Logger,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
         self.service = service
         self.logger = logger
         self.group = group
-        self.hub = SubscriptionHub(initial: initialState, sequence: sequence)
+        self.hub = SubscriptionHub(initial: initialState, sequence: sequence, token: initialToken)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
             usernamesEnabled: usernamesEnabled, logger: logger)

@@ -23,6 +23,8 @@ final class SubscriptionHub: Sendable {
     struct Snapshot: Sendable {
         var state: AuthState
         var sequence: Int64
+        /// The current ID token; only ever sent in a `getIdToken` answer.
+        var token: IDToken?
         var wire: WireState { state.wire(sequence: sequence) }
     }
 
@@ -34,8 +36,8 @@ final class SubscriptionHub: Sendable {
 
     private let guarded: NIOLockedValueBox<Guarded>
 
-    init(initial: AuthState, sequence: Int64) {
-        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: initial, sequence: sequence)))
+    init(initial: AuthState, sequence: Int64, token: IDToken?) {
+        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: initial, sequence: sequence, token: token)))
     }
 
     var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
@@ -46,7 +48,7 @@ final class SubscriptionHub: Sendable {
         let notification = SessionEventWire.notification(for: event)
         let line = notification.message.encoded()
         guarded.withLockedValue { guarded in
-            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence)
+            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
             for subscriber in guarded.subscribers.values {
                 let wanted: Bool
                 switch notification.event {

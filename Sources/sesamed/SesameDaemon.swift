@@ -115,11 +115,12 @@ struct SesameDaemon: AsyncParsableCommand {
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
             observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
         let (initialState, sequence) = await service.stateAndSequence
+        let initialToken = await service.currentToken
         let server = LocalAPIServer(
             configuration: LocalAPIServerConfiguration(
                 endpoint: endpoint, maximumConnections: configuration.maxConnections, access: access,
                 version: Self.version),
-            service: service, initialState: initialState, sequence: sequence,
+            service: service, initialState: initialState, sequence: sequence, initialToken: initialToken,
             instance: UUID().uuidString.lowercased(), usernamesEnabled: configuration.usernamesEnabled,
             logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(notifier: SystemdNotifier(environment: environment), logger: logger)
