@@ -3,11 +3,18 @@ import SesameLocalAPI
 /// How the local API is served (`[socket]`, `[access]`).
 public struct LocalAPIServerConfiguration: Sendable {
     /// Where connections come from.
-    public enum Endpoint: Sendable, Hashable {
+    public enum Endpoint: Sendable, Hashable, CustomStringConvertible {
         /// Bind a Unix socket at this path and give it this mode.
         case path(String, mode: UInt32)
         /// Adopt a listening socket systemd passed (socket activation).
         case adopted(descriptor: Int32)
+
+        public var description: String {
+            switch self {
+            case .path(let path, let mode): "\(path) (mode 0\(String(mode, radix: 8)))"
+            case .adopted(let descriptor): "fd \(descriptor) from systemd"
+            }
+        }
     }
 
     public var endpoint: Endpoint
