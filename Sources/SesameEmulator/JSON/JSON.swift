@@ -3,7 +3,7 @@
 /// Objects are unordered; ``serialized()`` writes their keys sorted so that the same value
 /// always gives the same bytes (the RTDB ETag depends on that). Integers that fit `Int` are kept
 /// exactly; other numbers are `Double`.
-public enum JSON: Sendable, Equatable {
+public enum JSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -66,6 +66,23 @@ public enum JSON: Sendable, Equatable {
         case .string: return "string"
         case .array: return "array"
         case .object: return "object"
+        }
+    }
+}
+
+extension JSON: Equatable {
+    /// Structural equality in which numbers compare by value (`1 == 1.0`), as JSON does.
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b && b.rounded() == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
         }
     }
 }
