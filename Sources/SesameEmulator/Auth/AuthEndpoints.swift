@@ -19,6 +19,14 @@ struct AuthEndpoints: EmulatorEndpoints {
         "resetPassword": "accounts:resetPassword", "verifyCustomToken": "accounts:signInWithCustomToken",
     ]
 
+    /// Identity Toolkit operations that exist but that this emulator does not implement (501).
+    static let knownUnsupported: Set<String> = [
+        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber", "accounts:batchCreate",
+        "accounts:signInWithGameCenter", "accounts:revokeToken", "accounts:verifyIosClient",
+        "accounts:mfaEnrollment:start", "accounts:mfaEnrollment:finalize", "accounts:mfaSignIn:start",
+        "accounts:mfaSignIn:finalize", "accounts:issueSamlResponse",
+    ]
+
     /// A request routed to an Identity Toolkit operation.
     struct Route {
         /// `accounts:signUp`, `accounts` (admin create), `token`…
@@ -126,8 +134,10 @@ struct AuthEndpoints: EmulatorEndpoints {
             case "accounts:batchGet": result = try await state.batchGet(body)
             default: result = try await state.query(body)
             }
-        default:
+        case _ where Self.knownUnsupported.contains(route.operation):
             throw AuthError.notImplemented("NOT_IMPLEMENTED : \(route.operation) is not supported by sesame-emulator.")
+        default:
+            throw AuthError.notFound
         }
         return .json(result)
     }
