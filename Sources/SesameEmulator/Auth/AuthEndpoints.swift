@@ -64,6 +64,10 @@ struct AuthEndpoints: EmulatorEndpoints {
         return .json(error.json, status: status)
     }
 
+    func payloadTooLargeReply() -> EmulatorReply {
+        .json(AuthError.payloadTooLarge.json, status: 413)
+    }
+
     func faultSettingsChanged(_ settings: FaultSettings) async {
         await state.setTokenLifetime(settings.tokenTtlSeconds)
     }

@@ -15,6 +15,10 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         .json(["error": .string(message)], status: status)
     }
 
+    func payloadTooLargeReply() -> EmulatorReply {
+        .json(DatabaseError.payloadTooLarge.json, status: 413)
+    }
+
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
         if request.method == "POST", let override = request.header("x-http-method-override") { return override.uppercased() }
         return request.method
