@@ -4,7 +4,7 @@ import Foundation
 /// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
 /// `database_export/<namespace>.json`.
 enum EmulatorSnapshot {
-    static func write(to directory: String, auth: AuthState, database: DatabaseState) async throws(SesameEmulatorError) {
+    static func write(to directory: String, auth: AuthState, database: DatabaseState) async throws {
         let (accounts, config) = await auth.exportSnapshot()
         let trees = await database.trees
         let root = URL(fileURLWithPath: directory)
@@ -29,37 +29,51 @@ enum EmulatorSnapshot {
         }
     }
 
-    static func read(from directory: String, auth: AuthState, database: DatabaseState) async throws(SesameEmulatorError) {
-        let root = URL(fileURLWithPath: directory)
-        func load(_ relative: String) throws(SesameEmulatorError) -> JSON? {
-            let url = root.appendingPathComponent(relative)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-            do {
-                return try JSONParser.parse(Array(try Data(contentsOf: url)))
-            } catch {
-                throw SesameEmulatorError("cannot import \(url.path): \(error)")
-            }
+    static func read(from directory: String, auth: AuthState, database: DatabaseState) async throws {
+        let snapshot = try load(directory)
+        if let accounts = snapshot.accounts {
+            await auth.importSnapshot(accounts: accounts, config: snapshot.config)
         }
+        await database.replaceAll(snapshot.trees)
+    }
+
+    /// The parsed contents of an export directory.
+    struct Contents {
+        var accounts: JSON?
+        var config: JSON?
+        var trees: [String: JSON] = [:]
+    }
+
+    /// Reads and parses an export directory (synchronously, before any actor is touched).
+    static func load(_ directory: String) throws -> Contents {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SesameEmulatorError("import directory \(directory) does not exist")
         }
-        if let accounts = try load("auth_export/accounts.json") {
-            await auth.importSnapshot(accounts: accounts, config: try load("auth_export/config.json"))
-        }
+        let root = URL(fileURLWithPath: directory)
+        var contents = Contents()
+        contents.accounts = try parseFile(root.appendingPathComponent("auth_export/accounts.json"))
+        contents.config = try parseFile(root.appendingPathComponent("auth_export/config.json"))
         let databaseDirectory = root.appendingPathComponent("database_export")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: databaseDirectory.path)) ?? []
-        var trees: [String: JSON] = [:]
         for file in files where file.hasSuffix(".json") {
-            let namespace = String(file.dropLast(5))
-            if let tree = try load("database_export/\(file)") {
-                do {
-                    trees[namespace] = try DatabaseValue.normalize(tree, now: 0)
-                } catch {
-                    throw SesameEmulatorError("cannot import database_export/\(file): \(error.message)")
-                }
+            guard let tree = try parseFile(databaseDirectory.appendingPathComponent(file)) else { continue }
+            do {
+                contents.trees[String(file.dropLast(5))] = try DatabaseValue.normalize(tree, now: 0)
+            } catch {
+                throw SesameEmulatorError("cannot import database_export/\(file): \(error.message)")
             }
         }
-        await database.replaceAll(trees)
+        return contents
+    }
+
+    /// The JSON in `url`, `nil` when the file does not exist.
+    static func parseFile(_ url: URL) throws -> JSON? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try JSONParser.parse(Array(try Data(contentsOf: url)))
+        } catch {
+            throw SesameEmulatorError("cannot import \(url.path): \(error)")
+        }
     }
 }

@@ -43,14 +43,20 @@ struct BadInputTests {
                 ("POST", "/emulator/v1/projects/demo-project/whatever"),
             ] {
                 let answer = try await emu.request(method, emu.authBase + path, body: Array("{}".utf8))
-                if path.contains("accounts:nothing") {
-                    #expect(answer.status == 501 || answer.status == 404)
-                } else {
-                    #expect(answer.status == 404, "\(method) \(path)")
-                    #expect(answer.errorMessage == "Not Found")
-                    #expect(answer.json["error"]?["status"] == "NOT_FOUND")
-                }
+                #expect(answer.status == 404, "\(method) \(path)")
+                #expect(answer.errorMessage == "Not Found")
+                #expect(answer.json["error"]?["status"] == "NOT_FOUND")
             }
+        }
+    }
+
+    @Test func knownButUnsupportedOperationsAre501() async throws {
+        try await TestEmulator.with { emu in
+            let answer = try await emu.auth("accounts:signInWithPhoneNumber", ["phoneNumber": "+15555550100"])
+            #expect(answer.status == 501)
+            #expect(answer.json["error"]?["status"] == "NOT_IMPLEMENTED")
+            let tenant = try await emu.auth("accounts:signUp", ["tenantId": "t1"])
+            #expect(tenant.status == 501)
         }
     }
 

@@ -98,6 +98,30 @@ struct EmailLinkTests {
         }
     }
 
+    @Test func resetPasswordActionLinkAppliesTheCodeAndRedirects() async throws {
+        try await TestEmulator.with { emu in
+            _ = try await emu.signUp(email: "click-reset@example.com", password: "old-password")
+            _ = try await emu.auth(
+                "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "click-reset@example.com", "continueUrl": "https://app.example/after"])
+            let code = try #require(try await emu.oobCode(for: "click-reset@example.com", type: "PASSWORD_RESET"))
+            let noPassword = try await emu.request(
+                "GET", "\(emu.authBase)/emulator/action?mode=resetPassword&oobCode=\(code)", client: TestEmulator.noRedirects)
+            #expect(noPassword.status == 400)
+            let click = try await emu.request(
+                "GET",
+                "\(emu.authBase)/emulator/action?mode=resetPassword&oobCode=\(code)&apiKey=k&newPassword=clicked-pw&continueUrl=https%3A%2F%2Fapp.example%2Fafter",
+                client: TestEmulator.noRedirects)
+            #expect(click.status == 303)
+            #expect(click.header("location")?.hasPrefix("https://app.example/after?mode=resetPassword") == true)
+            let signIn = try await emu.auth("accounts:signInWithPassword", ["email": "click-reset@example.com", "password": "clicked-pw"])
+            #expect(signIn.status == 200)
+            let again = try await emu.request(
+                "GET", "\(emu.authBase)/emulator/action?mode=resetPassword&oobCode=\(code)&newPassword=other-pw", client: TestEmulator.noRedirects)
+            #expect(again.status == 400)
+            #expect(again.json["authEmulator"]?["error"] == "INVALID_OOB_CODE")
+        }
+    }
+
     @Test func signInActionLinkRedirectsWithTheCode() async throws {
         try await TestEmulator.with { emu in
             let code = try await emu.sendSignInLink(to: "click@example.com")

@@ -24,7 +24,7 @@ struct ExecutableTests {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
         let stdoutURL = work.appendingPathComponent("stdout")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: emulatorBinary!)
         process.arguments = ["--auth-port", "0", "--database-port", "0", "--export-on-exit", work.appendingPathComponent("export").path]

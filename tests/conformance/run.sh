@@ -19,6 +19,7 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check firebase-admin pytest
 
 WORK="$(mktemp -d)"
+: >"$WORK/stdout"
 "$BINARY" --auth-port 0 --database-port 0 --project demo-project >"$WORK/stdout" 2>"$WORK/stderr" &
 EMULATOR=$!
 cleanup() {
@@ -31,7 +32,8 @@ cleanup() {
 trap cleanup EXIT
 
 for _ in $(seq 1 600); do
-    if [ "$(grep -c ' listening on http://' "$WORK/stdout" || true)" -ge 2 ]; then break; fi
+    READY="$(grep -c ' listening on http://' "$WORK/stdout" 2>/dev/null || true)"
+    if [ "${READY:-0}" -ge 2 ]; then break; fi
     if ! kill -0 "$EMULATOR" 2>/dev/null; then
         echo "sesame-emulator exited before it was ready:" >&2
         cat "$WORK/stderr" >&2

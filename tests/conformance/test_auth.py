@@ -183,3 +183,22 @@ def test_verify_id_token_anonymous(app):
 def test_verify_id_token_rejects_garbage(app):
     with pytest.raises(auth.InvalidIdTokenError):
         auth.verify_id_token("not-a-token")
+
+
+def test_get_users_and_phone_lookup(app):
+    phone = "+1666" + str(uuid.uuid4().int)[:7]
+    with_phone = auth.create_user(phone_number=phone)
+    with_email = auth.create_user(email=unique_email("getusers"))
+    assert auth.get_user_by_phone_number(phone).uid == with_phone.uid
+    result = auth.get_users([
+        auth.UidIdentifier(with_phone.uid),
+        auth.EmailIdentifier(with_email.email),
+        auth.PhoneIdentifier(phone),
+        auth.UidIdentifier("missing-uid"),
+    ])
+    assert {u.uid for u in result.users} == {with_phone.uid, with_email.uid}
+    assert [i.uid for i in result.not_found if isinstance(i, auth.UidIdentifier)] == ["missing-uid"]
+    cleared = auth.update_user(with_phone.uid, phone_number=auth.DELETE_ATTRIBUTE)
+    assert cleared.phone_number is None
+    with pytest.raises(auth.UserNotFoundError):
+        auth.get_user_by_phone_number(phone)

@@ -1,9 +1,9 @@
 extension AuthEndpoints {
     /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
-    func emulatorEndpoint(_ request: EmulatorRequest) async throws(AuthError) -> EmulatorReply {
+    func emulatorEndpoint(_ request: EmulatorRequest) async throws -> EmulatorReply {
         if request.path == "/emulator/action" && request.method == "GET" { return await action(request) }
         let parts = request.path.split(separator: "/")
-        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw .notFound }
+        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw AuthError.notFound }
         switch (request.method, parts[4]) {
         case ("GET", "oobCodes"): return .json(await state.listOobCodes())
         case ("DELETE", "accounts"): return .json(await state.deleteAllAccounts())
@@ -11,7 +11,7 @@ extension AuthEndpoints {
         case ("PATCH", "config"):
             let body = try AuthRequestBody.parse(request.body)
             return .json(try await state.patchConfiguration(body))
-        default: throw .notFound
+        default: throw AuthError.notFound
         }
     }
 

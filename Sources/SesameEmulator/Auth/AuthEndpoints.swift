@@ -19,6 +19,14 @@ struct AuthEndpoints: EmulatorEndpoints {
         "resetPassword": "accounts:resetPassword", "verifyCustomToken": "accounts:signInWithCustomToken",
     ]
 
+    /// Identity Toolkit operations that exist but that this emulator does not implement (501).
+    static let knownUnsupported: Set<String> = [
+        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber", "accounts:batchCreate",
+        "accounts:signInWithGameCenter", "accounts:revokeToken", "accounts:verifyIosClient",
+        "accounts:mfaEnrollment:start", "accounts:mfaEnrollment:finalize", "accounts:mfaSignIn:start",
+        "accounts:mfaSignIn:finalize", "accounts:issueSamlResponse",
+    ]
+
     /// A request routed to an Identity Toolkit operation.
     struct Route {
         /// `accounts:signUp`, `accounts` (admin create), `token`…
@@ -56,6 +64,10 @@ struct AuthEndpoints: EmulatorEndpoints {
         return .json(error.json, status: status)
     }
 
+    func payloadTooLargeReply() -> EmulatorReply {
+        .json(AuthError.payloadTooLarge.json, status: 413)
+    }
+
     func faultSettingsChanged(_ settings: FaultSettings) async {
         await state.setTokenLifetime(settings.tokenTtlSeconds)
     }
@@ -63,12 +75,15 @@ struct AuthEndpoints: EmulatorEndpoints {
     func respond(to request: EmulatorRequest) async -> EmulatorReply {
         do {
             return try await dispatch(request)
-        } catch {
+        } catch let error as AuthError {
             return .json(error.json, status: error.httpStatus)
+        } catch {
+            let failure = AuthError(httpStatus: 500, message: "INTERNAL", reason: "backendError", status: "INTERNAL")
+            return .json(failure.json, status: 500)
         }
     }
 
-    private func dispatch(_ request: EmulatorRequest) async throws(AuthError) -> EmulatorReply {
+    private func dispatch(_ request: EmulatorRequest) async throws -> EmulatorReply {
         let path = request.path
         if path == "/" && request.method == "GET" {
             return .json([
@@ -79,15 +94,15 @@ struct AuthEndpoints: EmulatorEndpoints {
             ])
         }
         if path.hasPrefix("/emulator/") { return try await emulatorEndpoint(request) }
-        guard let route = Self.route(path) else { throw .notFound }
+        guard let route = Self.route(path) else { throw AuthError.notFound }
         let isGet = route.operation == "accounts:batchGet"
-        guard request.method == (isGet ? "GET" : "POST") else { throw .notFound }
+        guard request.method == (isGet ? "GET" : "POST") else { throw AuthError.notFound }
 
         let privileged = try Self.isPrivileged(request, allowBearer: route.operation != "token")
         if !privileged {
             let key = request.query["key"] ?? request.header("x-goog-api-key") ?? ""
-            if key.isEmpty { throw .missingAPIKey }
-            if route.projectScoped { throw .insufficientPermission }
+            if key.isEmpty { throw AuthError.missingAPIKey }
+            if route.projectScoped { throw AuthError.insufficientPermission }
         }
         var body: AuthRequestBody
         if route.operation == "token" {
@@ -96,9 +111,9 @@ struct AuthEndpoints: EmulatorEndpoints {
             body = try AuthRequestBody.parse(request.body)
         }
         if isGet { body.merge(defaults: request.query.mapValues(JSON.string)) }
-        if body.has("targetProjectId") && !privileged { throw .insufficientPermission }
+        if body.has("targetProjectId") && !privileged { throw AuthError.insufficientPermission }
         if body.has("tenantId") {
-            throw .notImplemented("NOT_IMPLEMENTED : sesame-emulator does not support multi-tenancy (tenantId).")
+            throw AuthError.notImplemented("NOT_IMPLEMENTED : sesame-emulator does not support multi-tenancy (tenantId).")
         }
 
         let result: JSON
@@ -117,14 +132,16 @@ struct AuthEndpoints: EmulatorEndpoints {
         case "accounts:resetPassword": result = try await state.resetPassword(body)
         case "token": result = try await state.grantToken(body)
         case "accounts:batchDelete", "accounts:batchGet", "accounts:query":
-            guard privileged else { throw .insufficientPermission }
+            guard privileged else { throw AuthError.insufficientPermission }
             switch route.operation {
             case "accounts:batchDelete": result = try await state.batchDelete(body)
             case "accounts:batchGet": result = try await state.batchGet(body)
             default: result = try await state.query(body)
             }
+        case _ where Self.knownUnsupported.contains(route.operation):
+            throw AuthError.notImplemented("NOT_IMPLEMENTED : \(route.operation) is not supported by sesame-emulator.")
         default:
-            throw .notImplemented("NOT_IMPLEMENTED : \(route.operation) is not supported by sesame-emulator.")
+            throw AuthError.notFound
         }
         return .json(result)
     }
@@ -137,7 +154,7 @@ struct AuthEndpoints: EmulatorEndpoints {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         if token.lowercased() == "owner" || token.hasPrefix("ya29.") { return true }
-        throw .unauthenticated
+        throw AuthError.unauthenticated
     }
 
     /// The Secure Token body: form-urlencoded or JSON, snake_case or camelCase.

@@ -15,6 +15,10 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         .json(["error": .string(message)], status: status)
     }
 
+    func payloadTooLargeReply() -> EmulatorReply {
+        .json(DatabaseError.payloadTooLarge.json, status: 413)
+    }
+
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
         if request.method == "POST", let override = request.header("x-http-method-override") { return override.uppercased() }
         return request.method
@@ -23,12 +27,14 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     func respond(to request: EmulatorRequest) async -> EmulatorReply {
         do {
             return try await dispatch(request)
-        } catch {
+        } catch let error as DatabaseError {
             return .json(error.json, status: error.status)
+        } catch {
+            return .json(["error": "Internal error"], status: 500)
         }
     }
 
-    private func dispatch(_ request: EmulatorRequest) async throws(DatabaseError) -> EmulatorReply {
+    private func dispatch(_ request: EmulatorRequest) async throws -> EmulatorReply {
         let namespace = request.query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
         let method = Self.effectiveMethod(request)
         if request.path == "/" && method == "GET" && request.query.isEmpty {
@@ -100,7 +106,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             return try JSONParser.parse(bytes)
         } catch {
             if allowLenient { return .string(String(decoding: bytes, as: UTF8.self)) }
-            throw .invalidJSON
+            throw DatabaseError.invalidJSON
         }
     }
 }

@@ -3,7 +3,7 @@ extension JSON {
     ///
     /// Deterministic: equal values always give identical text. Integral doubles within ±2^53 are
     /// written without a fraction, so `1.0` and `1` serialise alike.
-    public func serialized() -> String {
+    func serialized() -> String {
         var out = ""
         out.reserveCapacity(64)
         write(into: &out)
@@ -11,7 +11,7 @@ extension JSON {
     }
 
     /// UTF-8 bytes of ``serialized()``.
-    public func serializedBytes() -> [UInt8] {
+    func serializedBytes() -> [UInt8] {
         Array(serialized().utf8)
     }
 

@@ -3,7 +3,7 @@
 /// Objects are unordered; ``serialized()`` writes their keys sorted so that the same value
 /// always gives the same bytes (the RTDB ETag depends on that). Integers that fit `Int` are kept
 /// exactly; other numbers are `Double`.
-public enum JSON: Sendable, Equatable {
+enum JSON: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -13,19 +13,19 @@ public enum JSON: Sendable, Equatable {
     case object([String: JSON])
 
     /// The string, if this is a string.
-    public var stringValue: String? {
+    var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The Boolean, if this is a Boolean.
-    public var boolValue: Bool? {
+    var boolValue: Bool? {
         if case .bool(let b) = self { return b }
         return nil
     }
 
     /// The number as an `Int`, if this is an integer (or a `Double` with no fraction).
-    public var intValue: Int? {
+    var intValue: Int? {
         switch self {
         case .int(let i): return i
         case .double(let d) where d.rounded() == d && abs(d) < 9.0e18: return Int(d)
@@ -34,25 +34,25 @@ public enum JSON: Sendable, Equatable {
     }
 
     /// The members, if this is an object.
-    public var objectValue: [String: JSON]? {
+    var objectValue: [String: JSON]? {
         if case .object(let o) = self { return o }
         return nil
     }
 
     /// The elements, if this is an array.
-    public var arrayValue: [JSON]? {
+    var arrayValue: [JSON]? {
         if case .array(let a) = self { return a }
         return nil
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The member `key` of an object, `nil` for anything else or a missing member.
-    public subscript(key: String) -> JSON? {
+    subscript(key: String) -> JSON? {
         if case .object(let o) = self { return o[key] }
         return nil
     }
@@ -70,15 +70,32 @@ public enum JSON: Sendable, Equatable {
     }
 }
 
+extension JSON: Equatable {
+    /// Structural equality in which numbers compare by value (`1 == 1.0`), as JSON does.
+    static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): return Double(a) == b && b.rounded() == b
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+}
+
 extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(dictionaryLiteral elements: (String, JSON)...) {
+    init(stringLiteral value: String) { self = .string(value) }
+    init(integerLiteral value: Int) { self = .int(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(dictionaryLiteral elements: (String, JSON)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
-    public init(nilLiteral: ()) { self = .null }
+    init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    init(nilLiteral: ()) { self = .null }
 }

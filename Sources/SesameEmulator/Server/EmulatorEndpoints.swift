@@ -13,6 +13,9 @@ protocol EmulatorEndpoints: Sendable {
     /// The port's error envelope for an injected failure or a transport-level problem.
     func errorReply(status: Int, message: String) -> EmulatorReply
 
+    /// The 413 answer for a body over the 1 MiB cap, in the port's envelope.
+    func payloadTooLargeReply() -> EmulatorReply
+
     /// Called after `/sesame/v1/faults` changed the port's settings.
     func faultSettingsChanged(_ settings: FaultSettings) async
 }

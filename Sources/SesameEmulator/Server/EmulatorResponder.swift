@@ -54,7 +54,7 @@ struct EmulatorResponder<Endpoints: EmulatorEndpoints>: HTTPResponder {
         }
 
         guard let body = try await Self.readBody(request.body) else {
-            return Self.response(endpoints.errorReply(status: 413, message: "PAYLOAD_TOO_LARGE"), origin: origin, requestHeaders: nil, close: true)
+            return Self.response(endpoints.payloadTooLargeReply(), origin: origin, requestHeaders: nil, close: true)
         }
         var full = probe
         full.body = body
