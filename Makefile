@@ -8,7 +8,7 @@ DESTDIR ?=
 BUILD_DIR := $(shell $(SWIFT) build --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
 
-.PHONY: all deps build run test test-swift test-units test-conformance bench install clean help
+.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz fuzz bench install clean help
 
 all: build
 
@@ -32,7 +32,7 @@ run: deps
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(MAKE) test-swift test-units test-conformance
+	$(MAKE) test-swift test-units test-conformance test-fuzz
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -42,6 +42,12 @@ test-units:
 
 test-conformance:
 	tests/conformance/run.sh "$(BUILD_DIR)/sesame-emulator"
+
+test-fuzz:
+	scripts/fuzz.sh 30
+
+fuzz:
+	scripts/fuzz.sh 600
 
 bench: deps
 	$(SWIFT) build -c release --product sesame-bench

@@ -134,6 +134,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // libFuzzer target for the request decoder (scripts/fuzz.sh); inert in normal builds.
+        .executableTarget(name: "FuzzLocalAPI", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
         // Benchmark: sesamed's local API against an echo-server baseline (docs/BENCHMARKS.md).
         .executableTarget(
             name: "sesame-bench",
