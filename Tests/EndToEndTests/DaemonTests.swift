@@ -127,8 +127,19 @@ struct DaemonTests {
         } catch let error as SesameClientError {
             #expect(error.reason == "too-many-requests")
         }
+        // A 200 whose body is not a token answer: garbage, so transient; the session is kept.
+        try await emulator.faults(["failNext": 1, "failStatus": 200, "failMessage": "not what you expected",
+                                   "pathPrefix": "/securetoken.googleapis.com"])
+        do {
+            _ = try await client.idToken(forceRefresh: true)
+            Issue.record("no error")
+        } catch let error as SesameClientError {
+            #expect(error.reason == "backend-unavailable")
+            #expect(error.code == 2000)
+        }
         _ = try await client.idToken(forceRefresh: true)
         #expect(try await client.state().user?.uid == uid)
+        #expect(try await client.state().status.rawValue == "anonymous")
     }
 
     @Test("a revoked refresh token: session-revoked, then a new anonymous user")
