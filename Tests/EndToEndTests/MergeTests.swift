@@ -198,6 +198,51 @@ struct MergeTests {
         }
     }
 
+    @Test("a completed merge whose guest deletion failed: after SIGKILL and restart the guest is still deleted")
+    func completedMergeSurvivesSigkill() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            let (merge, account) = try await mergeGuest(emulator, client)
+            try await emulator.faults(["failNext": 1000, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:delete"])
+            _ = try await client.completeMerge(mergeId: merge.mergeId)
+            try await daemon.kill()
+            #expect(try await emulator.accountExists(guest))
+            try await emulator.clearFaults()
+            try await daemon.restart(waitFor: "authenticated")
+            try await waitUntil("the guest is deleted after the restart") { try await !emulator.accountExists(guest) }
+            let state = try await daemon.client().state()
+            #expect(state.pendingMerges.isEmpty)
+            #expect(state.user?.uid == account)
+        }
+    }
+
+    @Test("merge.hold = 0 through an email link and through an IdP: the guest is deleted at once")
+    func holdZeroOtherFlows() async throws {
+        try await withDaemon(settings: ["merge": ["hold": "0"]]) { emulator, daemon, client, watch in
+            _ = try await emulator.createAccount(email: "lnk@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "lnk@example.com")
+            let link = try #require(try await emulator.oobLink(email: "lnk@example.com"))
+            let (state, merge) = try await client.completeSignInLink(link: link)
+            #expect(merge?.fromUid == guest)
+            #expect(state.pendingMerges.isEmpty)
+            #expect(try await !emulator.accountExists(guest))
+
+            // Back to a guest, then into an IdP account.
+            _ = try await client.signOut()
+            let second = try #require(try await client.state().user?.uid)
+            _ = try await emulator.request(
+                "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k",
+                json: ["postBody": .string("providerId=apple.com&id_token=" + formEncoded(claims(sub: "ap-1", email: nil, verified: false))),
+                       "requestUri": "http://localhost", "returnSecureToken": true])
+            let (idpState, idpMerge) = try await client.signInWithIdp(
+                providerId: "apple.com", idToken: claims(sub: "ap-1", email: nil, verified: false))
+            #expect(idpMerge?.fromUid == second)
+            #expect(idpState.pendingMerges.isEmpty)
+            #expect(try await !emulator.accountExists(second))
+        }
+    }
+
     @Test("a guest deletion that fails is retried until the backend confirms")
     func deletionRetried() async throws {
         try await withDaemon { emulator, daemon, client, watch in

@@ -3,6 +3,10 @@ import SesameClient
 import SesameLocalAPI
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The upgrade paths (issue 5), `sesamed` against `sesame-emulator` as processes: a guest
 /// becomes an account in place (uid kept, `linked`), or signs in to an existing one (a merge is
 /// recorded, `merged`, and the guest survives at the backend until the merge completes).
@@ -503,6 +507,104 @@ struct UpgradeTests {
             #expect(try await !emulator.accountExists(guest))
         }
     }
+
+    // MARK: - Order, faults and the remaining methods
+
+    @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
+    func eventsBeforeResponse() async throws {
+        try await withDaemon(settings: ["merge": ["hold": "0"]]) { emulator, daemon, client, watch in
+            _ = try await emulator.createAccount(email: "ord@example.com", password: "secret12")
+            let connection = try RawConnection(path: daemon.socketPath)
+            defer { connection.close() }
+            try connection.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"migrator":true}}"#)
+            let subscribed = try connection.readUntilResponse(id: 1)
+            let start = try #require(subscribed.last?["result"]?["state"]?["sequence"]?.int64Value)
+            try connection.send(
+                #"{"jsonrpc":"2.0","id":2,"method":"signIn","params":{"identifier":"ord@example.com","password":"secret12"}}"#)
+            let lines = try connection.readUntilResponse(id: 2)
+            let response = try #require(lines.last)
+            let notifications = lines.dropLast()
+            let methods = notifications.compactMap { $0["method"]?.stringValue }
+            let merged = try #require(notifications.firstIndex { $0["params"]?["reason"]?.stringValue == "merged" })
+            #expect(methods.contains("accountMerge"))
+            #expect(notifications[(merged + 1)...].contains { $0["method"]?.stringValue == "userUpdated" }, "\(methods)")
+            let sequences = notifications.compactMap { $0["params"]?["sequence"]?.int64Value }
+            #expect(sequences.first.map { $0 > start } == true)
+            #expect(sequences == sequences.sorted())
+            let final = try #require(response["result"]?["state"])
+            #expect(final["sequence"]?.int64Value == sequences.last)
+            #expect(final["pendingMerges"]?.arrayValue?.isEmpty == true)
+            #expect(response["result"]?["merge"]?["mergeId"]?.stringValue != nil)
+        }
+    }
+
+    @Test("the backend failing in the middle of a sign-in: either the old session or the new one, never half")
+    func backendFailsMidFlow() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let account = try await emulator.createAccount(email: "mid@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"])
+            try await expectDaemonError("backend-unavailable", code: 2000) {
+                _ = try await client.signIn(identifier: "mid@example.com", password: "secret12")
+            }
+            var state = try await client.state()
+            #expect(state.user?.uid == guest)
+            #expect(state.pendingMerges.isEmpty)
+            try await emulator.clearFaults()
+
+            // The sign-in succeeds but reading the profile fails: the new session, with its merge.
+            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
+            let (after, merge) = try await client.signIn(identifier: "mid@example.com", password: "secret12")
+            #expect(after.user?.uid == account)
+            #expect(merge?.fromUid == guest)
+            try await emulator.clearFaults()
+            state = try await client.state()
+            #expect(state.user?.uid == account)
+            #expect(state.pendingMerges.count == 1)
+            #expect(try await emulator.accountExists(guest))
+            // A reload fills in the profile.
+            let reloaded = try await client.reload()
+            #expect(reloaded.user?.email == "mid@example.com")
+            #expect(reloaded.user?.providers == ["password"])
+        }
+    }
+
+    @Test("createAccount when an account is signed in: already-signed-in; deleteAccount of a guest deletes it")
+    func stateErrorsAndGuestDeletion() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            let deleted = try await client.deleteAccount()
+            let second = try #require(deleted.user?.uid)
+            #expect(second != guest)
+            #expect(deleted.status == .anonymous)
+            #expect(try await !emulator.accountExists(guest))
+
+            _ = try await client.createAccount(email: "ste@example.com", password: "secret12")
+            try await expectDaemonError("already-signed-in", code: 4000) {
+                _ = try await client.createAccount(email: "other@example.com", password: "secret12")
+            }
+            try await expectDaemonError("already-signed-in", code: 4000) {
+                _ = try await client.signInAnonymously()
+            }
+            #expect(try await client.state().user?.uid == second)
+        }
+    }
+
+    @Test("sendEmailVerification and sendPasswordReset reach the backend; a guest has no email to verify")
+    func verificationAndReset() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            try await expectDaemonError("missing-email", code: 1000) {
+                try await client.sendEmailVerification()
+            }
+            _ = try await client.createAccount(email: "ver@example.com", password: "secret12")
+            try await client.sendEmailVerification()
+            #expect(try await emulator.oobLink(email: "ver@example.com", requestType: "VERIFY_EMAIL") != nil)
+            try await client.sendPasswordReset(identifier: "ver@example.com")
+            #expect(try await emulator.oobLink(email: "ver@example.com", requestType: "PASSWORD_RESET") != nil)
+            let ctl = try await daemon.ctl(["verify-email"])
+            #expect(ctl.status == 0, "\(ctl.stderr)")
+        }
+    }
 }
 
 // MARK: - Support
@@ -605,4 +707,59 @@ func formEncoded(_ value: String) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+}
+
+/// A raw protocol connection, to check the order of lines on one connection.
+final class RawConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("connect \(path): \(errno)") }
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw HarnessError("write: \(errno)") }
+    }
+
+    /// The next line, waiting at most `timeout` seconds.
+    func readLine(timeout: Int32 = 15) throws -> JSONValue {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return try JSONValue.parse(line)
+            }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, timeout * 1000) > 0 else { throw HarnessError("no line within \(timeout) s") }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { throw HarnessError("connection closed") }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Every line up to and including the response with `id`.
+    func readUntilResponse(id: Int64) throws -> [JSONValue] {
+        var lines: [JSONValue] = []
+        while true {
+            let line = try readLine()
+            lines.append(line)
+            if line["id"]?.int64Value == id { return lines }
+        }
+    }
 }
