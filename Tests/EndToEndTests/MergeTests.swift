@@ -243,6 +243,37 @@ struct MergeTests {
         }
     }
 
+    @Test("SIGKILL in the middle of a sign-in from a guest: after restart the guest's session is intact, or the merge is")
+    func sigkillMidSignIn() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let account = try await emulator.createAccount(email: "kil@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            // The sign-in succeeds at the backend; the daemon is killed while reading the profile.
+            try await emulator.faults(["latencyMs": 3000, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
+            let pending = Task { try? await client.signIn(identifier: "kil@example.com", password: "secret12") }
+            try await waitUntil("the sign-in reached the backend") {
+                (try await emulator.calls()["accounts:signInWithPassword"] ?? 0) >= 1
+            }
+            try await daemon.kill()
+            _ = await pending.value
+            try await emulator.clearFaults()
+            try await daemon.restart(waitFor: nil)
+            try await waitUntil("the daemon is up") {
+                let status = try await daemon.stateJSON()["status"] as? String
+                return status == "anonymous" || status == "authenticated"
+            }
+            let state = try await daemon.client().state()
+            if state.status == .anonymous {
+                #expect(state.user?.uid == guest)
+                #expect(state.pendingMerges.isEmpty)
+            } else {
+                #expect(state.user?.uid == account)
+                #expect(state.pendingMerges.map(\.fromUid) == [guest])
+            }
+            #expect(try await emulator.accountExists(guest))
+        }
+    }
+
     @Test("a guest deletion that fails is retried until the backend confirms")
     func deletionRetried() async throws {
         try await withDaemon { emulator, daemon, client, watch in

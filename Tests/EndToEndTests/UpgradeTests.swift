@@ -508,6 +508,80 @@ struct UpgradeTests {
         }
     }
 
+    @Test("sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp into an account")
+    func sesamectlLinkAndIdp() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let account = try await emulator.createAccount(email: "sam@example.com", password: "secret12")
+            let guest = try #require(try await daemon.uid())
+            let sent = try await daemon.ctl(["send-link", "sam@example.com"])
+            #expect(sent.status == 0, "\(sent.stderr)")
+            #expect(sent.stdout.contains("sent a sign-in link to sam@example.com"), "\(sent.stdout)")
+            let bad = try await daemon.ctl(["send-link", "not an email"])
+            #expect(bad.status == 1)
+            #expect(bad.stderr.contains("not a valid email address"), "\(bad.stderr)")
+            let link = try #require(try await emulator.oobLink(email: "sam@example.com"))
+            let done = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(done.status == 0, "\(done.stderr)")
+            #expect(done.stdout.contains("signed in as sam@example.com (uid \(account))"), "\(done.stdout)")
+            #expect(done.stdout.contains("the guest's data (uid \(guest)) will be merged"), "\(done.stdout)")
+            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(reused.status == 1)
+            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
+
+            let list = try await daemon.ctl(["merges"])
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.contains("\(guest) -> \(account)"), "\(list.stdout)")
+
+            // Signed in to an account, an IdP sign-in replaces it (no merge).
+            let idp = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", claims(sub: "g-sam", email: nil, verified: false), "--json"])
+            #expect(idp.status == 0, "\(idp.stderr)")
+            let json = try JSONValue.parse(idp.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(json["merge"] == .null)
+            #expect(json["state"]?["user"]?["providers"] == ["google.com"])
+            // A new identity, but another account was signed in: it is replaced (signed-in).
+            try await watch.waitFor("signed-in")
+            // The earlier merge is still pending, its guest still there.
+            #expect(try await client.state().pendingMerges.count == 1)
+            #expect(try await emulator.accountExists(guest))
+
+            let conflict = try await daemon.ctl(["link", "password", "sam@example.com", "--password-stdin"], stdin: "secret12\n")
+            #expect(conflict.status == 1)
+            #expect(conflict.stderr.contains("sesamectl sign-in sam@example.com"), "\(conflict.stderr)")
+        }
+    }
+
+    @Test("two flows at once from two clients run one after the other; no guest is lost")
+    func concurrentFlows() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            _ = try await emulator.createAccount(email: "old@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            let other = daemon.client()
+            defer { Task { await other.close() } }
+            async let created: Result<SesameState, any Error> = {
+                do { return .success(try await client.createAccount(email: "new@example.com", password: "secret12")) }
+                catch { return .failure(error) }
+            }()
+            async let signedIn: Result<(state: SesameState, merge: SesameMerge?), any Error> = {
+                do { return .success(try await other.signIn(identifier: "old@example.com", password: "secret12")) }
+                catch { return .failure(error) }
+            }()
+            let (a, b) = await (created, signedIn)
+            let signIn = try b.get()
+            switch a {
+            case .success(let linked):
+                // createAccount first: the guest became new@…, then the sign-in replaced it.
+                #expect(linked.user?.uid == guest)
+                #expect(signIn.merge == nil)
+            case .failure(let error):
+                // signIn first: a merge; then createAccount found an account signed in.
+                #expect((error as? SesameClientError)?.daemonError?.reason == "already-signed-in")
+                #expect(signIn.merge?.fromUid == guest)
+                #expect(try await emulator.accountExists(guest))
+            }
+            #expect(try await client.state().user?.email == "old@example.com")
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
