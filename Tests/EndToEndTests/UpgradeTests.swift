@@ -582,6 +582,34 @@ struct UpgradeTests {
         }
     }
 
+    @Test("a link whose answer is lost (timeout): not retried; the guest is unchanged until reload shows the link")
+    func linkTimeoutIsNotRetried() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "tim@example.com")
+            let link = try #require(try await emulator.oobLink(email: "tim@example.com"))
+            // The daemon gives up after 10 s; the emulator handles the call after 10.5 s.
+            try await emulator.faults(["latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink"])
+            try await expectDaemonError("network-request-failed", code: 2000) {
+                _ = try await client.completeSignInLink(link: link)
+            }
+            let calls = try await emulator.calls()["accounts:signInWithEmailLink"] ?? 0
+            #expect(calls == 1, "the link was sent \(calls) times")
+            try await emulator.clearFaults()
+            let state = try await client.state()
+            #expect(state.user?.uid == guest)
+            #expect(state.user?.isAnonymous == true)
+            try await waitUntil("the backend linked the guest after all") {
+                try await emulator.account(guest)?["email"]?.stringValue == "tim@example.com"
+            }
+            let reloaded = try await client.reload()
+            #expect(reloaded.user?.uid == guest)
+            #expect(reloaded.user?.isAnonymous == false)
+            #expect(reloaded.user?.email == "tim@example.com")
+            try await watch.waitFor("linked")
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
