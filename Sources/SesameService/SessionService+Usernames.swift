@@ -309,6 +309,16 @@ extension SessionService {
         do throws(RemoteAuthError) {
             let details = try await call { () async throws(RemoteAuthError) in try await directory.details(of: uid) }
             user.username = details?.username
+            if let details, let email = user.email, details.email != email {
+                // The email changed elsewhere (or a sync was lost): bring the record in step,
+                // through a durable step the maintenance loop runs once this session is current.
+                logger.info("The username record's email is stale; updating it", metadata: ["account.uid": "\(uid)"])
+                let step = UsernameStep(
+                    kind: .writeDetails, uid: uid, key: UsernameKey.derive(from: details.username), username: details.username)
+                await addUsernameSteps([step])
+                usernameRetryAt = nil
+                wakeMaintenance()
+            }
         } catch {
             user.username = fallback
         }

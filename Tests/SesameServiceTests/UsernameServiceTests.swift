@@ -281,6 +281,19 @@ struct UsernameServiceTests {
         }
     }
 
+    @Test("a details record with a stale email is brought in step on reload")
+    func staleEmailSynced() async throws {
+        let h = UsernameHarness()
+        try await h.run { events in
+            let uid = try #require(try await h.signUp(&events, username: "Synced").user?.uid)
+            await h.directory.put(details: UsernameDetails(username: "Synced", email: "old@example.com"), of: uid)
+            _ = try await h.service.reload()
+            try await eventually { await h.directory.records[uid]?.email == "ann@example.com" }
+            try await eventually { await h.store.stored?.pendingUsernameSteps == [] }
+            #expect(await h.directory.records[uid]?.username == "Synced")
+        }
+    }
+
     @Test("usernames off: operation-not-allowed")
     func off() async throws {
         let h = UsernameHarness(directory: nil)
