@@ -163,6 +163,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "sesame-example-migrator",
+            dependencies: ["SesameClient"],
+            path: "Examples/Migrator",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "sesame-emulator-bench",
             dependencies: [
                 "SesameEmulator",

@@ -164,12 +164,20 @@ extension SessionService {
     }
 
     /// Deletes every given-up anonymous account the keyring lists, until the backend confirms.
+    ///
+    /// The due work is taken at once (`deletionRetryAt` cleared), even when a run is already
+    /// under way: that run reads the list again after each account, so it also deletes the ones
+    /// added meanwhile. (Leaving a past deadline behind made the maintenance loop spin on the
+    /// actor, starving the running deletion, and the flow waiting on it, forever.)
     func processDeletionsNow() async {
+        deletionRetryAt = nil
         guard !deletionsRunning else { return }
         deletionsRunning = true
         defer { deletionsRunning = false }
         let provider = self.provider
-        for victim in machine.persisted.pendingDeletions {
+        var attempted = Set<String>()
+        while let victim = machine.persisted.pendingDeletions.first(where: { !attempted.contains($0.uid) }) {
+            attempted.insert(victim.uid)
             do throws(RemoteAuthError) {
                 var token = victim.idToken
                 if !token.isValid(for: 60, at: now()) {

@@ -92,6 +92,7 @@ extension SessionService {
         if !machine.persisted.pendingDeletions.isEmpty, let deletionRetryAt, deletionRetryAt <= due {
             await processDeletionsNow()
         }
+        await finishUsernameStepsIfDue()
         if configuration.mergeHold > 0 {
             let expired = machine.persisted.pendingMerges.filter {
                 $0.merge.createdAt.addingTimeInterval(configuration.mergeHold) <= due

@@ -139,12 +139,7 @@ extension SessionService {
                 let merge = await adopt(result)
                 outcome = SignInOutcome(state: makeState(), merge: merge)
             }
-            if let remembered = machine.persisted.emailLinkAddress,
-                remembered.lowercased() == email.lowercased()
-            {
-                await apply(.emailLinkAddressChanged(nil))
-                outcome.state = makeState()
-            }
+            if await forgetEmailLinkAddress(email) { outcome.state = makeState() }
             return outcome
         }
     }
@@ -183,9 +178,19 @@ extension SessionService {
     }
 
     /// Adds a sign-in method to the current user.
+    ///
+    /// An email-link credential with an empty email uses the address remembered from the last
+    /// `sendSignInLink` (`missing-email` when there is none), and forgets it once linked.
     public func linkCredential(_ credential: Credential) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             guard let current = machine.session else { throw AuthError(.noCurrentUser) }
+            var credential = credential
+            if case .emailLink(let email, let link) = credential, email.isEmpty {
+                guard let remembered = machine.persisted.emailLinkAddress else {
+                    throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
+                }
+                credential = .emailLink(email: remembered, link: link)
+            }
             if current.user.providers.contains(credential.providerId) {
                 throw AuthError(.providerAlreadyLinked, providerId: credential.providerId)
             }
@@ -200,6 +205,10 @@ extension SessionService {
                 case .emailLink(let email, let link):
                     guard let action = EmailActionLink(link), action.isSignIn else {
                         throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link.")
+                    }
+                    // The code is spent even when linking then fails: refuse a taken email first.
+                    if try await emailHasAccount(email) {
+                        throw AuthError(.emailAlreadyInUse, email: email, providerId: "password")
                     }
                     let code = action.oobCode
                     result = try await withFreshToken { token async throws(RemoteAuthError) in
@@ -229,6 +238,7 @@ extension SessionService {
             if let email = session.user.email, email != current.user.email {
                 await syncUsernameEmail(of: session)
             }
+            if case .emailLink(let email, _) = credential { await forgetEmailLinkAddress(email) }
             return makeState()
         }
     }
@@ -303,6 +313,25 @@ extension SessionService {
             try await provider.signInMethods(forEmail: email)
         }
         return methods?.isEmpty == true
+    }
+
+    /// Whether the backend lists sign-in methods for the email (hidden methods count as none:
+    /// the backend then decides).
+    func emailHasAccount(_ email: String) async throws(AuthError) -> Bool {
+        let provider = self.provider
+        let methods = try await callMapped { () async throws(RemoteAuthError) in
+            try await provider.signInMethods(forEmail: email)
+        }
+        return methods?.isEmpty == false
+    }
+
+    /// Forgets the remembered sign-in-link address when it is `email` (a link for it completed).
+    @discardableResult
+    func forgetEmailLinkAddress(_ email: String) async -> Bool {
+        guard let remembered = machine.persisted.emailLinkAddress, remembered.lowercased() == email.lowercased()
+        else { return false }
+        await apply(.emailLinkAddressChanged(nil))
+        return true
     }
 
     /// Adds what the person needs to act to a conflict error.

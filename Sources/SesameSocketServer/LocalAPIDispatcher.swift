@@ -224,7 +224,8 @@ struct LocalAPIDispatcher: Sendable {
         case "password":
             return .password(email: try params.string("email"), password: try params.string("password"))
         case "emailLink":
-            return .emailLink(email: try params.string("email"), link: try params.string("link"))
+            // Without "email", the daemon uses the address it remembers from sendSignInLink.
+            return .emailLink(email: try params.optionalString("email") ?? "", link: try params.string("link"))
         default:
             let idToken = try params.optionalString("idToken")
             let accessToken = try params.optionalString("accessToken")
