@@ -167,7 +167,13 @@ struct UsernameTests {
     @Test("password reset by username reaches the account's email; unknown names")
     func passwordResetByUsername() async throws {
         try await withUsernameDaemon { emulator, daemon, client in
-            _ = try await client.createAccount(email: "reset.me@example.com", password: "secret12", username: "Resetter")
+            let up = try await daemon.ctl(
+                ["sign-up", "reset.me@example.com", "--username", "Resetter", "--password-stdin"], stdin: "secret12\n")
+            #expect(up.status == 0, "\(up.stderr)")
+            let uid = try #require(try await client.state().user?.uid)
+            #expect(try await client.state().user?.username == "Resetter")
+            #expect(try await owner(emulator, "resetter") == uid)
+            #expect(try await details(emulator, uid).email == "reset.me@example.com")
             let sent = try await daemon.ctl(["reset-password", "RESETTER"])
             #expect(sent.status == 0, "\(sent.stderr)")
             try await waitUntil("a reset code for the account's email") {
@@ -255,6 +261,31 @@ struct UsernameTests {
             #expect(try await owner(emulator, "before") == uid)
             #expect(try await details(emulator, uid).username == "Before")
             #expect(try await client.state().user?.username == "Before")
+        }
+    }
+
+    @Test("directory slow: the claim times out as a 2000 error; whatever landed is given back, the old name kept")
+    func directorySlow() async throws {
+        try await withUsernameDaemon { emulator, _, client in
+            let account = try await client.createAccount(email: "slow@example.com", password: "secret12", username: "Kept_Name")
+            let uid = try #require(account.user?.uid)
+            try await databaseFaults(emulator, ["latencyMs": 11000, "pathPrefix": "/users/usernames/slow_name"])
+            do {
+                _ = try await client.setUsername("Slow_Name")
+                Issue.record("no error")
+            } catch let error as SesameClientError {
+                #expect(error.code == 2000, "\(error)")
+            }
+            try await databaseFaults(emulator, nil)
+            try await waitUntil("nothing is left half-claimed", timeout: .seconds(40)) {
+                let slow = try await database(emulator, "users/usernames/slow_name")
+                let kept = try await owner(emulator, "kept_name")
+                return slow == .null && kept == uid
+            }
+            #expect(try await details(emulator, uid).username == "Kept_Name")
+            #expect(try await client.state().user?.username == "Kept_Name")
+            // And the name can be had once the directory is fast again.
+            #expect(try await client.setUsername("Slow_Name").user?.username == "Slow_Name")
         }
     }
 
