@@ -336,6 +336,56 @@ struct UsernameTests {
         #expect(all.values.filter { $0.stringValue == uidB }.count == (wins[uidB]! > 0 ? 1 : 0))
     }
 
+    @Test("two guests create accounts with one username at the same moment, 8 times: exactly one gets it, the other is unchanged")
+    func createAccountRace() async throws {
+        let emulator = try await EmulatorProcess.start()
+        let a = try await DaemonProcess.start(emulator: emulator)
+        let b = try await DaemonProcess.start(emulator: emulator)
+        let clientA = a.client()
+        let clientB = b.client()
+        defer {
+            Task {
+                await clientA.close()
+                await clientB.close()
+                await a.cleanUp()
+                await b.cleanUp()
+                await emulator.stop()
+            }
+        }
+        for round in 0..<8 {
+            for client in [clientA, clientB] where try await client.state().status == .authenticated {
+                _ = try await client.signOut()
+            }
+            let guests = [try await clientA.state().user?.uid, try await clientB.state().user?.uid]
+            let name = "Guest_Race_\(round)"
+            async let first = signUp(clientA, "a\(round)@example.com", name)
+            async let second = signUp(clientB, "b\(round)@example.com", name)
+            let results = await [first, second]
+            var winners: [String] = []
+            for (index, result) in results.enumerated() {
+                switch result {
+                case .success(let state):
+                    #expect(state.user?.username == name)
+                    #expect(state.user?.uid == guests[index])  // linked: uid kept
+                    if let uid = state.user?.uid { winners.append(uid) }
+                case .failure(let error):
+                    #expect((error as? SesameClientError)?.reason == "username-taken", "round \(round): \(error)")
+                    let state = try await (index == 0 ? clientA : clientB).state()
+                    #expect(state.status == .anonymous)
+                    #expect(state.user?.uid == guests[index])
+                }
+            }
+            #expect(winners.count == 1, "round \(round): \(winners.count) winners")
+            #expect(try await owner(emulator, "guest_race_\(round)") == winners.first)
+        }
+    }
+
+    private func signUp(_ client: SesameClient, _ email: String, _ name: String) async -> Result<SesameState, any Error> {
+        do { return .success(try await client.createAccount(email: email, password: "secret12", username: name)) } catch {
+            return .failure(error)
+        }
+    }
+
     @Test("SIGKILL between the claim and the details write: finished on restart")
     func crashBetweenClaimAndDetails() async throws {
         try await withUsernameDaemon { emulator, daemon, client in
