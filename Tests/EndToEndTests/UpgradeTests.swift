@@ -610,6 +610,45 @@ struct UpgradeTests {
         }
     }
 
+    @Test("signed out (anonymous first off): link, IdP and createAccount sign up; signIn signs in; no merges")
+    func fromSignedOut() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(
+            emulator: emulator, settings: ["session": ["anonymous_first": "false"]], waitFor: "signedOut")
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let watch = try await StateWatch.start(client)
+        defer { watch.stop() }
+
+        _ = try await client.sendSignInLink(email: "so@example.com")
+        let link = try #require(try await emulator.oobLink(email: "so@example.com"))
+        let (linked, merge) = try await client.completeSignInLink(link: link)
+        #expect(merge == nil)
+        #expect(linked.status == .authenticated)
+        #expect(linked.user?.email == "so@example.com")
+        try await watch.waitFor("signed-up")
+        _ = try await client.signOut()
+        #expect(try await client.state().status == .signedOut)
+
+        let (idp, idpMerge) = try await client.signInWithIdp(
+            providerId: "google.com", idToken: claims(sub: "g-so", email: nil, verified: false))
+        #expect(idpMerge == nil)
+        #expect(idp.user?.providers == ["google.com"])
+        _ = try await client.signOut()
+
+        let created = try await client.createAccount(email: "so2@example.com", password: "secret12")
+        #expect(created.user?.email == "so2@example.com")
+        _ = try await client.signOut()
+        let (signedIn, none) = try await client.signIn(identifier: "so2@example.com", password: "secret12")
+        #expect(none == nil)
+        #expect(signedIn.user?.email == "so2@example.com")
+        #expect(signedIn.pendingMerges.isEmpty)
+        try await watch.waitFor("signed-in")
+        #expect(try await client.state().status == .authenticated)
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
