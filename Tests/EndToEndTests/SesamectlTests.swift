@@ -234,6 +234,16 @@ struct SesamectlTests {
             #expect(invalidJSON["available"] as? Bool == false)
             #expect(invalidJSON["reason"] as? String == "invalid-username")
 
+            // The username commands' plumbing (their rules are tested in UsernameTests).
+            let setName = try await daemon.ctl(["username", "set", "cy.young"])
+            #expect(setName.status == 0, "\(setName)")
+            #expect(setName.stdout == "your username is now cy.young\n")
+            let withName = try await daemon.ctl(["status"])
+            #expect(withName.stdout.contains("username:        cy.young"), "\(withName.stdout)")
+            #expect(withName.stdout.contains("display name:    Cy"), "\(withName.stdout)")
+            let ownName = try await daemon.ctl(["username", "check", "cy.young"])
+            #expect(ownName.status == 0, "\(ownName)")
+
             let deleted = try await daemon.ctl(["delete-account"])
             #expect(deleted.status == 0, "\(deleted)")
             #expect(deleted.stdout.hasPrefix("account deleted; now anonymous guest (uid "), "\(deleted.stdout)")
@@ -360,6 +370,21 @@ struct SesamectlTests {
         #expect(result.status == 69, "\(result)")
         #expect(oneLine(result).contains("closed the connection"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test("the real daemon killed during a call: one clear line, exit 69")
+    func daemonDiesMidCall() async throws {
+        try await withDaemon { emulator, daemon in
+            try await emulator.faults(["latencyMs": 5000, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signUp"])
+            async let signUp = daemon.ctl(["sign-up", "ivy@example.com", "--password-stdin"], stdin: "secret-1\n")
+            try await Task.sleep(for: .milliseconds(1500))
+            try await daemon.kill()
+            let result = try await signUp
+            #expect(result.status == 69, "\(result)")
+            #expect(oneLine(result).contains("closed the connection"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            try await emulator.clearFaults()
+        }
     }
 
     // MARK: watch
