@@ -649,6 +649,43 @@ struct UpgradeTests {
         #expect(try await client.state().status == .authenticated)
     }
 
+    @Test("linkCredential(emailLink) onto a taken email: email-already-in-use without spending the code; the link then signs in")
+    func linkEmailLinkTaken() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let account = try await emulator.createAccount(email: "tak@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "tak@example.com")
+            let link = try #require(try await emulator.oobLink(email: "tak@example.com"))
+            let error = try await expectDaemonError("email-already-in-use", code: 1000) {
+                _ = try await client.linkCredential(.emailLink(email: nil, link: link))
+            }
+            #expect(error?.email == "tak@example.com")
+            #expect(error?.providerId == "password")
+            #expect(try await client.state().user?.uid == guest)
+            #expect((try await emulator.calls()["accounts:signInWithEmailLink"] ?? 0) == 0)
+            // The code is still good: the link signs in to the account, merging the guest.
+            let (state, merge) = try await client.completeSignInLink(link: link)
+            #expect(state.user?.uid == account)
+            #expect(merge?.fromUid == guest)
+        }
+    }
+
+    @Test("linkCredential(emailLink) without an email and nothing remembered: missing-email")
+    func linkEmailLinkMissingEmail() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            _ = try await emulator.request(
+                "POST", "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=k",
+                json: ["requestType": "EMAIL_SIGNIN", "email": "ela@example.com", "canHandleCodeInApp": true])
+            let link = try #require(try await emulator.oobLink(email: "ela@example.com"))
+            try await expectDaemonError("missing-email", code: 1000) {
+                _ = try await client.linkCredential(.emailLink(email: nil, link: link))
+            }
+            let state = try await client.linkCredential(.emailLink(email: "ela@example.com", link: link))
+            #expect(state.user?.email == "ela@example.com")
+            #expect(state.user?.isAnonymous == false)
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
