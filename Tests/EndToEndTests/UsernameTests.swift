@@ -216,8 +216,10 @@ struct UsernameTests {
         try await withUsernameDaemon { emulator, _, client in
             let state = try await client.createAccount(email: "del@example.com", password: "secret12", username: "Deleted_Soon")
             #expect(try await owner(emulator, "deleted_soon") == state.user?.uid)
+            let uid = try #require(state.user?.uid)
             _ = try await client.deleteAccount()
             #expect(try await database(emulator, "users/usernames/deleted_soon") == .null)
+            #expect(try await details(emulator, uid).email == nil)  // no longer published
         }
     }
 
