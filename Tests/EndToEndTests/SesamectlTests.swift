@@ -323,7 +323,7 @@ struct SesamectlTests {
         for arguments in [
             ["frobnicate"], ["status", "--frobnicate"], ["sign-in"], ["sign-in-idp", "google.com"],
             ["token", "--min-validity", "soon"], ["merges", "complete"], ["link"], ["username", "check"],
-            ["sign-in", "ann@example.com", "--password", "x"],
+            ["sign-in", "ann@example.com", "--password", "x"], ["token", "--min-validity", "-1"],
         ] {
             let result = try await runCommand(ctl, arguments, environment: ["SESAME_SOCKET": missing])
             #expect(result.status == 2, "\(arguments): \(result)")
@@ -437,10 +437,43 @@ struct SesamectlTests {
             }
             #expect(human.isRunning)
 
+            // A clean stop announces itself; watch waits for the next daemon.
+            #expect(try await daemon.stop() == 0)
+            try await waitUntil("watch prints the shutdown") { human.stdout.contains("shutdown: sesamed is stopping") }
+            try await daemon.restart()
+            try await waitUntil("watch reconnected again", timeout: .seconds(30)) {
+                human.stderr.components(separatedBy: "connected to sesamed").count == 4
+            }
+            #expect(human.isRunning)
+            #expect(raw.isRunning)
+
             human.signal(SIGINT)
             raw.signal(SIGINT)
             #expect(try await human.waitForExit() == 0)
             #expect(try await raw.waitForExit() == 0)
+        }
+    }
+
+    @Test("the Python example of docs/protocol.md works against the real daemon")
+    func pythonExample() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let doc = try String(contentsOfFile: root + "/docs/protocol.md", encoding: .utf8)
+        let start = try #require(doc.range(of: "```python\n"))
+        let end = try #require(doc.range(of: "\n```", range: start.upperBound..<doc.endIndex))
+        let code = String(doc[start.upperBound..<end.lowerBound])
+        try await withDaemon { _, daemon in
+            let uid = try #require(try await daemon.uid())
+            let python = try ChildProcess(
+                "/usr/bin/env", ["python3", "-u", "-c", code], environment: ["SESAME_SOCKET": daemon.socketPath],
+                logPrefix: daemon.directory + "/python")
+            defer { if python.isRunning { python.signal(SIGKILL) } }
+            try await waitUntil("the example printed the state") { python.stdout.contains("anonymous \(uid)") }
+            #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
+            try await waitUntil("the example printed the notifications") {
+                python.stdout.contains("'reset'") && python.stdout.contains("'anonymous-created'")
+            }
+            #expect(python.stderr.isEmpty, "\(python.stderr)")
         }
     }
 
