@@ -109,6 +109,28 @@ struct SesamectlTests {
         }
     }
 
+    @Test("backend down: status says offline; token still serves the held token; --force says when to retry")
+    func backendDown() async throws {
+        try await withDaemon { emulator, daemon in
+            try await emulator.faults(["down": true])
+            let held = try await daemon.ctl(["token"])
+            #expect(held.status == 0, "\(held)")
+            let forced = try await daemon.ctl(["token", "--force"])
+            #expect(forced.status == 1, "\(forced)")
+            #expect(forced.stdout.isEmpty)
+            let line = oneLine(forced)
+            #expect(line.contains("network-request-failed") && line.contains("try again"), "\(line)")
+            let status = try await daemon.ctl(["status"])
+            #expect(status.stdout.contains("connectivity:    offline"), "\(status.stdout)")
+            let signIn = try await daemon.ctl(["sign-in", "ann@example.com", "--password-stdin"], stdin: "secret-1\n")
+            #expect(signIn.status == 1, "\(signIn)")
+            #expect(oneLine(signIn).contains("try again"))
+            try await emulator.faults(["down": false])
+            #expect(try await daemon.ctl(["token", "--force"]).status == 0)
+            #expect(try await daemon.ctl(["status"]).stdout.contains("connectivity:    online"))
+        }
+    }
+
     // MARK: accounts
 
     @Test("sign-up, email-already-in-use, sign-out (--reset), sign-in with a merge, merges list|complete")
