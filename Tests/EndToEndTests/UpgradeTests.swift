@@ -686,6 +686,31 @@ struct UpgradeTests {
         }
     }
 
+    @Test("a link whose answer was lost, then a reset: the account the backend linked is kept, not deleted as a guest")
+    func resetAfterLostLinkKeepsTheAccount() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "lost@example.com")
+            let link = try #require(try await emulator.oobLink(email: "lost@example.com"))
+            try await emulator.faults(["latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink"])
+            try await expectDaemonError("network-request-failed", code: 2000) {
+                _ = try await client.completeSignInLink(link: link)
+            }
+            try await emulator.clearFaults()
+            try await waitUntil("the backend linked the guest after all") {
+                try await emulator.account(guest)?["email"]?.stringValue == "lost@example.com"
+            }
+            // The daemon still believes it holds a guest; the person resets it.
+            #expect(try await client.state().user?.isAnonymous == true)
+            let reset = try await client.signOut(reset: true)
+            #expect(reset.user?.uid != guest)
+            try await waitUntil("the daemon decided about the old guest") {
+                daemon.log.contains("no longer anonymous at the backend")
+            }
+            #expect(try await emulator.accountExists(guest))
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
