@@ -19,7 +19,8 @@ public struct SesameNotification: Sendable, Hashable {
         case shutdown(reason: String)
         /// Local: the connection to the daemon was lost; the client is reconnecting.
         case connectionLost(SesameClientError)
-        /// Local: the client is connected (again) to this daemon instance.
+        /// Local: the client is connected (again) to this daemon instance and subscribed, so no
+        /// later event is missed.
         case connected(SesameHello)
     }
 

@@ -183,8 +183,27 @@ extension SessionService {
                 if !token.isValid(for: 60, at: now()) {
                     token = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }.idToken
                 }
+                // Never delete an account that is no longer anonymous: a link whose answer was
+                // lost (a timeout) may have made it permanent at the backend meanwhile.
+                let user: User
                 do throws(RemoteAuthError) {
-                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
+                    let sent = token
+                    user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(sent) }
+                } catch .idTokenRejected {
+                    token = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }.idToken
+                    let sent = token
+                    user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(sent) }
+                }
+                if !user.isAnonymous {
+                    logger.warning(
+                        "A given-up account is no longer anonymous at the backend (linked meanwhile); keeping it",
+                        metadata: ["account.uid": "\(victim.uid)"])
+                    await apply(.deletionConfirmed(uid: victim.uid))
+                    continue
+                }
+                do throws(RemoteAuthError) {
+                    let sent = token
+                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(sent) }
                 } catch .idTokenRejected {
                     let fresh = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }
                     try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(fresh.idToken) }

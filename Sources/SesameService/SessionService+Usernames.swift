@@ -278,6 +278,19 @@ extension SessionService {
             }
         }
         if !steps.isEmpty { await removeUsernameSteps(steps) }
+        // The port cannot delete the details record; at least stop it publishing the email.
+        if let username = session.user.username {
+            let scrubbed = UsernameDetails(username: username, email: nil)
+            do throws(AuthError) {
+                try await withToken(of: session) { token async throws(RemoteAuthError) in
+                    try await directory.setDetails(scrubbed, of: uid, idToken: token)
+                }
+            } catch {
+                logger.warning(
+                    "Could not remove the email from the username record before deleting the account",
+                    metadata: ["error": "\(error.reason.rawValue)"])
+            }
+        }
     }
 
     /// Keeps `/users/details/{uid}/email` in step with the account's email.

@@ -610,6 +610,107 @@ struct UpgradeTests {
         }
     }
 
+    @Test("signed out (anonymous first off): link, IdP and createAccount sign up; signIn signs in; no merges")
+    func fromSignedOut() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(
+            emulator: emulator, settings: ["session": ["anonymous_first": "false"]], waitFor: "signedOut")
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let watch = try await StateWatch.start(client)
+        defer { watch.stop() }
+
+        _ = try await client.sendSignInLink(email: "so@example.com")
+        let link = try #require(try await emulator.oobLink(email: "so@example.com"))
+        let (linked, merge) = try await client.completeSignInLink(link: link)
+        #expect(merge == nil)
+        #expect(linked.status == .authenticated)
+        #expect(linked.user?.email == "so@example.com")
+        try await watch.waitFor("signed-up")
+        _ = try await client.signOut()
+        #expect(try await client.state().status == .signedOut)
+
+        let (idp, idpMerge) = try await client.signInWithIdp(
+            providerId: "google.com", idToken: claims(sub: "g-so", email: nil, verified: false))
+        #expect(idpMerge == nil)
+        #expect(idp.user?.providers == ["google.com"])
+        _ = try await client.signOut()
+
+        let created = try await client.createAccount(email: "so2@example.com", password: "secret12")
+        #expect(created.user?.email == "so2@example.com")
+        _ = try await client.signOut()
+        let (signedIn, none) = try await client.signIn(identifier: "so2@example.com", password: "secret12")
+        #expect(none == nil)
+        #expect(signedIn.user?.email == "so2@example.com")
+        #expect(signedIn.pendingMerges.isEmpty)
+        try await watch.waitFor("signed-in")
+        #expect(try await client.state().status == .authenticated)
+    }
+
+    @Test("linkCredential(emailLink) onto a taken email: email-already-in-use without spending the code; the link then signs in")
+    func linkEmailLinkTaken() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let account = try await emulator.createAccount(email: "tak@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "tak@example.com")
+            let link = try #require(try await emulator.oobLink(email: "tak@example.com"))
+            let error = try await expectDaemonError("email-already-in-use", code: 1000) {
+                _ = try await client.linkCredential(.emailLink(email: nil, link: link))
+            }
+            #expect(error?.email == "tak@example.com")
+            #expect(error?.providerId == "password")
+            #expect(try await client.state().user?.uid == guest)
+            #expect((try await emulator.calls()["accounts:signInWithEmailLink"] ?? 0) == 0)
+            // The code is still good: the link signs in to the account, merging the guest.
+            let (state, merge) = try await client.completeSignInLink(link: link)
+            #expect(state.user?.uid == account)
+            #expect(merge?.fromUid == guest)
+        }
+    }
+
+    @Test("linkCredential(emailLink) without an email and nothing remembered: missing-email")
+    func linkEmailLinkMissingEmail() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            _ = try await emulator.request(
+                "POST", "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=k",
+                json: ["requestType": "EMAIL_SIGNIN", "email": "ela@example.com", "canHandleCodeInApp": true])
+            let link = try #require(try await emulator.oobLink(email: "ela@example.com"))
+            try await expectDaemonError("missing-email", code: 1000) {
+                _ = try await client.linkCredential(.emailLink(email: nil, link: link))
+            }
+            let state = try await client.linkCredential(.emailLink(email: "ela@example.com", link: link))
+            #expect(state.user?.email == "ela@example.com")
+            #expect(state.user?.isAnonymous == false)
+        }
+    }
+
+    @Test("a link whose answer was lost, then a reset: the account the backend linked is kept, not deleted as a guest")
+    func resetAfterLostLinkKeepsTheAccount() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.sendSignInLink(email: "lost@example.com")
+            let link = try #require(try await emulator.oobLink(email: "lost@example.com"))
+            try await emulator.faults(["latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink"])
+            try await expectDaemonError("network-request-failed", code: 2000) {
+                _ = try await client.completeSignInLink(link: link)
+            }
+            try await emulator.clearFaults()
+            try await waitUntil("the backend linked the guest after all") {
+                try await emulator.account(guest)?["email"]?.stringValue == "lost@example.com"
+            }
+            // The daemon still believes it holds a guest; the person resets it.
+            #expect(try await client.state().user?.isAnonymous == true)
+            let reset = try await client.signOut(reset: true)
+            #expect(reset.user?.uid != guest)
+            try await waitUntil("the daemon decided about the old guest") {
+                daemon.log.contains("no longer anonymous at the backend")
+            }
+            #expect(try await emulator.accountExists(guest))
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")

@@ -167,7 +167,13 @@ struct UsernameTests {
     @Test("password reset by username reaches the account's email; unknown names")
     func passwordResetByUsername() async throws {
         try await withUsernameDaemon { emulator, daemon, client in
-            _ = try await client.createAccount(email: "reset.me@example.com", password: "secret12", username: "Resetter")
+            let up = try await daemon.ctl(
+                ["sign-up", "reset.me@example.com", "--username", "Resetter", "--password-stdin"], stdin: "secret12\n")
+            #expect(up.status == 0, "\(up.stderr)")
+            let uid = try #require(try await client.state().user?.uid)
+            #expect(try await client.state().user?.username == "Resetter")
+            #expect(try await owner(emulator, "resetter") == uid)
+            #expect(try await details(emulator, uid).email == "reset.me@example.com")
             let sent = try await daemon.ctl(["reset-password", "RESETTER"])
             #expect(sent.status == 0, "\(sent.stderr)")
             try await waitUntil("a reset code for the account's email") {
@@ -210,8 +216,10 @@ struct UsernameTests {
         try await withUsernameDaemon { emulator, _, client in
             let state = try await client.createAccount(email: "del@example.com", password: "secret12", username: "Deleted_Soon")
             #expect(try await owner(emulator, "deleted_soon") == state.user?.uid)
+            let uid = try #require(state.user?.uid)
             _ = try await client.deleteAccount()
             #expect(try await database(emulator, "users/usernames/deleted_soon") == .null)
+            #expect(try await details(emulator, uid).email == nil)  // no longer published
         }
     }
 
@@ -255,6 +263,31 @@ struct UsernameTests {
             #expect(try await owner(emulator, "before") == uid)
             #expect(try await details(emulator, uid).username == "Before")
             #expect(try await client.state().user?.username == "Before")
+        }
+    }
+
+    @Test("directory slow: the claim times out as a 2000 error; whatever landed is given back, the old name kept")
+    func directorySlow() async throws {
+        try await withUsernameDaemon { emulator, _, client in
+            let account = try await client.createAccount(email: "slow@example.com", password: "secret12", username: "Kept_Name")
+            let uid = try #require(account.user?.uid)
+            try await databaseFaults(emulator, ["latencyMs": 11000, "pathPrefix": "/users/usernames/slow_name"])
+            do {
+                _ = try await client.setUsername("Slow_Name")
+                Issue.record("no error")
+            } catch let error as SesameClientError {
+                #expect(error.code == 2000, "\(error)")
+            }
+            try await databaseFaults(emulator, nil)
+            try await waitUntil("nothing is left half-claimed", timeout: .seconds(40)) {
+                let slow = try await database(emulator, "users/usernames/slow_name")
+                let kept = try await owner(emulator, "kept_name")
+                return slow == .null && kept == uid
+            }
+            #expect(try await details(emulator, uid).username == "Kept_Name")
+            #expect(try await client.state().user?.username == "Kept_Name")
+            // And the name can be had once the directory is fast again.
+            #expect(try await client.setUsername("Slow_Name").user?.username == "Slow_Name")
         }
     }
 
@@ -303,6 +336,56 @@ struct UsernameTests {
         let all = try await database(emulator, "users/usernames").objectValue ?? [:]
         #expect(all.values.filter { $0.stringValue == uidA }.count == (wins[uidA]! > 0 ? 1 : 0))
         #expect(all.values.filter { $0.stringValue == uidB }.count == (wins[uidB]! > 0 ? 1 : 0))
+    }
+
+    @Test("two guests create accounts with one username at the same moment, 8 times: exactly one gets it, the other is unchanged")
+    func createAccountRace() async throws {
+        let emulator = try await EmulatorProcess.start()
+        let a = try await DaemonProcess.start(emulator: emulator)
+        let b = try await DaemonProcess.start(emulator: emulator)
+        let clientA = a.client()
+        let clientB = b.client()
+        defer {
+            Task {
+                await clientA.close()
+                await clientB.close()
+                await a.cleanUp()
+                await b.cleanUp()
+                await emulator.stop()
+            }
+        }
+        for round in 0..<8 {
+            for client in [clientA, clientB] where try await client.state().status == .authenticated {
+                _ = try await client.signOut()
+            }
+            let guests = [try await clientA.state().user?.uid, try await clientB.state().user?.uid]
+            let name = "Guest_Race_\(round)"
+            async let first = signUp(clientA, "a\(round)@example.com", name)
+            async let second = signUp(clientB, "b\(round)@example.com", name)
+            let results = await [first, second]
+            var winners: [String] = []
+            for (index, result) in results.enumerated() {
+                switch result {
+                case .success(let state):
+                    #expect(state.user?.username == name)
+                    #expect(state.user?.uid == guests[index])  // linked: uid kept
+                    if let uid = state.user?.uid { winners.append(uid) }
+                case .failure(let error):
+                    #expect((error as? SesameClientError)?.reason == "username-taken", "round \(round): \(error)")
+                    let state = try await (index == 0 ? clientA : clientB).state()
+                    #expect(state.status == .anonymous)
+                    #expect(state.user?.uid == guests[index])
+                }
+            }
+            #expect(winners.count == 1, "round \(round): \(winners.count) winners")
+            #expect(try await owner(emulator, "guest_race_\(round)") == winners.first)
+        }
+    }
+
+    private func signUp(_ client: SesameClient, _ email: String, _ name: String) async -> Result<SesameState, any Error> {
+        do { return .success(try await client.createAccount(email: email, password: "secret12", username: name)) } catch {
+            return .failure(error)
+        }
     }
 
     @Test("SIGKILL between the claim and the details write: finished on restart")

@@ -368,6 +368,24 @@ struct UsernameServiceTests {
         }
     }
 
+    @Test("crash after a guest claimed a name but before the link: the name is given back on restart")
+    func recoverGuestClaim() async throws {
+        let first = UsernameHarness()
+        var guest = ""
+        try await first.run { events in
+            guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
+        }
+        var stored = try #require(await first.store.stored)
+        stored.pendingUsernameSteps = [UsernameStep(kind: .writeDetails, uid: guest, key: "wanted", username: "Wanted")]
+        await first.directory.put(key: "wanted", uid: guest)
+        let h = UsernameHarness(stored: stored, clock: first.clock, provider: first.provider, directory: first.directory)
+        try await h.run { _ in
+            try await eventually { await h.store.stored?.pendingUsernameSteps == [] }
+            #expect(await h.directory.usernames.isEmpty)
+            #expect(await h.service.state.status == .anonymous)
+        }
+    }
+
     @Test("crash while the directory is down: retried until it is back")
     func recoverWhenDirectoryReturns() async throws {
         var (clock, provider, directory, stored, uid) = try await accountWithName()

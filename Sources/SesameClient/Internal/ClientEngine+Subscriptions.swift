@@ -79,9 +79,12 @@ extension ClientEngine {
                 dropConnection(.protocolError("a subscribe result without subscription or state"))
                 return
             }
+            let isFirstOnConnection = subscription == nil
             if let old = subscription { sendInternal(.unsubscribe, ["subscription": old.id], as: .ignore) }
             subscription = (id, mode)
             backoff.reset()
+            // `connected` means "subscribed": from here on no event is missed.
+            if isFirstOnConnection, let hello { publishLocal(.connected(hello)) }
             processSnapshot(snapshot, reason: .snapshot)
         case .failure(let error):
             // The daemon refuses (e.g. permission-denied): end the streams that need this

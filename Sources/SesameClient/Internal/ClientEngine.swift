@@ -336,7 +336,6 @@ actor ClientEngine {
             stateJSON = nil
         }
         hello = newHello
-        publishLocal(.connected(newHello))
         updateSubscription()
     }
 }

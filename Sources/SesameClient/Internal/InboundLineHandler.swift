@@ -25,6 +25,10 @@ final class InboundLineHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is ByteToMessageDecoderError.PayloadTooLargeError {
             finish(detail: "the daemon sent a line longer than \(LineConnection.maximumLineBytes) bytes")
+        } else if error is IOError || error is ChannelError {
+            // A transport failure (e.g. ECONNRESET when the daemon dies): the connection
+            // closed, which is not a protocol error.
+            finish(detail: nil)
         } else {
             finish(detail: "\(error)")
         }

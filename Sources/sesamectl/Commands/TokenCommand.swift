@@ -10,7 +10,8 @@ struct TokenCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Get a new token even when the held one is still valid.")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Seconds the token must stay valid (daemon default: 300).", valueName: "seconds"))
+    // Unconditional, so `--min-validity -1` reaches validate() instead of reading as an option.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds the token must stay valid (daemon default: 300).", valueName: "seconds"))
     var minValidity: Int?
 
     @OptionGroup var options: CommonOptions

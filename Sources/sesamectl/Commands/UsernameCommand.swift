@@ -6,4 +6,9 @@ struct UsernameCommand: AsyncParsableCommand {
         commandName: "username",
         abstract: "Set or check a username (you can then sign in with it instead of the email).",
         subcommands: [UsernameSetCommand.self, UsernameCheckCommand.self])
+
+    /// Without a subcommand: bad usage (exit status 2), not the help text.
+    func run() async throws {
+        throw ValidationError("missing subcommand: set or check")
+    }
 }

@@ -20,9 +20,8 @@ struct WatchCommand: AsyncParsableCommand {
         let client = SesameClient(socketPath: options.socketPath, clientName: "sesamectl watch")
         do {
             // Fail at once (status 69) when nothing listens; later outages are waited out.
-            let hello = try await client.hello()
-            let connected = SesameNotification(event: .connected(hello), sequence: nil, jsonLine: nil)
-            if let line = NotificationRenderer.line(for: connected, json: false) { StandardError.print(line) }
+            // The stream's own `connected` line (on standard error) comes once subscribed.
+            _ = try await client.hello()
             for try await notification in client.notifications {
                 if notification.isFromDaemon {
                     if let line = NotificationRenderer.line(for: notification, json: options.json) {
