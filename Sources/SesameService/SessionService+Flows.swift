@@ -41,7 +41,7 @@ extension SessionService {
     public func deleteAccount() async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-            await releaseUsernameBeforeDeletion(of: session)
+            try await releaseUsernameBeforeDeletion(of: session)
             let provider = self.provider
             try await withFreshToken { token async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
             logger.info("Deleted the account", metadata: ["session.uid": "\(session.uid)"])

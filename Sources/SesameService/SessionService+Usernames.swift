@@ -258,7 +258,10 @@ extension SessionService {
 
     /// Gives back every name the account holds before it is deleted (best effort: after the
     /// deletion nothing can be written in its name).
-    func releaseUsernameBeforeDeletion(of session: Session) async {
+    /// Releases the account's names before it is deleted.
+    /// - Throws: a backend error when the directory cannot be reached: the account is then not
+    ///   deleted, so a name is never left held by an account that no longer exists.
+    func releaseUsernameBeforeDeletion(of session: Session) async throws(AuthError) {
         guard let directory else { return }
         let uid = session.uid
         var keys: [String] = []
@@ -275,6 +278,7 @@ extension SessionService {
             } catch {
                 logger.warning(
                     "Could not release a username before deleting the account", metadata: ["error": "\(error.reason.rawValue)"])
+                if error.category == .backend { throw error }
             }
         }
         if !steps.isEmpty { await removeUsernameSteps(steps) }

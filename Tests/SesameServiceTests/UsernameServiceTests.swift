@@ -267,6 +267,25 @@ struct UsernameServiceTests {
         }
     }
 
+    @Test("with the directory down, deleteAccount fails with a backend error and deletes nothing")
+    func deleteWithDirectoryDown() async throws {
+        let h = UsernameHarness()
+        try await h.run { events in
+            try await h.signUp(&events, username: "Staying")
+            let uid = try #require(await h.service.state.user?.uid)
+            await h.directory.setOffline(true)
+            let error = await #expect(throws: AuthError.self) { _ = try await h.service.deleteAccount() }
+            #expect(error?.category == .backend)
+            #expect(await h.provider.accounts[uid] != nil)
+            #expect(await h.service.state.user?.uid == uid)
+            await h.directory.setOffline(false)
+            #expect(await h.directory.usernames.count == 1)
+            _ = try await h.service.deleteAccount()
+            #expect(await h.provider.accounts[uid] == nil)
+            #expect(await h.directory.usernames.isEmpty)
+        }
+    }
+
     @Test("needsUsername with usernames.required, filled from the directory on sign-in")
     func needsUsername() async throws {
         let h = UsernameHarness(configuration: .init(usernamesRequired: true))
