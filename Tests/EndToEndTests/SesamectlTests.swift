@@ -515,6 +515,16 @@ struct SesamectlTests {
         for section in [".SH NAME", ".SH SYNOPSIS", ".SH COMMANDS", ".SH EXIT STATUS", "sign\\-in"] {
             #expect(man.stdout.contains(section), "\(section)")
         }
+        #expect(man.stdout.unicodeScalars.allSatisfy { $0.isASCII })
+        // groff, when present, renders it without a warning.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let directory = try makeTemporaryDirectory("man")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try man.stdout.write(toFile: directory + "/sesamectl.1", atomically: true, encoding: .utf8)
+            let lint = try await runCommand("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", directory + "/sesamectl.1"])
+            #expect(lint.status == 0)
+            #expect(lint.stderr.isEmpty, "\(lint.stderr)")
+        }
     }
 
     @Test("scripts/install.sh installs into DESTDIR and PREFIX and keeps an existing sesamed.toml")
