@@ -206,8 +206,9 @@ extension SessionService {
                     guard let action = EmailActionLink(link), action.isSignIn else {
                         throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link.")
                     }
-                    // The code is spent even when linking then fails: refuse a taken email first.
-                    if try await emailHasAccount(email) {
+                    // The code is spent even when linking then fails: refuse an email another
+                    // account has before spending it (the user's own email may be linked).
+                    if current.user.email?.lowercased() != email.lowercased(), try await emailHasAccount(email) {
                         throw AuthError(.emailAlreadyInUse, email: email, providerId: "password")
                     }
                     let code = action.oobCode

@@ -711,6 +711,20 @@ struct UpgradeTests {
         }
     }
 
+    @Test("linkCredential(emailLink) for the account's own IdP email adds password")
+    func linkEmailLinkOwnEmail() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.signInWithIdp(
+                providerId: "google.com", idToken: claims(sub: "g-own", email: "own@example.com", verified: true))
+            _ = try await client.sendSignInLink(email: "own@example.com")
+            let link = try #require(try await emulator.oobLink(email: "own@example.com"))
+            let state = try await client.linkCredential(.emailLink(email: nil, link: link))
+            #expect(state.user?.uid == guest)
+            #expect(Set(state.user?.providers ?? []) == ["google.com", "password"])
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
