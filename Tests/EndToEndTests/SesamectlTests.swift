@@ -131,6 +131,29 @@ struct SesamectlTests {
         }
     }
 
+    @Test("a user without a role, or with too low a role, is told which role it needs", .enabled(if: getuid() == 0))
+    func roles() async throws {
+        try await withDaemon(settings: ["socket": ["mode": "\"0666\""], "access": ["observers": "[\"user:nobody\"]"]]) {
+            _, daemon in
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory)
+            let asNobody = { (arguments: [String]) async throws -> CommandResult in
+                try await runCommand(
+                    "/usr/bin/setpriv",
+                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Binaries.path("sesamectl")] + arguments,
+                    environment: ["SESAME_SOCKET": daemon.socketPath])
+            }
+            let status = try await asNobody(["status"])
+            #expect(status.status == 0, "\(status)")
+            let token = try await asNobody(["token"])
+            #expect(token.status == 1, "\(token)")
+            #expect(oneLine(token).contains("reader role"), "\(token.stderr)")
+            #expect(token.stdout.isEmpty)
+            let signOut = try await asNobody(["sign-out", "--reset"])
+            #expect(signOut.status == 1)
+            #expect(oneLine(signOut).contains("manager role"), "\(signOut.stderr)")
+        }
+    }
+
     // MARK: accounts
 
     @Test("sign-up, email-already-in-use, sign-out (--reset), sign-in with a merge, merges list|complete")
