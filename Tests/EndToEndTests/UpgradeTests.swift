@@ -763,6 +763,34 @@ struct UpgradeTests {
         }
     }
 
+    @Test("email enumeration protection (sign-in methods hidden): a link from a guest signs in and merges; providers empty")
+    func hiddenSignInMethods() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let (status, _) = try await emulator.request(
+                "PATCH", "/emulator/v1/projects/\(EmulatorProcess.project)/config",
+                json: ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]])
+            #expect(status == 200)
+            _ = try await emulator.createAccount(email: "hid@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            // Whether the email has an account cannot be known: the daemon signs in (the link then
+            // creates the account) and merges, rather than spend the code on a link that may fail.
+            _ = try await client.sendSignInLink(email: "new-hidden@example.com")
+            let link = try #require(try await emulator.oobLink(email: "new-hidden@example.com"))
+            let (state, merge) = try await client.completeSignInLink(link: link)
+            #expect(state.user?.email == "new-hidden@example.com")
+            #expect(merge?.fromUid == guest)
+            #expect(try await emulator.accountExists(guest))
+
+            _ = try await client.signOut()
+            let error = try await expectDaemonError("account-exists-with-different-credential", code: 1000) {
+                _ = try await client.signInWithIdp(
+                    providerId: "google.com", idToken: claims(sub: "g-hid", email: "hid@example.com", verified: false))
+            }
+            #expect(error?.email == "hid@example.com")
+            #expect(error?.providers == [])
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
