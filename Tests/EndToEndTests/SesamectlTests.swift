@@ -154,6 +154,33 @@ struct SesamectlTests {
         }
     }
 
+    @Test("no backend at the first start: status says signed out and offline; token says what to do")
+    func signedOutWhileOffline() async throws {
+        let emulator = try await EmulatorProcess.start()
+        try await emulator.faults(["down": true])
+        let daemon = try await DaemonProcess.start(emulator: emulator, waitFor: "signedOut")
+        do {
+            let status = try await daemon.ctl(["status"])
+            #expect(status.status == 0, "\(status)")
+            #expect(status.stdout.contains("status:          signed out"), "\(status.stdout)")
+            #expect(status.stdout.contains("token:           none"), "\(status.stdout)")
+            #expect(!status.stdout.contains("uid:"))
+            let token = try await daemon.ctl(["token"])
+            #expect(token.status == 1, "\(token)")
+            #expect(token.stdout.isEmpty)
+            #expect(oneLine(token).contains("nobody is signed in"), "\(token.stderr)")
+            try await emulator.faults(["down": false])
+            try await daemon.waitForStatus("anonymous", timeout: .seconds(90))
+            #expect(try await daemon.ctl(["token"]).status == 0)
+        } catch {
+            await daemon.cleanUp()
+            await emulator.stop()
+            throw error
+        }
+        await daemon.cleanUp()
+        await emulator.stop()
+    }
+
     // MARK: accounts
 
     @Test("sign-up, email-already-in-use, sign-out (--reset), sign-in with a merge, merges list|complete")
