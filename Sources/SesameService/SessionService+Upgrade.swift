@@ -37,9 +37,10 @@ extension SessionService {
                 var session = await makeSession(from: result)
                 if let claim { session.user.username = claim.username }
                 if session.uid == guest.uid {
-                    await apply(.linked(session))
+                    await applyLinked(session)
                 } else {
-                    await apply(.signedIn(session, reason: .signedUp))
+                    logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
+                await apply(.signedIn(session, reason: .signedUp))
                 }
                 if let claim { await finishUsernameClaim(claim, for: session) }
             case .signedOut, .starting:
@@ -64,6 +65,7 @@ extension SessionService {
                     }
                     session.user.username = claim.username
                 }
+                logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
                 await apply(.signedIn(session, reason: .signedUp))
                 if let claim { await finishUsernameClaim(claim, for: session) }
             }
@@ -126,7 +128,7 @@ extension SessionService {
                 }
                 let session = await makeSession(from: result)
                 if session.uid == guest.uid {
-                    await apply(.linked(session))
+                    await applyLinked(session)
                     outcome = SignInOutcome(state: makeState(), merge: nil)
                 } else {
                     let merge = await adopt(result)
@@ -162,7 +164,7 @@ extension SessionService {
                     }
                     let session = await makeSession(from: result)
                     if session.uid == guest.uid {
-                        await apply(.linked(session))
+                        await applyLinked(session)
                         return SignInOutcome(state: makeState(), merge: nil)
                     }
                     return SignInOutcome(state: makeState(), merge: await adopt(result))
@@ -206,8 +208,9 @@ extension SessionService {
                     guard let action = EmailActionLink(link), action.isSignIn else {
                         throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link.")
                     }
-                    // The code is spent even when linking then fails: refuse a taken email first.
-                    if try await emailHasAccount(email) {
+                    // The code is spent even when linking then fails: refuse an email another
+                    // account has before spending it (the user's own email may be linked).
+                    if current.user.email?.lowercased() != email.lowercased(), try await emailHasAccount(email) {
                         throw AuthError(.emailAlreadyInUse, email: email, providerId: "password")
                     }
                     let code = action.oobCode
@@ -234,7 +237,13 @@ extension SessionService {
                 _ = await adopt(result)
                 return makeState()
             }
-            await apply(current.user.isAnonymous ? .linked(session) : .updated(session))
+            if current.user.isAnonymous {
+                await applyLinked(session)
+            } else {
+                logger.info(
+                    "Linked a sign-in method", metadata: ["session.uid": "\(session.uid)", "provider": "\(credential.providerId)"])
+                await apply(.updated(session))
+            }
             if let email = session.user.email, email != current.user.email {
                 await syncUsernameEmail(of: session)
             }
@@ -294,8 +303,16 @@ extension SessionService {
             return merge
         }
         let reason: AuthChangeReason = previous == nil && result.isNewUser ? .signedUp : .signedIn
+        logger.info("Signed in", metadata: ["session.uid": "\(session.uid)", "reason": "\(reason.rawValue)"])
         await apply(.signedIn(session, reason: reason))
         return nil
+    }
+
+    /// The guest became an account in place (uid kept): said in the journal, then applied.
+    func applyLinked(_ session: Session) async {
+        logger.info(
+            "The guest became an account in place", metadata: ["session.uid": "\(session.uid)", "providers": "\(session.user.providers)"])
+        await apply(.linked(session))
     }
 
     func completeMergeNow(_ mergeId: String) async {

@@ -131,6 +131,56 @@ struct SesamectlTests {
         }
     }
 
+    @Test("a user without a role, or with too low a role, is told which role it needs", .enabled(if: getuid() == 0))
+    func roles() async throws {
+        try await withDaemon(settings: ["socket": ["mode": "\"0666\""], "access": ["observers": "[\"user:nobody\"]"]]) {
+            _, daemon in
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: daemon.directory)
+            let asNobody = { (arguments: [String]) async throws -> CommandResult in
+                try await runCommand(
+                    "/usr/bin/setpriv",
+                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Binaries.path("sesamectl")] + arguments,
+                    environment: ["SESAME_SOCKET": daemon.socketPath])
+            }
+            let status = try await asNobody(["status"])
+            #expect(status.status == 0, "\(status)")
+            let token = try await asNobody(["token"])
+            #expect(token.status == 1, "\(token)")
+            #expect(oneLine(token).contains("reader role"), "\(token.stderr)")
+            #expect(token.stdout.isEmpty)
+            let signOut = try await asNobody(["sign-out", "--reset"])
+            #expect(signOut.status == 1)
+            #expect(oneLine(signOut).contains("manager role"), "\(signOut.stderr)")
+        }
+    }
+
+    @Test("no backend at the first start: status says signed out and offline; token says what to do")
+    func signedOutWhileOffline() async throws {
+        let emulator = try await EmulatorProcess.start()
+        try await emulator.faults(["down": true])
+        let daemon = try await DaemonProcess.start(emulator: emulator, waitFor: "signedOut")
+        do {
+            let status = try await daemon.ctl(["status"])
+            #expect(status.status == 0, "\(status)")
+            #expect(status.stdout.contains("status:          signed out"), "\(status.stdout)")
+            #expect(status.stdout.contains("token:           none"), "\(status.stdout)")
+            #expect(!status.stdout.contains("uid:"))
+            let token = try await daemon.ctl(["token"])
+            #expect(token.status == 1, "\(token)")
+            #expect(token.stdout.isEmpty)
+            #expect(oneLine(token).contains("nobody is signed in"), "\(token.stderr)")
+            try await emulator.faults(["down": false])
+            try await daemon.waitForStatus("anonymous", timeout: .seconds(90))
+            #expect(try await daemon.ctl(["token"]).status == 0)
+        } catch {
+            await daemon.cleanUp()
+            await emulator.stop()
+            throw error
+        }
+        await daemon.cleanUp()
+        await emulator.stop()
+    }
+
     // MARK: accounts
 
     @Test("sign-up, email-already-in-use, sign-out (--reset), sign-in with a merge, merges list|complete")
@@ -376,22 +426,32 @@ struct SesamectlTests {
         let directory = try makeTemporaryDirectory("hup")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
-        // A server that reads one request line and closes without answering.
+        // A server that closes without answering: after reading what came ("fin"), or with
+        // unread bytes, which resets the connection ("reset").
         let script = """
-            import socket, sys
+            import socket, sys, time
             s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(8); print("ready", flush=True)
             while True:
                 c, _ = s.accept()
-                c.recv(65536); c.shutdown(socket.SHUT_RDWR); c.close()
+                if sys.argv[2] == "reset":
+                    c.recv(1); time.sleep(0.2); c.close()
+                else:
+                    c.recv(65536); c.shutdown(socket.SHUT_RDWR); c.close()
             """
-        let server = try ChildProcess("/usr/bin/env", ["python3", "-c", script, socket], logPrefix: directory + "/server")
-        defer { server.signal(SIGKILL) }
-        try await waitUntil("the fake server listens") { server.stdout.contains("ready") }
-        let result = try await runCommand(Binaries.path("sesamectl"), ["status"], environment: ["SESAME_SOCKET": socket])
-        #expect(result.status != 0)
-        #expect(result.status == 69, "\(result)")
-        #expect(oneLine(result).contains("closed the connection"), "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
+        for mode in ["fin", "reset"] {
+            let path = socket + "." + mode
+            let server = try ChildProcess(
+                "/usr/bin/env", ["python3", "-c", script, path, mode], logPrefix: directory + "/server." + mode)
+            defer { server.signal(SIGKILL) }
+            try await waitUntil("the fake server listens") { server.stdout.contains("ready") }
+            for arguments in [["status"], ["token"], ["sign-out", "--reset", "--json"]] {
+                let result = try await runCommand(
+                    Binaries.path("sesamectl"), arguments, environment: ["SESAME_SOCKET": path])
+                #expect(result.status == 69, "\(mode) \(arguments): \(result)")
+                #expect(oneLine(result).contains("closed the connection"), "\(mode): \(result.stderr)")
+                #expect(result.stdout.isEmpty)
+            }
+        }
     }
 
     @Test("the real daemon killed during a call: one clear line, exit 69")
@@ -514,6 +574,16 @@ struct SesamectlTests {
         #expect(man.stdout.hasPrefix(".TH SESAMECTL 1"))
         for section in [".SH NAME", ".SH SYNOPSIS", ".SH COMMANDS", ".SH EXIT STATUS", "sign\\-in"] {
             #expect(man.stdout.contains(section), "\(section)")
+        }
+        #expect(man.stdout.unicodeScalars.allSatisfy { $0.isASCII })
+        // groff, when present, renders it without a warning.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            let directory = try makeTemporaryDirectory("man")
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try man.stdout.write(toFile: directory + "/sesamectl.1", atomically: true, encoding: .utf8)
+            let lint = try await runCommand("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", directory + "/sesamectl.1"])
+            #expect(lint.status == 0)
+            #expect(lint.stderr.isEmpty, "\(lint.stderr)")
         }
     }
 

@@ -711,6 +711,86 @@ struct UpgradeTests {
         }
     }
 
+    @Test("linkCredential(emailLink) for the account's own IdP email adds password")
+    func linkEmailLinkOwnEmail() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await client.state().user?.uid)
+            _ = try await client.signInWithIdp(
+                providerId: "google.com", idToken: claims(sub: "g-own", email: "own@example.com", verified: true))
+            _ = try await client.sendSignInLink(email: "own@example.com")
+            let link = try #require(try await emulator.oobLink(email: "own@example.com"))
+            let state = try await client.linkCredential(.emailLink(email: nil, link: link))
+            #expect(state.user?.uid == guest)
+            #expect(Set(state.user?.providers ?? []) == ["google.com", "password"])
+        }
+    }
+
+    @Test("sesamectl: link email-link with the remembered address, reset-password, reload, sign-out --reset, delete-account of a guest")
+    func sesamectlRest() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let guest = try #require(try await daemon.uid())
+            let missing = try await daemon.ctl(["link", "email-link", "http://127.0.0.1:1/emulator/action?mode=signIn&oobCode=x&apiKey=k"])
+            #expect(missing.status == 1)
+            #expect(missing.stderr.contains("--email"), "\(missing.stderr)")
+            #expect(try await daemon.ctl(["send-link", "uma@example.com"]).status == 0)
+            let link = try #require(try await emulator.oobLink(email: "uma@example.com"))
+            let linked = try await daemon.ctl(["link", "email-link", link])
+            #expect(linked.status == 0, "\(linked.stderr)")
+            #expect(linked.stdout.contains("signed in as uma@example.com (uid \(guest))"), "\(linked.stdout)")
+
+            let reset = try await daemon.ctl(["reset-password", "uma@example.com"])
+            #expect(reset.status == 0, "\(reset.stderr)")
+            #expect(reset.stdout.contains("sent a password-reset email for uma@example.com"), "\(reset.stdout)")
+            #expect(try await emulator.oobLink(email: "uma@example.com", requestType: "PASSWORD_RESET") != nil)
+            let reload = try await daemon.ctl(["reload", "--json"])
+            #expect(reload.status == 0, "\(reload.stderr)")
+            #expect(reload.stdout.contains(guest))
+
+            // Back to a guest: sign-out keeps the account; a guest needs --reset; delete-account deletes a guest.
+            #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            #expect(try await emulator.accountExists(guest))
+            let second = try #require(try await daemon.uid())
+            let refused = try await daemon.ctl(["sign-out"])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("sign-out --reset"), "\(refused.stderr)")
+            let deleted = try await daemon.ctl(["delete-account"])
+            #expect(deleted.status == 0, "\(deleted.stderr)")
+            #expect(try await !emulator.accountExists(second))
+            let third = try #require(try await daemon.uid())
+            #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
+            try await waitUntil("the reset guest is deleted") { try await !emulator.accountExists(third) }
+            #expect(try await emulator.accountExists(guest))
+        }
+    }
+
+    @Test("email enumeration protection (sign-in methods hidden): a link from a guest signs in and merges; providers empty")
+    func hiddenSignInMethods() async throws {
+        try await withDaemon { emulator, daemon, client, watch in
+            let (status, _) = try await emulator.request(
+                "PATCH", "/emulator/v1/projects/\(EmulatorProcess.project)/config",
+                json: ["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]])
+            #expect(status == 200)
+            _ = try await emulator.createAccount(email: "hid@example.com", password: "secret12")
+            let guest = try #require(try await client.state().user?.uid)
+            // Whether the email has an account cannot be known: the daemon signs in (the link then
+            // creates the account) and merges, rather than spend the code on a link that may fail.
+            _ = try await client.sendSignInLink(email: "new-hidden@example.com")
+            let link = try #require(try await emulator.oobLink(email: "new-hidden@example.com"))
+            let (state, merge) = try await client.completeSignInLink(link: link)
+            #expect(state.user?.email == "new-hidden@example.com")
+            #expect(merge?.fromUid == guest)
+            #expect(try await emulator.accountExists(guest))
+
+            _ = try await client.signOut()
+            let error = try await expectDaemonError("account-exists-with-different-credential", code: 1000) {
+                _ = try await client.signInWithIdp(
+                    providerId: "google.com", idToken: claims(sub: "g-hid", email: "hid@example.com", verified: false))
+            }
+            #expect(error?.email == "hid@example.com")
+            #expect(error?.providers == [])
+        }
+    }
+
     // MARK: - Order, faults and the remaining methods
 
     @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")

@@ -72,7 +72,8 @@ struct ErrorReport: Sendable, Equatable {
         case "username-reserved":
             return "that username is reserved: choose another"
         case "no-current-user":
-            return "nobody is signed in: sign in with `sesamectl sign-in EMAIL|USERNAME`"
+            return "nobody is signed in: sign in with `sesamectl sign-in EMAIL|USERNAME`, or wait for sesamed "
+                + "to create a guest once the backend can be reached (`sesamectl status` shows connectivity)"
         case "requires-account":
             return "a guest cannot do this: create an account first with `sesamectl sign-up EMAIL`"
         case "already-signed-in":

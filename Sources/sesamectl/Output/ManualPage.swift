@@ -63,11 +63,22 @@ enum ManualPage {
         text.components(separatedBy: "\n\n").flatMap { [".PP", escape($0)] }
     }
 
-    /// Text safe for roff: backslashes doubled as `\e`, hyphens as `\-`, and lines that would
-    /// start a request guarded.
+    /// Text safe for roff: backslashes as `\e`, hyphens as `\-`, non-ASCII characters as
+    /// `\[uXXXX]`, and lines that would start a request guarded.
     static func escape(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
-            let escaped = line.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+            var escaped = ""
+            for scalar in line.unicodeScalars {
+                switch scalar {
+                case "\\": escaped += "\\e"
+                case "-": escaped += "\\-"
+                // roff input is ASCII: other characters by their code point (e.g. `…`).
+                case _ where scalar.value > 0x7F:
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
             return escaped.hasPrefix(".") || escaped.hasPrefix("'") ? "\\&" + escaped : escaped
         }.joined(separator: "\n")
     }
