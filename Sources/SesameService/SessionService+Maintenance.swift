@@ -34,8 +34,18 @@ extension SessionService {
             maintenanceWakePending = false
             return
         }
-        let deadline = nextDeadline()
-        if let deadline, deadline <= now() { return }
+        var deadline = nextDeadline()
+        if let due = deadline, due <= now() {
+            immediateRounds += 1
+            if immediateRounds < 50 { return }
+            // Something stays due without being handled: pause a second instead of spinning on
+            // the actor (and say so, since it is a bug).
+            logger.warning("The maintenance loop found work it could not do; pausing for a second")
+            immediateRounds = 0
+            deadline = now().addingTimeInterval(1)
+        } else {
+            immediateRounds = 0
+        }
         let timer: Task<Void, Never>? = deadline.map { deadline in
             let delay = deadline.timeIntervalSince(now())
             let sleeper = self.sleeper

@@ -35,6 +35,7 @@ public actor SessionService {
     var inFlightRefresh: Task<Session, any Error>?
     var maintenanceWaiter: CheckedContinuation<Void, Never>?
     var maintenanceWakePending = false
+    var immediateRounds = 0
     var stopped = false
     var shutdownAnnounced = false
     var deletionsRunning = false
