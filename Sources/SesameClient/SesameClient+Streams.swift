@@ -38,12 +38,21 @@ extension SesameClient {
     public func addStateDidChangeListener(_ listener: @escaping @Sendable (SesameState) -> Void) -> ListenerHandle {
         let handle = ListenerHandle(id: UInt64.random(in: 1...UInt64.max))
         let engine = engine
-        Task { await engine.addConsumer(handle.id, .stateListener(listener)) }
+        let gate = handle.gate
+        Task {
+            await engine.addConsumer(
+                handle.id,
+                .stateListener { state in
+                    if gate.isOpen { listener(state) }
+                })
+        }
         return handle
     }
 
-    /// Stops a listener; it is not called after the client has processed this.
+    /// Stops a listener: from the moment this returns it is not called again (a call already
+    /// running finishes).
     public func removeStateDidChangeListener(_ handle: ListenerHandle) {
+        handle.gate.close()
         let engine = engine
         Task { await engine.removeConsumer(handle.id) }
     }

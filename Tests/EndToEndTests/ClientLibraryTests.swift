@@ -171,7 +171,6 @@ struct ClientLibraryTests {
             #expect(removed.values.first?.status == .anonymous)
 
             client.removeStateDidChangeListener(removedHandle)
-            try await Task.sleep(for: .milliseconds(300))
             let countAtRemoval = removed.values.count
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
             try await kept.wait("the kept listener sees the reset") { $0.authReasons == ["reset", "anonymous-created"] }
