@@ -9,7 +9,13 @@ enum SignInResultText {
     static func text(_ result: (state: SesameState, merge: SesameMerge?)) -> String {
         var line = StatusRenderer.oneLine(result.state)
         if let merge = result.merge {
-            line += "\nthe guest's data (uid \(merge.fromUid)) will be merged into this account (merge \(merge.mergeId))"
+            if result.state.pendingMerges.contains(where: { $0.mergeId == merge.mergeId }) {
+                line += "\nthe guest's data (uid \(merge.fromUid)) will be merged into this account (merge \(merge.mergeId);"
+                    + " see `sesamectl merges`)"
+            } else {
+                // merge.hold = 0: the daemon completed it at once.
+                line += "\nthe guest (uid \(merge.fromUid)) was merged into this account (merge \(merge.mergeId))"
+            }
         }
         return line
     }
