@@ -9,6 +9,7 @@ final class ChildProcess: @unchecked Sendable {
     let process = Process()
     let stdoutPath: String
     let stderrPath: String
+    private var handles: [FileHandle] = []
 
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String) throws {
         stdoutPath = logPrefix + ".out"
@@ -25,10 +26,26 @@ final class ChildProcess: @unchecked Sendable {
         }
         for (key, value) in environment { env[key] = value }
         process.environment = env
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        handles = [out, err]
+        process.standardOutput = out
+        process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        do {
+            try process.run()
+        } catch {
+            closeHandles()
+            throw error
+        }
+        // The child has its own copies now; the runner must not keep a descriptor per child
+        // (hundreds of tests run in one process).
+        closeHandles()
+    }
+
+    private func closeHandles() {
+        for handle in handles { try? handle.close() }
+        handles = []
     }
 
     var pid: Int32 { process.processIdentifier }
@@ -69,10 +86,18 @@ func runCommand(
     FileManager.default.createFile(atPath: out, contents: nil)
     FileManager.default.createFile(atPath: err, contents: nil)
     FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
-    process.standardOutput = FileHandle(forWritingAtPath: out)
-    process.standardError = FileHandle(forWritingAtPath: err)
-    process.standardInput = FileHandle(forReadingAtPath: input)
+    let handles = [
+        try FileHandle(forWritingTo: URL(fileURLWithPath: out)),
+        try FileHandle(forWritingTo: URL(fileURLWithPath: err)),
+        try FileHandle(forReadingFrom: URL(fileURLWithPath: input)),
+    ]
+    // The child has its own copies once started; close ours so the runner leaks no descriptor.
+    defer { for handle in handles { try? handle.close() } }
+    process.standardOutput = handles[0]
+    process.standardError = handles[1]
+    process.standardInput = handles[2]
     try process.run()
+    for handle in handles { try? handle.close() }
     try await waitUntil("\(executable) exits", timeout: timeout) { !process.isRunning }
     return CommandResult(
         status: process.terminationStatus,
