@@ -57,23 +57,7 @@ struct ClientLibraryTests {
     func withDaemon(
         settings: [String: [String: String]] = [:], _ body: (EmulatorProcess, DaemonProcess) async throws -> Void
     ) async throws {
-        let emulator = try await EmulatorProcess.start()
-        let daemon: DaemonProcess
-        do {
-            daemon = try await DaemonProcess.start(emulator: emulator, settings: settings)
-        } catch {
-            await emulator.stop()
-            throw error
-        }
-        do {
-            try await body(emulator, daemon)
-        } catch {
-            await daemon.cleanUp()
-            await emulator.stop()
-            throw error
-        }
-        await daemon.cleanUp()
-        await emulator.stop()
+        try await withEmulatorAndDaemon(settings: settings, body)
     }
 
     /// Checks that, within each daemon instance (a run starting at a snapshot), sequences go up

@@ -10,27 +10,10 @@ import Glibc
 /// `sesame-emulator` (issue 4): every command's output and exit status, human and `--json`.
 @Suite("sesamectl end to end", .serialized, .timeLimit(.minutes(3)))
 struct SesamectlTests {
-    /// An emulator and a daemon for one test; `body` runs with them, then both stop.
     func withDaemon(
         settings: [String: [String: String]] = [:], _ body: (EmulatorProcess, DaemonProcess) async throws -> Void
     ) async throws {
-        let emulator = try await EmulatorProcess.start()
-        let daemon: DaemonProcess
-        do {
-            daemon = try await DaemonProcess.start(emulator: emulator, settings: settings)
-        } catch {
-            await emulator.stop()
-            throw error
-        }
-        do {
-            try await body(emulator, daemon)
-        } catch {
-            await daemon.cleanUp()
-            await emulator.stop()
-            throw error
-        }
-        await daemon.cleanUp()
-        await emulator.stop()
+        try await withEmulatorAndDaemon(settings: settings, body)
     }
 
     /// The JSON object a command printed.

@@ -135,3 +135,27 @@ final class DaemonProcess: @unchecked Sendable {
         ((try await stateJSON())["user"] as? [String: Any])?["uid"] as? String
     }
 }
+
+/// An emulator and a daemon for one test: `body` runs with them, then both stop, whether it
+/// passed or threw.
+func withEmulatorAndDaemon(
+    settings: [String: [String: String]] = [:], _ body: (EmulatorProcess, DaemonProcess) async throws -> Void
+) async throws {
+    let emulator = try await EmulatorProcess.start()
+    let daemon: DaemonProcess
+    do {
+        daemon = try await DaemonProcess.start(emulator: emulator, settings: settings)
+    } catch {
+        await emulator.stop()
+        throw error
+    }
+    do {
+        try await body(emulator, daemon)
+    } catch {
+        await daemon.cleanUp()
+        await emulator.stop()
+        throw error
+    }
+    await daemon.cleanUp()
+    await emulator.stop()
+}
