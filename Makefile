@@ -50,9 +50,9 @@ fuzz:
 	scripts/fuzz.sh 600
 
 bench: deps
-	$(SWIFT) build -c release --product sesame-bench
-	$(SWIFT) build -c release --product sesame-emulator-bench
-	$(SWIFT) build -c release --product sesamed --product sesame-emulator
+	for product in sesamed sesame-emulator sesame-bench sesame-emulator-bench; do \
+		$(SWIFT) build -c release --product $$product || exit 1; \
+	done
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-emulator-bench
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-bench --bin-dir "$$($(SWIFT) build -c release --show-bin-path)"
 
