@@ -9,8 +9,8 @@ struct FIFOLock {
     /// Whether someone holds the lock now.
     var isHeld: Bool { held }
 
-    /// Takes the lock at once when it is free; otherwise returns a registration closure
-    /// the caller must await through ``wait(_:)``.
+    /// Takes the lock at once when it is free; otherwise returns false and the caller parks a
+    /// continuation with ``enqueue(_:)``, resumed by a later ``release()``.
     mutating func tryAcquire() -> Bool {
         if held { return false }
         held = true
