@@ -8,7 +8,7 @@ DESTDIR ?=
 BUILD_DIR := $(shell $(SWIFT) build --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
 
-.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz fuzz bench install clean help
+.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz fuzz bench soak install clean help
 
 all: build
 
@@ -16,6 +16,7 @@ help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
 	@echo "make test    build and run every test (Swift tests, unit-file checks, firebase-admin conformance)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
+	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
 
 deps:
@@ -55,6 +56,12 @@ bench: deps
 	done
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-emulator-bench
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-bench --bin-dir "$$($(SWIFT) build -c release --show-bin-path)"
+
+ROUNDS ?= 1000
+soak: deps
+	$(SWIFT) build --product sesame-emulator
+	$(SWIFT) build --product sesamed
+	python3 scripts/soak/soak.py --bin-dir "$(BUILD_DIR)" --rounds $(ROUNDS)
 
 install: deps
 	$(SWIFT) build -c release --product sesamed
