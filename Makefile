@@ -51,11 +51,14 @@ fuzz:
 	scripts/fuzz.sh 600
 
 bench: deps
-	for product in sesamed sesame-emulator sesame-bench sesame-emulator-bench; do \
+	for product in sesamed sesame-emulator sesame-emulator-bench; do \
 		$(SWIFT) build -c release --product $$product || exit 1; \
 	done
+	mkdir -p .build/bench-tools
+	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/echo-floor bench/echo-floor.c
+	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/sesame-load bench/sesame-load.c
+	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT) build -c release --show-bin-path)" --tools .build/bench-tools
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-emulator-bench
-	$$($(SWIFT) build -c release --show-bin-path)/sesame-bench --bin-dir "$$($(SWIFT) build -c release --show-bin-path)"
 
 ROUNDS ?= 1000
 soak: deps

@@ -136,12 +136,6 @@ let package = Package(
         ),
         // libFuzzer target for the request decoder (scripts/fuzz.sh); inert in normal builds.
         .executableTarget(name: "FuzzLocalAPI", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
-        // Benchmark: sesamed's local API against an echo-server baseline (docs/BENCHMARKS.md).
-        .executableTarget(
-            name: "sesame-bench",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict
-        ),
         .executableTarget(
             name: "sesamectl",
             dependencies: [

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""`make bench`: sesamed's local API measured against the echo floor, in one run.
+
+Starts a release sesame-emulator and sesamed, and bench/echo-floor (a C epoll server that
+answers each line with a line as long as the daemon's getIdToken answer), then drives both
+with bench/sesame-load (C, one thread, epoll). The servers are pinned to one core and the load
+generator to the other, and the CPU time of both sides is reported, so the generator is never
+the hidden bottleneck. Prints every goal of docs/BENCHMARKS.md with its ratio and a mark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bench_processes import Processes, private_kib, cpu_seconds  # noqa: E402
+
+GET_ID_TOKEN = '{"jsonrpc":"2.0","id":{ID},"method":"getIdToken","params":{"minValidity":60}}'
+GET_STATE = '{"jsonrpc":"2.0","id":{ID},"method":"getState"}'
+TRIGGER = '{"jsonrpc":"2.0","id":{N},"method":"updateProfile","params":{"displayName":"bench-{N}"}}'
+
+
+def load(tools: str, *arguments: str, server_pid: int | None = None) -> dict:
+    """Runs one sesame-load measurement; adds the server's CPU seconds when its pid is given."""
+    before = cpu_seconds(server_pid) if server_pid else 0.0
+    run = subprocess.run([os.path.join(tools, "sesame-load"), *arguments], capture_output=True, text=True,
+                         preexec_fn=Processes.pin(0))
+    if run.returncode != 0:
+        raise RuntimeError(f"sesame-load {arguments[0]} failed: {run.stderr.strip()}")
+    result = json.loads(run.stdout.strip().splitlines()[-1])
+    if server_pid:
+        result["server_cpu_s"] = cpu_seconds(server_pid) - before
+    return result
+
+
+def round_trip(path: str, line: str) -> str:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
+        connection.connect(path)
+        connection.sendall(line.encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n"):
+            data += connection.recv(65536)
+        return data.decode()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin-dir", default=".build/release", help="release sesamed and sesame-emulator")
+    parser.add_argument("--tools", required=True, help="directory with the built echo-floor and sesame-load")
+    parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per latency cell")
+    parser.add_argument("--clients", type=int, default=100, help="concurrent clients for throughput")
+    parser.add_argument("--fanout", default="1000,10000", help="subscriber counts for the fan-out goals")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    with tempfile.TemporaryDirectory(prefix="sesame-bench-") as work, Processes(work, args.bin_dir, args.tools) as p:
+        ready_ms = p.start_daemon_twice()
+        daemon_socket = p.daemon_socket
+        reply = round_trip(daemon_socket, GET_ID_TOKEN.replace("{ID}", "1"))
+        echo_socket = p.start_echo(len(reply.encode()))
+        idle_kib = private_kib(p.daemon.pid)
+        per_connection_kib = p.idle_connections_kib(1000)
+
+        cells = {}
+        for name, path, line, pid in [
+            ("floor", echo_socket, GET_ID_TOKEN, p.echo.pid),
+            ("getIdToken", daemon_socket, GET_ID_TOKEN, p.daemon.pid),
+            ("getState", daemon_socket, GET_STATE, p.daemon.pid),
+        ]:
+            one = load(args.tools, "latency", path, "1", str(args.seconds), "0.5", line, server_pid=pid)
+            many = load(args.tools, "latency", path, str(args.clients), str(args.seconds), "0.5", line, server_pid=pid)
+            cells[name] = (one, many)
+        fanout = {}
+        for count in [int(n) for n in args.fanout.split(",") if n]:
+            fanout[count] = load(args.tools, "fanout", daemon_socket, str(count), "5", TRIGGER, '"userUpdated"',
+                                 server_pid=p.daemon.pid)
+
+    report(cells, fanout, idle_kib, per_connection_kib, ready_ms, len(reply.encode()), args.clients)
+    return 0
+
+
+def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients) -> None:
+    floor_one, floor_many = cells["floor"]
+    print(f"sesame bench: {os.cpu_count()} cores; servers pinned to core 1, load generator to core 0; "
+          f"getIdToken answer {reply_bytes} bytes; {clients} clients for throughput\n")
+    print(f"| server | 1 client p50 / p99 | 1 client req/s | {clients} clients req/s | "
+          "CPU s (server / load) at 1 client |")
+    print("|---|---|---|---|---|")
+    for name, (one, many) in cells.items():
+        label = "echo floor (C, epoll)" if name == "floor" else f"sesamed {name}"
+        print(f"| {label} | {one['p50_us']:.1f} / {one['p99_us']:.1f} µs | {one['rps']:.0f} | {many['rps']:.0f} | "
+              f"{one.get('server_cpu_s', 0):.2f} / {one['cpu_s']:.2f} |")
+    print()
+    goals = []
+    for name in ("getIdToken", "getState"):
+        one, many = cells[name]
+        goals.append((f"{name} p50, 1 client", one["p50_us"] / floor_one["p50_us"], 1.3, "× floor", "≤"))
+        goals.append((f"{name} p99, 1 client", one["p99_us"] / floor_one["p99_us"], 2.0, "× floor", "≤"))
+        goals.append((f"{name} throughput, {clients} clients", many["rps"] / floor_many["rps"], 0.70, "of floor", "≥"))
+    limits = {1000: 20.0, 10000: 200.0}
+    for count, result in fanout.items():
+        goals.append((f"fan-out p99 to {count} subscribers", result["p99_ms"], limits.get(count, 200.0), "ms", "≤"))
+    goals.append(("private memory idle", idle_kib / 1024, 8.0, "MB", "≤"))
+    goals.append(("private memory per idle connection", per_connection_kib, 10.0, "KB", "≤"))
+    goals.append(("READY=1 after start with a stored session", ready_ms, 50.0, "ms", "≤"))
+    print("| goal | measured | target | |")
+    print("|---|---|---|---|")
+    for name, value, target, unit, direction in goals:
+        met = value <= target if direction == "≤" else value >= target
+        shown = f"{value * 100:.0f} %" if unit == "of floor" else f"{value:.2f} {unit}"
+        wanted = f"{direction} {target * 100:.0f} %" if unit == "of floor" else f"{direction} {target:g} {unit}"
+        print(f"| {name} | {shown} | {wanted} | {'✔' if met else '✘'} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
