@@ -115,6 +115,7 @@ def main() -> int:
     parser.add_argument("--max-delay-ms", type=int, default=400, help="longest time before the kill")
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    parser.add_argument("--verbose", action="store_true", help="also print the count of every answer")
     args = parser.parse_args()
 
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
@@ -156,6 +157,9 @@ def main() -> int:
     print(
         f"soak {verdict}: {args.rounds} SIGKILLs in {elapsed:.0f} s (seed {seed}); "
         f"{observations.summary()}; orphaned anonymous users: {len(orphans)}; failures: {len(failures)}")
+    if args.verbose:
+        for key, count in sorted(observations.counts.items()):
+            print(f"  {key}: {count}")
     for failure in failures[:20]:
         print(f"  {failure}")
     if failures:

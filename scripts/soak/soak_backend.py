@@ -59,8 +59,16 @@ class Backend:
     def create_accounts(self, count: int) -> None:
         for index in range(count):
             email = f"soak{index}@example.com"
-            self._admin("POST", "accounts", {"email": email, "password": self.password})
+            self._admin("POST", "accounts", {"email": email, "password": self.password, "emailVerified": True})
             self.emails.append(email)
+
+    def sign_in_link(self, email: str) -> str | None:
+        """The newest pending sign-in link the emulator 'sent' to `email`."""
+        url = f"http://{self.auth_host}/emulator/v1/projects/{self.project}/oobCodes"
+        with urllib.request.urlopen(url, timeout=10) as response:
+            codes = json.loads(response.read()).get("oobCodes", [])
+        links = [code["oobLink"] for code in codes if code.get("email") == email and code.get("requestType") == "EMAIL_SIGNIN"]
+        return links[-1] if links else None
 
     def users(self) -> list[dict]:
         users: list[dict] = []

@@ -139,5 +139,12 @@ class Workload:
             self._call(c, "setUsername", {"username": f"soaker_{rng.randrange(1 << 30)}"})
         elif roll < 0.90 and email.startswith("soak-new-"):
             self._call(c, "deleteAccount")
+        elif roll < 0.95:
+            target = rng.choice(self.backend.emails) if rng.random() < 0.5 else \
+                f"soak-link-{next(_names)}-{rng.randrange(1 << 30)}@example.com"
+            if self._call(c, "sendSignInLink", {"email": target}) is not None:
+                link = self.backend.sign_in_link(target)
+                if link:
+                    self._call(c, "completeSignInLink", {"link": link, "email": target})
         else:
             self._call(c, "signInAnonymously")
