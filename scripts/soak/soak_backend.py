@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import time
+import urllib.error
 import urllib.request
 
 
@@ -59,8 +60,15 @@ class Backend:
     def create_accounts(self, count: int) -> None:
         for index in range(count):
             email = f"soak{index}@example.com"
-            self._admin("POST", "accounts", {"email": email, "password": self.password, "emailVerified": True})
+            self.recreate(email)
             self.emails.append(email)
+
+    def recreate(self, email: str) -> None:
+        """(Re)creates a pool account; a client may have deleted it (deleteAccount races sign-ins)."""
+        try:
+            self._admin("POST", "accounts", {"email": email, "password": self.password, "emailVerified": True})
+        except urllib.error.HTTPError:
+            pass  # it exists
 
     def sign_in_link(self, email: str) -> str | None:
         """The newest pending sign-in link the emulator 'sent' to `email`."""

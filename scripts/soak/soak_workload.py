@@ -131,8 +131,9 @@ class Workload:
                 params["username"] = f"soaker_{rng.randrange(1 << 30)}"
             self._call(c, "createAccount", params)
         elif roll < 0.60:
-            self._call(c, "signIn", {"identifier": rng.choice(self.backend.emails),
-                                     "password": self.backend.password})
+            target = rng.choice(self.backend.emails)
+            if self._call(c, "signIn", {"identifier": target, "password": self.backend.password}) is None:
+                self.backend.recreate(target)
         elif roll < 0.75:
             self._call(c, "signOut", {"reset": True} if anonymous else {})
         elif roll < 0.85 and not anonymous and email.startswith("soak-new-"):
