@@ -54,10 +54,10 @@ def error_from_wire(error: Any) -> DaemonError:
     data: Dict[str, Any] = obj["data"] if isinstance(obj.get("data"), dict) else {}
     reason = data["reason"] if isinstance(data.get("reason"), str) else ""
     message = obj["message"] if isinstance(obj.get("message"), str) else "sesamed refused the request"
-    code_class: type = CODE_CLASSES.get(code, DaemonError)
-    cls: type = REASON_CLASSES.get(reason, code_class)
-    if not issubclass(cls, code_class):
-        cls = code_class  # a known reason under an unexpected code: trust the code
+    cls: type = CODE_CLASSES.get(code, DaemonError)
+    known = REASON_CLASSES.get(reason)
+    if known is not None and code in CODE_CLASSES and issubclass(known, cls):
+        cls = known  # a known reason under its own code (else the code decides)
     made = cls(message, code=code, reason=reason, data=data)
     assert isinstance(made, DaemonError)
     return made

@@ -1,0 +1,112 @@
+"""Sesame (blocking) against the real daemon and emulator."""
+from __future__ import annotations
+
+import pytest
+
+import sesame_client
+from harness import Daemon, Emulator, unique_email
+from sesame_client import (AlreadySignedIn, AuthenticationError, EmailAlreadyInUse, InvalidLoginCredentials,
+                           RequiresResetConfirmation, Sesame, StateError)
+
+
+def test_token_and_state(daemon: Daemon) -> None:
+    sesame = daemon.client()
+    state = sesame.state()
+    assert state.status == sesame_client.ANONYMOUS
+    assert state.user is not None and state.user.is_anonymous
+    assert state.sequence >= 1
+    token = sesame.id_token()
+    assert token.uid == state.uid
+    assert token.token.count(".") == 2
+    assert token.token not in repr(token) and token.token not in str(token)
+    assert token.expires_at is not None and token.issued_at is not None
+    forced = sesame.id_token(force_refresh=True, min_validity=60)
+    assert forced.uid == state.uid
+
+
+def test_hello_names_the_instance_and_role(daemon: Daemon) -> None:
+    hello = daemon.client().hello()
+    assert hello.server == "sesamed"
+    assert hello.protocol == 1
+    assert hello.role == "manager"
+    assert hello.backend == "firebase"
+    assert hello.instance
+
+
+def test_create_account_keeps_the_guest_uid(daemon: Daemon) -> None:
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    email = unique_email()
+    state = sesame.create_account(email, "secret-12")
+    assert state.status == sesame_client.AUTHENTICATED
+    assert state.uid == guest
+    assert state.user is not None and state.user.email == email and not state.user.is_anonymous
+    assert "password" in state.user.providers
+    with pytest.raises(AlreadySignedIn) as refused:
+        sesame.sign_in_anonymously()
+    assert refused.value.code == 4000 and isinstance(refused.value, StateError)
+
+
+def test_email_already_in_use_carries_the_email_then_sign_in_merges(daemon: Daemon, emulator: Emulator) -> None:
+    sesame = daemon.client()
+    email = unique_email("taken")
+    owner = emulator.create_account(email, "secret-12")
+    guest = sesame.state().uid
+    with pytest.raises(EmailAlreadyInUse) as taken:
+        sesame.create_account(email, "another-1")
+    error = taken.value
+    assert isinstance(error, AuthenticationError)
+    assert (error.code, error.reason, error.email) == (1000, "email-already-in-use", email)
+    assert "another-1" not in str(error) and "another-1" not in repr(error)
+    assert error.message  # says what to do next
+
+    with pytest.raises(InvalidLoginCredentials):
+        sesame.sign_in(email, "wrong-password")
+    result = sesame.sign_in(email, "secret-12")
+    assert result.state.uid == owner
+    assert result.merge is not None
+    assert (result.merge.from_uid, result.merge.to_uid) == (guest, owner)
+    assert result.state.pending_merges == (result.merge,)
+
+
+def test_sign_out_of_a_guest_needs_reset(daemon: Daemon, emulator: Emulator) -> None:
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    assert guest is not None
+    with pytest.raises(RequiresResetConfirmation) as refused:
+        sesame.sign_out()
+    assert refused.value.reason == "requires-reset-confirmation"
+    state = sesame.sign_out(reset=True)
+    assert state.status == sesame_client.ANONYMOUS
+    assert state.uid != guest
+    assert not emulator.account_exists(guest)
+
+
+def test_manager_methods_round_trip(daemon: Daemon) -> None:
+    sesame = daemon.client()
+    email = unique_email("mgr")
+    sesame.create_account(email, "secret-12")
+    assert sesame.update_profile("Ann Lee").user.display_name == "Ann Lee"  # type: ignore[union-attr]
+    assert sesame.reload().uid == sesame.state().uid
+    sesame.send_email_verification()
+    sesame.send_password_reset(email)
+    assert sesame.send_sign_in_link(email) == email
+    with pytest.raises(sesame_client.OperationNotAllowed):
+        sesame.check_username("ann_lee")  # usernames are off by default
+    state = sesame.delete_account()
+    assert state.status == sesame_client.ANONYMOUS
+
+
+def test_missing_socket_is_daemon_unavailable_naming_the_path() -> None:
+    path = "/tmp/no-such-dir-for-sesame/s.sock"
+    with pytest.raises(sesame_client.DaemonUnavailable) as missing:
+        Sesame(path).state()
+    assert path in str(missing.value)
+    assert "sesamed.socket" in str(missing.value)
+    assert missing.value.socket_path == path
+
+
+def test_discovery_prefers_sesame_socket(daemon: Daemon, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SESAME_SOCKET", daemon.socket_path)
+    assert Sesame().socket_path == daemon.socket_path
+    assert Sesame().state().status == sesame_client.ANONYMOUS
