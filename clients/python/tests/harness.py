@@ -163,6 +163,10 @@ class Daemon:
         self.process = self._launch()
         self.wait_for_status()
 
+    def kill_and_restart(self) -> None:
+        self.kill()
+        self.restart()
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGKILL)

@@ -12,7 +12,8 @@ from sesame_client import AsyncSesame, EmailAlreadyInUse, RequiresResetConfirmat
 def test_pipelined_calls_share_one_connection(daemon: Daemon) -> None:
     async def main() -> None:
         async with AsyncSesame(daemon.socket_path) as sesame:
-            state, *tokens = await asyncio.gather(sesame.state(), *[sesame.id_token() for _ in range(100)])
+            state = await sesame.state()
+            tokens = await asyncio.gather(*[sesame.id_token() for _ in range(100)])
             assert {t.uid for t in tokens} == {state.uid}
             connection = sesame._connection
             assert connection is not None and connection.next_id == 102  # one connection carried all 101
@@ -43,7 +44,7 @@ def test_async_calls_reconnect_after_the_daemon_restarts(daemon: Daemon) -> None
     async def main() -> None:
         async with AsyncSesame(daemon.socket_path) as sesame:
             before = await sesame.hello()
-            await asyncio.get_running_loop().run_in_executor(None, lambda: (daemon.kill(), daemon.restart()))
+            await asyncio.get_running_loop().run_in_executor(None, daemon.kill_and_restart)
             after = await sesame.hello()
             assert after.instance != before.instance
     asyncio.run(main())

@@ -16,7 +16,10 @@ def test_state_changes_current_state_first_then_changes_in_order(daemon: Daemon)
     guest = sesame.state().uid
     recorder = Recorder()
     stream = sesame.state_changes()
-    thread = threading.Thread(target=lambda: [recorder(s) for s in stream])
+    def consume() -> None:
+        for state in stream:
+            recorder(state)
+    thread = threading.Thread(target=consume)
     thread.start()
     try:
         first = recorder.wait("the first state", lambda v: len(v) >= 1)[0]
@@ -94,7 +97,7 @@ def test_async_state_changes_across_restart(daemon: Daemon) -> None:
                     await sesame.sign_out(reset=True)
                 if reasons(seen) == ["reset", "anonymous-created"] and not restarted:
                     restarted = True
-                    await asyncio.get_running_loop().run_in_executor(None, lambda: (daemon.kill(), daemon.restart()))
+                    await asyncio.get_running_loop().run_in_executor(None, daemon.kill_and_restart)
                 if restarted and state.reason == "snapshot":
                     await sesame.sign_out(reset=True)
                 if reasons(seen) == ["reset", "anonymous-created"] * 2:

@@ -27,9 +27,14 @@ class Deadline:
         self.at = None if seconds is None else time.monotonic() + seconds
 
     def remaining(self) -> Optional[float]:
+        """Seconds left (None: no limit); raises ``socket.timeout`` once none are left (a zero
+        socket timeout would mean non-blocking, not expired)."""
         if self.at is None:
             return None
-        return max(self.at - time.monotonic(), 0.0)
+        left = self.at - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the deadline passed")
+        return left
 
 
 class LineSocket:
