@@ -91,8 +91,13 @@ def test_manager_methods_round_trip(daemon: Daemon) -> None:
     sesame.send_email_verification()
     sesame.send_password_reset(email)
     assert sesame.send_sign_in_link(email) == email
-    with pytest.raises(sesame_client.OperationNotAllowed):
-        sesame.check_username("ann_lee")  # usernames are off by default
+    name = "ann_" + email.split("@")[0].split("-")[1]
+    assert sesame.check_username(name) == sesame_client.UsernameAvailability(name, True, None)
+    reserved = sesame.check_username("admin")
+    assert (reserved.available, reserved.reason) == (False, "username-reserved")
+    with pytest.raises(sesame_client.UsernameReserved):
+        sesame.set_username("admin")
+    assert sesame.set_username(name).user.username == name  # type: ignore[union-attr]
     state = sesame.delete_account()
     assert state.status == sesame_client.ANONYMOUS
 
