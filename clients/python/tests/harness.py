@@ -94,6 +94,13 @@ class Emulator:
                             {"localId": [uid]}, owner=True)
         return bool(body and body.get("users"))
 
+    def oob_link(self, email: str, request_type: str = "EMAIL_SIGNIN") -> Optional[str]:
+        """The newest out-of-band link sent to an address."""
+        body = self.request("GET", f"/emulator/v1/projects/{PROJECT}/oobCodes")
+        links = [c.get("oobLink") for c in body.get("oobCodes", [])
+                 if c.get("email") == email.lower() and c.get("requestType") == request_type]
+        return str(links[-1]) if links else None
+
     def stop(self) -> None:
         self.process.terminate()
         self.process.wait(timeout=30)

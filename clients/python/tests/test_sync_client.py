@@ -115,3 +115,48 @@ def test_discovery_prefers_sesame_socket(daemon: Daemon, monkeypatch: pytest.Mon
     monkeypatch.setenv("SESAME_SOCKET", daemon.socket_path)
     assert Sesame().socket_path == daemon.socket_path
     assert Sesame().state().status == sesame_client.ANONYMOUS
+
+
+def test_email_link_links_the_guest_and_credentials_link_and_unlink(daemon: Daemon, emulator: Emulator) -> None:
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    email = unique_email("link")
+    assert sesame.send_sign_in_link(email) == email
+    link = emulator.oob_link(email)
+    assert link is not None
+    result = sesame.complete_sign_in_link(link)  # the daemon remembers the address it sent to
+    assert result.merge is None and result.state.uid == guest
+    assert result.state.user is not None and result.state.user.email == email
+    assert "password" in result.state.user.providers
+
+    with pytest.raises(sesame_client.ProviderAlreadyLinked):
+        sesame.link_credential(sesame_client.password_credential(email, "secret-12"))
+    with pytest.raises(sesame_client.InvalidParams) as bad:
+        sesame.link_credential({"providerId": "password"})
+    assert bad.value.code == -32602 and isinstance(bad.value, sesame_client.ProtocolError)
+
+
+def test_password_credential_links_a_guest(daemon: Daemon) -> None:
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    email = unique_email("cred")
+    state = sesame.link_credential(sesame_client.password_credential(email, "secret-12"))
+    assert state.uid == guest and state.status == sesame_client.AUTHENTICATED
+    assert state.user is not None and state.user.providers == ("password",)
+    with pytest.raises(sesame_client.NoSuchProvider):
+        sesame.unlink("google.com")
+
+
+def test_federated_sign_in_links_the_guest_then_unlink(daemon: Daemon) -> None:
+    import json
+    import uuid
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    email = unique_email("idp")
+    claims = json.dumps({"sub": "g-" + uuid.uuid4().hex[:8], "email": email, "email_verified": True})
+    result = sesame.sign_in_with_idp("google.com", id_token=claims)  # the emulator takes unsigned claims
+    assert result.merge is None and result.state.uid == guest
+    assert result.state.user is not None and "google.com" in result.state.user.providers
+    state = sesame.link_credential(sesame_client.password_credential(unique_email("pw"), "secret-12"))
+    assert set(state.user.providers) == {"google.com", "password"}  # type: ignore[union-attr]
+    assert sesame.unlink("google.com").user.providers == ("password",)  # type: ignore[union-attr]
