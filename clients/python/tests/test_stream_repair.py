@@ -7,7 +7,8 @@ from typing import Iterator
 
 import pytest
 
-from harness import Daemon, Proxy, Recorder, expect_consecutive, reasons
+from harness import Daemon, Recorder, expect_consecutive, reasons
+from proxy import Proxy
 from sesame_client import Sesame
 
 

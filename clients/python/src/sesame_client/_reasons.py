@@ -12,217 +12,181 @@ from ._errors import (AuthenticationError, BackendUnavailable, DaemonError, Perm
 
 class ParseError(ProtocolError):
     """``parse-error`` (-32700)."""
-
     reason = "parse-error"
 
 
 class InvalidRequest(ProtocolError):
     """``invalid-request`` (-32600)."""
-
     reason = "invalid-request"
 
 
 class RequestTooLarge(ProtocolError):
     """``request-too-large`` (-32600)."""
-
     reason = "request-too-large"
 
 
 class MethodNotFound(ProtocolError):
     """``method-not-found`` (-32601)."""
-
     reason = "method-not-found"
 
 
 class InvalidParams(ProtocolError):
     """``invalid-params`` (-32602)."""
-
     reason = "invalid-params"
 
 
 class InternalError(ProtocolError):
     """``internal-error`` (-32603)."""
-
     reason = "internal-error"
 
 
 class EmailAlreadyInUse(AuthenticationError):
     """``email-already-in-use`` (1000)."""
-
     reason = "email-already-in-use"
 
 
 class CredentialAlreadyInUse(AuthenticationError):
     """``credential-already-in-use`` (1000)."""
-
     reason = "credential-already-in-use"
 
 
 class AccountExistsWithDifferentCredential(AuthenticationError):
     """``account-exists-with-different-credential`` (1000)."""
-
     reason = "account-exists-with-different-credential"
 
 
 class InvalidEmail(AuthenticationError):
     """``invalid-email`` (1000)."""
-
     reason = "invalid-email"
 
 
 class WeakPassword(AuthenticationError):
     """``weak-password`` (1000)."""
-
     reason = "weak-password"
 
 
 class InvalidLoginCredentials(AuthenticationError):
     """``invalid-login-credentials`` (1000)."""
-
     reason = "invalid-login-credentials"
 
 
 class UserNotFound(AuthenticationError):
     """``user-not-found`` (1000)."""
-
     reason = "user-not-found"
 
 
 class UserDisabled(AuthenticationError):
     """``user-disabled`` (1000)."""
-
     reason = "user-disabled"
 
 
 class OperationNotAllowed(AuthenticationError):
     """``operation-not-allowed`` (1000)."""
-
     reason = "operation-not-allowed"
 
 
 class InvalidActionCode(AuthenticationError):
     """``invalid-action-code`` (1000)."""
-
     reason = "invalid-action-code"
 
 
 class ExpiredActionCode(AuthenticationError):
     """``expired-action-code`` (1000)."""
-
     reason = "expired-action-code"
 
 
 class MissingEmail(AuthenticationError):
     """``missing-email`` (1000)."""
-
     reason = "missing-email"
 
 
 class InvalidCredential(AuthenticationError):
     """``invalid-credential`` (1000)."""
-
     reason = "invalid-credential"
 
 
 class RequiresRecentLogin(AuthenticationError):
     """``requires-recent-login`` (1000)."""
-
     reason = "requires-recent-login"
 
 
 class ProviderAlreadyLinked(AuthenticationError):
     """``provider-already-linked`` (1000)."""
-
     reason = "provider-already-linked"
 
 
 class NoSuchProvider(AuthenticationError):
     """``no-such-provider`` (1000)."""
-
     reason = "no-such-provider"
 
 
 class InvalidUsername(AuthenticationError):
     """``invalid-username`` (1000)."""
-
     reason = "invalid-username"
 
 
 class UsernameTaken(AuthenticationError):
     """``username-taken`` (1000)."""
-
     reason = "username-taken"
 
 
 class UsernameReserved(AuthenticationError):
     """``username-reserved`` (1000)."""
-
     reason = "username-reserved"
 
 
 class UsernameNotFound(AuthenticationError):
     """``username-not-found`` (1000)."""
-
     reason = "username-not-found"
 
 
 class NetworkRequestFailed(BackendUnavailable):
     """``network-request-failed`` (2000)."""
-
     reason = "network-request-failed"
 
 
 class TooManyRequests(BackendUnavailable):
     """``too-many-requests`` (2000)."""
-
     reason = "too-many-requests"
 
 
 class NoCurrentUser(StateError):
     """``no-current-user`` (4000)."""
-
     reason = "no-current-user"
 
 
 class RequiresAccount(StateError):
     """``requires-account`` (4000)."""
-
     reason = "requires-account"
 
 
 class AlreadySignedIn(StateError):
     """``already-signed-in`` (4000)."""
-
     reason = "already-signed-in"
 
 
 class RequiresResetConfirmation(StateError):
     """``requires-reset-confirmation`` (4000)."""
-
     reason = "requires-reset-confirmation"
 
 
 class OperationInProgress(StateError):
     """``operation-in-progress`` (4000)."""
-
     reason = "operation-in-progress"
 
 
 class NoSuchMerge(StateError):
     """``no-such-merge`` (4000)."""
-
     reason = "no-such-merge"
 
 
 class SessionRevoked(StateError):
     """``session-revoked`` (4000)."""
-
     reason = "session-revoked"
 
 
 class TooManyConnections(StateError):
     """``too-many-connections`` (4000)."""
-
     reason = "too-many-connections"
 
 
