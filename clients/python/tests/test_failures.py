@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -82,28 +83,40 @@ def test_stream_on_a_missing_socket_raises_at_once() -> None:
         next(Sesame("/tmp/no-such-sesame/s.sock").state_changes())
 
 
-def test_socket_without_permission_says_to_join_the_group(tmp_path: Path) -> None:
-    path = str(tmp_path / "s.sock")
+def test_socket_without_permission_says_to_join_the_group() -> None:
+    directory = tempfile.mkdtemp(prefix="pyperm-", dir="/tmp")
+    os.chmod(directory, 0o755)  # the directory is open: the socket's own mode refuses
+    path = os.path.join(directory, "s.sock")
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
     server.listen(1)
     os.chmod(path, 0o600)
-    os.chmod(tmp_path, 0o755)
     code = ("import sesame_client, sys\n"
             "try:\n    sesame_client.Sesame(sys.argv[1]).state()\n"
             "except sesame_client.DaemonUnavailable as e:\n    print(e)\n")
     out = run_as_nobody(code, path)
     server.close()
+    shutil.rmtree(directory)
     assert "permission" in out and "sesame" in out and path in out, out
 
 
 def run_as_nobody(code: str, *arguments: str) -> str:
-    source = str(Path(sesame_client.__file__).resolve().parent.parent)
+    # A copy of the package nobody can read wherever this checkout is (CI's clone may sit
+    # under a 0700 home).
+    source = tempfile.mkdtemp(prefix="pynobody-", dir="/tmp")
+    os.chmod(source, 0o755)
+    shutil.copytree(Path(sesame_client.__file__).resolve().parent, os.path.join(source, "sesame_client"))
+    for root, directories, files in os.walk(source):
+        for name in directories:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o644)
     # The test's own interpreter may sit under root's home; nobody needs one it can run.
     python = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
     result = subprocess.run([python, "-c", code, *arguments], env={"PYTHONPATH": source},
                             user="nobody", group="nogroup", extra_groups=[], capture_output=True, text=True,
                             timeout=60)
+    shutil.rmtree(source, ignore_errors=True)
     assert result.returncode == 0, result.stderr
     return result.stdout
 
