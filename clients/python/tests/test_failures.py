@@ -140,3 +140,21 @@ def test_permission_denied_carries_the_required_role(emulator: Emulator) -> None
     finally:
         daemon.stop()
     assert issubclass(PermissionDenied, sesame_client.DaemonError)
+
+
+def test_too_many_connections_is_a_typed_error(emulator: Emulator) -> None:
+    daemon = Daemon(emulator, {"socket": {"max_connections": "1"}})
+    try:
+        daemon.wait_for_status()
+        with daemon.client().state_changes() as stream:
+            assert next(stream).reason == "snapshot"  # holds the one connection
+            with pytest.raises(sesame_client.TooManyConnections) as refused:
+                daemon.client().state()
+            assert refused.value.code == 4000
+
+            async def main() -> None:
+                with pytest.raises(sesame_client.TooManyConnections):
+                    await AsyncSesame(daemon.socket_path).state()
+            asyncio.run(main())
+    finally:
+        daemon.stop()

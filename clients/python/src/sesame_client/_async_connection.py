@@ -4,7 +4,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Dict, Optional
 
-from ._errors import SesameError
+from ._errors import DaemonError, SesameError
 from ._wire import MAX_RESPONSE_LINE, connect_error, decode_line, encode_request, error_from_wire, lost
 
 
@@ -27,6 +27,8 @@ class AsyncConnection:
         self.pending: Dict[int, "asyncio.Future[Any]"] = {}
         self.next_id = 1
         self.closed = False
+        #: Why the daemon ended the connection, when it said (``TooManyConnections``).
+        self.failure: Optional[DaemonError] = None
         self.reader_task = asyncio.ensure_future(self._read())
 
     async def request(self, method: str, params: Dict[str, Any]) -> Any:
@@ -35,7 +37,7 @@ class AsyncConnection:
         self.next_id += 1
         line = encode_request(request_id, method, params)
         if self.closed:
-            raise lost(self.socket_path, method)
+            raise self.failure or lost(self.socket_path, method)
         future: "asyncio.Future[Any]" = asyncio.get_running_loop().create_future()
         self.pending[request_id] = future
         try:
@@ -62,7 +64,7 @@ class AsyncConnection:
                     continue  # notifications: this connection does not subscribe
                 request_id = message.get("id")
                 if request_id is None and "error" in message:
-                    failure = error_from_wire(message["error"])  # about the whole connection
+                    failure = self.failure = error_from_wire(message["error"])  # about the whole connection
                     break
                 future = self.pending.get(request_id) if isinstance(request_id, int) else None
                 if future is None or future.done():
