@@ -10,13 +10,13 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
 
 import sesame_client
-from harness import Daemon, Emulator
-from sesame_client import AsyncSesame, PermissionDenied, Sesame, Timeout
+from harness import Daemon, Emulator, wait_until
+from sesame_client import AsyncSesame, PermissionDenied, Sesame, StateStream, Timeout
 
 
 @pytest.fixture
@@ -146,8 +146,15 @@ def test_too_many_connections_is_a_typed_error(emulator: Emulator) -> None:
     daemon = Daemon(emulator, {"socket": {"max_connections": "1"}})
     try:
         daemon.wait_for_status()
-        with daemon.client().state_changes() as stream:
-            assert next(stream).reason == "snapshot"  # holds the one connection
+        streams: List[StateStream] = []
+
+        def holds_the_connection() -> bool:
+            # The daemon frees the status check's connection soon after it closes: until then
+            # the stream itself is refused.
+            streams.append(daemon.client().state_changes())
+            return next(streams[-1]).reason == "snapshot"
+        wait_until("a stream holds the one connection", holds_the_connection)
+        with streams[-1]:
             with pytest.raises(sesame_client.TooManyConnections) as refused:
                 daemon.client().state()
             assert refused.value.code == 4000

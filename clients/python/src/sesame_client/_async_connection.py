@@ -41,11 +41,12 @@ class AsyncConnection:
         future: "asyncio.Future[Any]" = asyncio.get_running_loop().create_future()
         self.pending[request_id] = future
         try:
-            self.writer.write(line)
-            await self.writer.drain()
+            try:
+                self.writer.write(line)
+                await self.writer.drain()
+            except ConnectionError:
+                pass  # the reader fails the future with how the connection ended
             return await future
-        except (ConnectionError, BrokenPipeError):
-            raise lost(self.socket_path, method) from None
         finally:
             self.pending.pop(request_id, None)
 

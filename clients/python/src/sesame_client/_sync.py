@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping, Optional, TypeVar
 from . import _calls as calls
 from ._connection import DEFAULT, Deadline, LineSocket, TimeoutArg
 from ._discovery import resolve_socket_path
+from ._errors import ConnectionLost
 from ._models import Hello, SignInResult, State, Token, UsernameAvailability
 from ._sync_stream import Listener, MergeStream, StateStream
 from ._wire import decode_line, encode_request, error_from_wire, lost, timeout_error
@@ -41,7 +42,10 @@ class Sesame:
         try:
             connection = LineSocket(self.socket_path, deadline.remaining())
             try:
-                connection.send(line, deadline.remaining())
+                try:
+                    connection.send(line, deadline.remaining())
+                except ConnectionLost:
+                    pass  # the daemon may have said why before closing (too-many-connections): read it
                 while True:
                     received = connection.readline(deadline.remaining())
                     if received is None:
