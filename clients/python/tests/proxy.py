@@ -26,7 +26,7 @@ class Proxy:
         self.pairs: List[Any] = []
         self.drop: Optional[Callable[[bytes], bool]] = None
         self.dropped: List[bytes] = []
-        self.subscriptions = Recorder()  # each subscribe answer the daemon sent through
+        self.lines = Recorder()  # every line the daemon sent through
         self.open = threading.Event()  # cleared: new connections wait before reaching the daemon
         self.open.set()
         threading.Thread(target=self._accept, daemon=True).start()
@@ -65,14 +65,15 @@ class Proxy:
                             self.dropped.append(line)
                             continue
                     target.sendall(line + b"\n")
-                    if b'"subscription"' in line:
-                        self.subscriptions(line)
+                    self.lines(line)
         except OSError:
             pass
         finally:
-            for end in (source, target):
+            # Half-close, so a line the other direction still carries (the daemon's refusal
+            # before it closes) reaches its reader.
+            for end, how in ((source, socket.SHUT_RD), (target, socket.SHUT_WR)):
                 try:
-                    end.shutdown(2)
+                    end.shutdown(how)
                 except OSError:
                     pass
 

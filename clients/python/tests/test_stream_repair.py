@@ -3,13 +3,13 @@ line: nothing given twice, nothing lost, gaps repaired with getState."""
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
 
-from harness import Daemon, Recorder, expect_consecutive, reasons
+from harness import Daemon, Emulator, Recorder, expect_consecutive, reasons, wait_until
 from proxy import Proxy
-from sesame_client import Sesame
+from sesame_client import Sesame, StateStream
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def test_a_cut_connection_resumes_without_duplicates(daemon: Daemon, proxy: Prox
         proxy.cut()
         # Same daemon instance: the new subscription's snapshot has the same sequence and is not
         # given again; the changes after it are.
-        proxy.subscriptions.wait("a second subscription", lambda v: len(v) == 2)
+        proxy.lines.wait("a second subscription", lambda v: len([line for line in v if b'"subscription"' in line]) == 2)
         direct.sign_out(reset=True)
         values = recorder.wait("reset, anonymous-created", lambda v: reasons(v) == ["reset", "anonymous-created"])
         assert values[0] == first and [s.reason for s in values].count("snapshot") == 1
@@ -72,3 +72,37 @@ def test_a_lost_notification_is_repaired_with_get_state(daemon: Daemon, proxy: P
     finally:
         stream.close()
         thread.join()
+
+
+def test_a_stream_outlasts_too_many_connections_after_it_has_subscribed(emulator: Emulator) -> None:
+    daemon = Daemon(emulator, {"socket": {"max_connections": "2"}})
+    proxy = None
+    try:
+        daemon.wait_for_status()
+        proxy = Proxy(daemon.socket_path)
+        recorder = Recorder()
+        listener = Sesame(proxy.path).on_state_change(recorder)
+        guest = recorder.wait("the first state", lambda v: len(v) == 1)[0].uid
+        proxy.open.clear()
+        proxy.cut()
+        holders: List[StateStream] = []
+
+        def two_held() -> bool:  # every connection the daemon allows is taken
+            stream = daemon.client().state_changes()
+            next(stream)  # refused (and retried) until the daemon has let the others go
+            holders.append(stream)
+            return len(holders) == 2
+        wait_until("two streams hold both connections", two_held)
+        proxy.open.set()
+        proxy.lines.wait("the listener refused", lambda v: any(b"too-many-connections" in line for line in v))
+        for holder in holders:
+            holder.close()
+        wait_until("the reset went through", lambda: daemon.client().sign_out(reset=True).uid != guest)
+        new_uid = daemon.client().state().uid
+        recorder.wait("the listener caught up", lambda v: v[-1].uid == new_uid)
+        assert listener.is_running and listener.error is None
+        listener.remove()
+    finally:
+        if proxy is not None:
+            proxy.close()
+        daemon.stop()

@@ -10,6 +10,7 @@ from typing import AsyncGenerator, Awaitable, Callable, Generic, Optional, Type,
 from ._async_connection import open_lines
 from ._errors import ConnectionLost, DaemonUnavailable
 from ._models import Merge, State
+from ._reasons import TooManyConnections
 from ._tracker import Backoff, Event, StreamSession, StreamTracker
 from ._wire import timeout_error
 
@@ -55,6 +56,7 @@ class _AsyncStream(Generic[E]):
     async def _run(self) -> AsyncGenerator[Event, None]:
         backoff = Backoff()
         connected_once = False
+        subscribed_once = False
         while True:
             try:
                 reader, writer = await asyncio.wait_for(open_lines(self.socket_path), CONNECT_TIMEOUT)
@@ -83,11 +85,15 @@ class _AsyncStream(Generic[E]):
                     if replies:
                         await writer.drain()
                     if session.subscribed:
+                        subscribed_once = True
                         backoff.reset()
                     for event in events:
                         yield event
             except (ConnectionLost, ConnectionError):
                 pass
+            except TooManyConnections:
+                if not subscribed_once:
+                    raise  # the first connection must succeed; later the daemon is only busy
             finally:
                 writer.close()
             await asyncio.sleep(backoff.next())

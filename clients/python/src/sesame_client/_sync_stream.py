@@ -10,6 +10,7 @@ from typing import Callable, Generator, Generic, Iterator, Optional, Type, TypeV
 from ._connection import LineSocket
 from ._errors import ConnectionLost, DaemonUnavailable
 from ._models import Merge, State
+from ._reasons import TooManyConnections
 from ._tracker import Backoff, Event, StreamSession, StreamTracker
 from ._wire import timeout_error
 
@@ -66,6 +67,7 @@ class _Stream(Generic[E]):
     def _run(self) -> Generator[Event, None, None]:
         backoff = Backoff()
         connected_once = False
+        subscribed_once = False
         while not self._closed.is_set():
             try:
                 connection = LineSocket(self.socket_path, CONNECT_TIMEOUT)
@@ -92,10 +94,14 @@ class _Stream(Generic[E]):
                     for reply in replies:
                         connection.send(reply, None)
                     if session.subscribed:
+                        subscribed_once = True
                         backoff.reset()
                     yield from events
             except ConnectionLost:
                 pass
+            except TooManyConnections:
+                if not subscribed_once:
+                    raise  # the first connection must succeed; later the daemon is only busy
             finally:
                 connection.close()
                 self._connection = None
