@@ -35,7 +35,10 @@ def test_async_typed_errors_and_merge(daemon: Daemon, emulator: Emulator) -> Non
             guest = (await sesame.state()).uid
             result = await sesame.sign_in(email, "secret-12")
             assert result.merge is not None and result.merge.from_uid == guest and result.state.uid == owner
-            state = await sesame.complete_merge(result.merge.merge_id)
+            async with sesame.merges() as merges:  # a migrator is given the pending merge
+                merge = await merges.__anext__()
+            assert merge == result.merge
+            state = await sesame.complete_merge(merge.merge_id)
             assert state.pending_merges == ()
     asyncio.run(main())
 
