@@ -8,13 +8,13 @@ DESTDIR ?=
 BUILD_DIR := $(shell $(SWIFT) build --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
 
-.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz fuzz bench soak install clean help
+.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz test-python fuzz bench soak install clean help
 
 all: build
 
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
-	@echo "make test    build and run every test (Swift tests, unit-file checks, firebase-admin conformance)"
+	@echo "make test    build and run every test (Swift tests, unit-file checks, firebase-admin conformance, Python client)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
@@ -33,7 +33,7 @@ run: deps
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(MAKE) test-swift test-units test-conformance test-fuzz
+	$(MAKE) test-swift test-units test-conformance test-fuzz test-python
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -43,6 +43,9 @@ test-units:
 
 test-conformance:
 	tests/conformance/run.sh "$(BUILD_DIR)/sesame-emulator"
+
+test-python:
+	clients/python/run-tests.sh "$(BUILD_DIR)"
 
 test-fuzz:
 	scripts/fuzz.sh 30

@@ -1,0 +1,179 @@
+"""``AsyncSesame``: the asyncio client. Calls share one connection and are multiplexed by
+request id (pipelined; answers may come back in any order); it reconnects on the next call after
+the daemon restarts. Each stream keeps a connection of its own."""
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Awaitable, Callable, Mapping, Optional, TypeVar, Union
+
+from . import _calls as calls
+from ._async_connection import AsyncConnection, open_lines
+from ._async_stream import AsyncListener, AsyncMergeStream, AsyncStateStream
+from ._connection import DEFAULT, TimeoutArg
+from ._discovery import resolve_socket_path
+from ._models import Hello, SignInResult, State, Token, UsernameAvailability
+from ._wire import timeout_error
+
+T = TypeVar("T")
+
+
+class AsyncSesame:
+    """The asyncio client of sesamed; same methods as ``Sesame``, awaited.
+
+    ``socket_path`` defaults to ``$SESAME_SOCKET``, else the user instance's socket when it
+    exists, else the system one. ``timeout`` (seconds; None for no limit) bounds every call that
+    does not pass its own ``timeout=``; streams have none. ``await close()`` (or ``async with``)
+    when done.
+    """
+
+    def __init__(self, socket_path: Optional[str] = None, *, timeout: Optional[float] = 5.0,
+                 client_name: str = "sesame-client-python") -> None:
+        self.socket_path = socket_path or resolve_socket_path()
+        self.timeout = timeout
+        self.client_name = client_name
+        self._connection: Optional[AsyncConnection] = None
+        self._connecting: Optional["asyncio.Future[AsyncConnection]"] = None
+
+    def __repr__(self) -> str:
+        return f"AsyncSesame(socket_path={self.socket_path!r})"
+
+    async def __aenter__(self) -> AsyncSesame:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Closes the calls' connection (streams are closed on their own)."""
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            await connection.close()
+
+    async def _connect(self) -> AsyncConnection:
+        loop = asyncio.get_running_loop()
+        if self._connection is not None and self._connection.is_usable(loop):
+            return self._connection
+        if self._connecting is None or self._connecting.get_loop() is not loop or self._connecting.done():
+            self._connecting = asyncio.ensure_future(self._open())
+        return await asyncio.shield(self._connecting)
+
+    async def _open(self) -> AsyncConnection:
+        reader, writer = await open_lines(self.socket_path)
+        connection = AsyncConnection(self.socket_path, reader, writer)
+        self._connection = connection
+        return connection
+
+    async def _run(self, call: calls.Call[T], timeout: TimeoutArg) -> T:
+        seconds = self.timeout if timeout is DEFAULT else timeout
+        assert not isinstance(seconds, type(DEFAULT))
+
+        async def attempt() -> Any:
+            connection = await self._connect()
+            return await connection.request(call.method, call.params)
+
+        try:
+            result = await asyncio.wait_for(attempt(), seconds)
+        except asyncio.TimeoutError:
+            raise timeout_error(call.method, seconds or 0.0, self.socket_path) from None
+        return call.decode(result)
+
+    # Reading.
+
+    async def hello(self, *, timeout: TimeoutArg = DEFAULT) -> Hello:
+        """The daemon's version, instance and backend, and this caller's role."""
+        return await self._run(calls.hello(self.client_name), timeout)
+
+    async def state(self, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """The current state."""
+        return await self._run(calls.get_state(), timeout)
+
+    async def id_token(self, min_validity: Optional[int] = None, force_refresh: bool = False, uid: Optional[str] = None,
+                 *, timeout: TimeoutArg = DEFAULT) -> Token:
+        """An ID token valid for at least ``min_validity`` seconds (the daemon's default: 300).
+        ``uid`` may name the ``from_uid`` of a pending merge (managers only)."""
+        return await self._run(calls.get_id_token(min_validity, force_refresh, uid), timeout)
+
+    async def check_username(self, username: str, *, timeout: TimeoutArg = DEFAULT) -> UsernameAvailability:
+        return await self._run(calls.check_username(username), timeout)
+
+    # Signing in and out.
+
+    async def sign_in_anonymously(self, *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.sign_in_anonymously(), timeout)
+
+    async def create_account(self, email: str, password: str, username: Optional[str] = None,
+                       *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Links an email and password to the guest (uid and data kept), or signs up when signed out."""
+        return await self._run(calls.create_account(email, password, username), timeout)
+
+    async def sign_in(self, identifier: str, password: str, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Signs in by email or username; from a guest, records a merge of its data."""
+        return await self._run(calls.sign_in(identifier, password), timeout)
+
+    async def send_sign_in_link(self, email: str, continue_url: Optional[str] = None,
+                          *, timeout: TimeoutArg = DEFAULT) -> str:
+        return await self._run(calls.send_sign_in_link(email, continue_url), timeout)
+
+    async def complete_sign_in_link(self, link: Optional[str] = None, email: Optional[str] = None,
+                              code: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Completes an email link (or, on backends that send codes, ``email`` and ``code``)."""
+        return await self._run(calls.complete_sign_in_link(link, email, code), timeout)
+
+    async def sign_in_with_idp(self, provider_id: str, id_token: Optional[str] = None, access_token: Optional[str] = None,
+                         *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        return await self._run(calls.sign_in_with_idp(provider_id, id_token, access_token), timeout)
+
+    async def link_credential(self, credential: Mapping[str, Any], *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Adds a sign-in method; build ``credential`` with ``password_credential``,
+        ``email_link_credential`` or ``idp_credential``."""
+        return await self._run(calls.link_credential(credential), timeout)
+
+    async def unlink(self, provider_id: str, *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.unlink(provider_id), timeout)
+
+    async def sign_out(self, reset: bool = False, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Signs out; a guest needs ``reset=True`` (its data is lost)."""
+        return await self._run(calls.sign_out(reset), timeout)
+
+    async def delete_account(self, *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.delete_account(), timeout)
+
+    # The account.
+
+    async def reload(self, *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.reload(), timeout)
+
+    async def update_profile(self, display_name: Optional[str], *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.update_profile(display_name), timeout)
+
+    async def send_password_reset(self, identifier: str, *, timeout: TimeoutArg = DEFAULT) -> None:
+        await self._run(calls.send_password_reset(identifier), timeout)
+
+    async def send_email_verification(self, *, timeout: TimeoutArg = DEFAULT) -> None:
+        await self._run(calls.send_email_verification(), timeout)
+
+    async def set_username(self, username: str, *, timeout: TimeoutArg = DEFAULT) -> State:
+        return await self._run(calls.set_username(username), timeout)
+
+    async def complete_merge(self, merge_id: str, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Tells the daemon the guest's data has been moved; the guest account is then deleted."""
+        return await self._run(calls.complete_merge(merge_id), timeout)
+
+    # Streams.
+
+    def state_changes(self) -> AsyncStateStream:
+        """``async for state in sesame.state_changes()``: the current state, then every change,
+        across daemon restarts, never stale or twice. ``await stream.aclose()`` (or
+        ``async with``) to stop early."""
+        return AsyncStateStream(self.socket_path, self.client_name, migrator=False)
+
+    def merges(self) -> AsyncMergeStream:
+        """For migrators (managers): every pending merge once, then each new one, across
+        restarts. Move the guest's data, then ``await complete_merge(merge.merge_id)``."""
+        return AsyncMergeStream(self.socket_path, self.client_name)
+
+    def on_state_change(self, callback: Callable[[State], Union[None, Awaitable[None]]],
+                        on_error: Optional[Callable[[BaseException], None]] = None) -> AsyncListener:
+        """Calls ``callback`` (a function or a coroutine function) with the current state and
+        every change, from a task of the running loop; ``await listener.remove()`` to stop."""
+        return AsyncListener(self.state_changes(), callback, on_error)

@@ -1,0 +1,201 @@
+"""The protocol's objects as frozen dataclasses, read from their JSON shapes."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Mapping, Optional, Tuple
+
+from ._errors import ConnectionLost
+
+#: ``State.status`` values.
+STARTING, SIGNED_OUT, ANONYMOUS, AUTHENTICATED = "starting", "signedOut", "anonymous", "authenticated"
+
+
+def parse_time(value: Any) -> Optional[datetime]:
+    """An RFC 3339 UTC string as an aware datetime; None for null or an unreadable value."""
+    if not isinstance(value, str):
+        return None
+    text = re.sub(r"(\.\d{6})\d+", r"\1", value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _object(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise ConnectionLost(f"sesamed sent a {what} that is not an object; update sesame-client or sesamed")
+    return value
+
+
+def _string(obj: Mapping[str, Any], key: str, what: str) -> str:
+    value = obj.get(key)
+    if not isinstance(value, str):
+        raise ConnectionLost(f"sesamed sent a {what} without {key}; update sesame-client or sesamed")
+    return value
+
+
+@dataclass(frozen=True)
+class User:
+    """The signed-in user (``State.user``)."""
+
+    uid: str
+    is_anonymous: bool
+    email: Optional[str] = None
+    email_verified: bool = False
+    display_name: Optional[str] = None
+    username: Optional[str] = None
+    providers: Tuple[str, ...] = ()
+    created_at: Optional[datetime] = None
+    last_sign_in_at: Optional[datetime] = None
+
+    @classmethod
+    def from_json(cls, value: Any) -> User:
+        obj = _object(value, "User")
+        return cls(
+            uid=_string(obj, "uid", "User"), is_anonymous=obj.get("isAnonymous") is True,
+            email=obj.get("email"), email_verified=obj.get("emailVerified") is True,
+            display_name=obj.get("displayName"), username=obj.get("username"),
+            providers=tuple(p for p in obj.get("providers") or () if isinstance(p, str)),
+            created_at=parse_time(obj.get("createdAt")), last_sign_in_at=parse_time(obj.get("lastSignInAt")))
+
+
+@dataclass(frozen=True)
+class Merge:
+    """A pending hand-over of an anonymous user's data (``fromUid``) to an account (``toUid``)."""
+
+    merge_id: str
+    from_uid: str
+    to_uid: str
+    created_at: Optional[datetime] = None
+
+    @classmethod
+    def from_json(cls, value: Any) -> Merge:
+        obj = _object(value, "Merge")
+        return cls(merge_id=_string(obj, "mergeId", "Merge"), from_uid=_string(obj, "fromUid", "Merge"),
+                   to_uid=_string(obj, "toUid", "Merge"), created_at=parse_time(obj.get("createdAt")))
+
+
+@dataclass(frozen=True)
+class State:
+    """The daemon's session state. ``reason`` says why a stream yielded it: an
+    ``authStateChanged`` reason (``signed-in``, ``merged``, ...), ``snapshot`` (the state as of
+    subscribing), ``token-refreshed``, ``user-updated``, ``connectivity-changed`` or
+    ``resynchronized`` (read again after missed events); None for ``state()``."""
+
+    status: str
+    user: Optional[User]
+    token_expires_at: Optional[datetime]
+    connectivity: str
+    needs_username: bool
+    pending_merges: Tuple[Merge, ...]
+    sequence: int
+    reason: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, value: Any, reason: Optional[str] = None) -> State:
+        obj = _object(value, "State")
+        sequence = obj.get("sequence")
+        if not isinstance(sequence, int):
+            raise ConnectionLost("sesamed sent a State without sequence; update sesame-client or sesamed")
+        token = obj.get("token")
+        return cls(
+            status=_string(obj, "status", "State"),
+            user=User.from_json(obj["user"]) if obj.get("user") is not None else None,
+            token_expires_at=parse_time(token.get("expiresAt")) if isinstance(token, dict) else None,
+            connectivity=str(obj.get("connectivity") or "online"),
+            needs_username=obj.get("needsUsername") is True,
+            pending_merges=tuple(Merge.from_json(m) for m in obj.get("pendingMerges") or ()),
+            sequence=sequence, reason=reason)
+
+    @property
+    def uid(self) -> Optional[str]:
+        """The user's uid, None when signed out."""
+        return self.user.uid if self.user else None
+
+
+@dataclass(frozen=True)
+class SignInResult:
+    """What the sign-in methods return: the new state, and the merge recorded when an anonymous
+    user signed in to an existing account (None otherwise)."""
+
+    state: State
+    merge: Optional[Merge]
+
+    @classmethod
+    def from_json(cls, value: Any) -> SignInResult:
+        obj = _object(value, "sign-in result")
+        merge = obj.get("merge")
+        return cls(state=State.from_json(obj.get("state")), merge=Merge.from_json(merge) if merge else None)
+
+
+@dataclass(frozen=True)
+class Token:
+    """An ID token. Send ``token`` as ``Authorization: Bearer <token>``; it is left out of repr."""
+
+    token: str = field(repr=False)
+    uid: str
+    expires_at: Optional[datetime]
+    issued_at: Optional[datetime]
+    sign_in_provider: Optional[str]
+
+    @classmethod
+    def from_json(cls, value: Any) -> Token:
+        obj = _object(value, "token result")
+        return cls(token=_string(obj, "token", "token result"), uid=_string(obj, "uid", "token result"),
+                   expires_at=parse_time(obj.get("expiresAt")), issued_at=parse_time(obj.get("issuedAt")),
+                   sign_in_provider=obj.get("signInProvider"))
+
+    def __str__(self) -> str:
+        return repr(self)
+
+
+@dataclass(frozen=True)
+class Peer:
+    """This process as the daemon sees it (SO_PEERCRED)."""
+
+    uid: int
+    gid: int
+    pid: int
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The daemon's greeting. ``role`` is this caller's: none, observer, reader or manager."""
+
+    server: str
+    version: str
+    protocol: int
+    instance: str
+    backend: str
+    role: str
+    peer: Optional[Peer]
+
+    @classmethod
+    def from_json(cls, value: Any) -> Hello:
+        obj = _object(value, "hello result")
+        peer = obj.get("peer")
+        return cls(
+            server=_string(obj, "server", "hello result"), version=str(obj.get("version", "")),
+            protocol=int(obj.get("protocol") or 0),
+            instance=_string(obj, "instance", "hello result"), backend=str(obj.get("backend", "firebase")),
+            role=str(obj.get("role", "none")),
+            peer=Peer(uid=peer.get("uid", -1), gid=peer.get("gid", -1), pid=peer.get("pid", -1))
+            if isinstance(peer, dict) else None)
+
+
+@dataclass(frozen=True)
+class UsernameAvailability:
+    """``check_username``'s answer; ``reason`` says why a name is not available."""
+
+    username: str
+    available: bool
+    reason: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, value: Any) -> UsernameAvailability:
+        obj = _object(value, "checkUsername result")
+        return cls(username=_string(obj, "username", "checkUsername result"), available=obj.get("available") is True,
+                   reason=obj.get("reason"))
