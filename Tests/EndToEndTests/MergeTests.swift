@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Merges end to end (PROTOCOL.md, Merges): durable across SIGKILL, held until a migrator
+/// Merges end to end (docs/protocol.md, Merges): durable across SIGKILL, held until a migrator
 /// completes them (or `merge.hold` runs out), and the guest deleted only then.
 @Suite("merges end to end", .serialized, .timeLimit(.minutes(3)))
 struct MergeTests {
