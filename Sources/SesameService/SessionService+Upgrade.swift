@@ -12,64 +12,82 @@ extension SessionService {
     }
 
     /// Creates an email/password account: linked to the anonymous user (uid kept), or a new
-    /// account when signed out.
+    /// account when signed out. The steps (and their undo) are ``AccountCreation``'s.
     public func createAccount(email: String, password: String, username: String? = nil) async throws(AuthError)
         -> AuthState
     {
         try await exclusively { () async throws(AuthError) in
             let provider = self.provider
             let claim = try await prepareUsernameForNewAccount(username)
+            let origin: AccountCreation.Origin
             switch machine.status {
-            case .authenticated:
-                throw AuthError(.alreadySignedIn)
-            case .anonymous:
-                guard let guest = machine.session else { throw AuthError(.noCurrentUser) }
-                if let claim { try await claimUsername(claim, for: guest) }
-                let result: SignInResult
-                do throws(AuthError) {
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signUp(email: email, password: password, linkingTo: token)
+            case .authenticated: throw AuthError(.alreadySignedIn)
+            case .anonymous: origin = .guest
+            case .signedOut, .starting: origin = .nobody
+            }
+            let guest = machine.session
+            var job = AccountCreation(origin: origin, claimsUsername: claim != nil)
+            var action = job.start()
+            var result: SignInResult?
+            var session: Session?
+            while true {
+                switch action {
+                case .claimForGuest, .claimForNewAccount:
+                    guard let claim, let owner = action == .claimForGuest ? guest : session else {
+                        throw AuthError(.noCurrentUser)
                     }
-                } catch {
-                    if let claim { await releaseClaim(claim, of: guest) }
-                    throw conflict(error, email: email, providerId: "password")
-                }
-                var session = await makeSession(from: result)
-                if let claim { session.user.username = claim.username }
-                if session.uid == guest.uid {
-                    await applyLinked(session)
-                } else {
-                    logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
-                await apply(.signedIn(session, reason: .signedUp))
-                }
-                if let claim { await finishUsernameClaim(claim, for: session) }
-            case .signedOut, .starting:
-                let result: SignInResult
-                do throws(AuthError) {
-                    result = try await callMapped { () async throws(RemoteAuthError) in
-                        try await provider.signUp(email: email, password: password, linkingTo: nil)
-                    }
-                } catch {
-                    throw conflict(error, email: email, providerId: "password")
-                }
-                var session = await makeSession(from: result)
-                if let claim {
                     do throws(AuthError) {
-                        try await claimUsername(claim, for: session)
+                        try await claimUsername(claim, for: owner)
+                        action = job.handle(.claimed)
                     } catch {
-                        // The name lost a race: undo the sign-up so nothing changes.
+                        action = job.handle(.claimFailed(error))
+                    }
+                case .linkToGuest, .signUp:
+                    do throws(AuthError) {
+                        if action == .linkToGuest {
+                            result = try await withFreshToken { token async throws(RemoteAuthError) in
+                                try await provider.signUp(email: email, password: password, linkingTo: token)
+                            }
+                        } else {
+                            result = try await callMapped { () async throws(RemoteAuthError) in
+                                try await provider.signUp(email: email, password: password, linkingTo: nil)
+                            }
+                        }
+                        if let result { session = await makeSession(from: result) }
+                        action = job.handle(.created)
+                    } catch {
+                        action = job.handle(.creationFailed(conflict(error, email: email, providerId: "password")))
+                    }
+                case .adopt:
+                    guard var adopted = session else { throw AuthError(.noCurrentUser) }
+                    if let claim { adopted.user.username = claim.username }
+                    session = adopted
+                    if origin == .guest, adopted.uid == guest?.uid {
+                        await applyLinked(adopted)
+                    } else {
+                        logger.info("Signed up", metadata: ["session.uid": "\(adopted.uid)"])
+                        await apply(.signedIn(adopted, reason: .signedUp))
+                    }
+                    action = job.handle(.adopted)
+                case .writeDetails:
+                    if let claim, let session { await finishUsernameClaim(claim, for: session) }
+                    action = job.handle(.detailsHandled)
+                case .releaseGuestClaim:
+                    if let claim, let guest { await releaseClaim(claim, of: guest) }
+                    action = job.handle(.undone)
+                case .deleteNewAccount:
+                    if let result {
                         _ = try? await callMapped { () async throws(RemoteAuthError) in
                             try await provider.deleteAccount(result.idToken)
                         }
-                        throw error
                     }
-                    session.user.username = claim.username
+                    action = job.handle(.undone)
+                case .done:
+                    return makeState()
+                case .fail(let error):
+                    throw error
                 }
-                logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
-                await apply(.signedIn(session, reason: .signedUp))
-                if let claim { await finishUsernameClaim(claim, for: session) }
             }
-            return makeState()
         }
     }
 
@@ -108,7 +126,8 @@ extension SessionService {
                         await applyLinked(session)
                         return SignInOutcome(state: makeState(), merge: nil)
                     }
-                    return SignInOutcome(state: makeState(), merge: await adopt(result))
+                    let merge = await adopt(result)
+                    return SignInOutcome(state: makeState(), merge: merge)
                 } catch where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
                     // The identity (or its email) belongs to an account: sign in to it and merge.
                 }
@@ -116,7 +135,8 @@ extension SessionService {
             let result = try await callMapped { () async throws(RemoteAuthError) in
                 try await provider.signIn(federated: credential, linkingTo: nil)
             }
-            return SignInOutcome(state: makeState(), merge: await adopt(result))
+            let merge = await adopt(result)
+            return SignInOutcome(state: makeState(), merge: merge)
         }
     }
 

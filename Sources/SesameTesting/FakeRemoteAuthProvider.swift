@@ -190,10 +190,39 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         return issue(uid: uid, provider: "password", isNew: true)
     }
 
+    /// A federated identity is its provider id and ID token (an access token alone is refused).
     public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
         try enter("signInWithIdp")
-        throw .rejected(AuthError(.invalidCredential))
+        guard let idToken = federated.idToken else { throw .rejected(AuthError(.invalidCredential)) }
+        let identity = federated.providerId + "|" + idToken
+        if let linkingTo {
+            var account = try owner(of: linkingTo)
+            if let holder = identities[identity], holder != account.uid {
+                throw .rejected(AuthError(.credentialAlreadyInUse))
+            }
+            identities[identity] = account.uid
+            if !account.providers.contains(federated.providerId) { account.providers.append(federated.providerId) }
+            accounts[account.uid] = account
+            return issue(uid: account.uid, provider: federated.providerId, isNew: false)
+        }
+        if let uid = identities[identity], accounts[uid] != nil {
+            return issue(uid: uid, provider: federated.providerId, isNew: false)
+        }
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, providers: [federated.providerId])
+        identities[identity] = uid
+        return issue(uid: uid, provider: federated.providerId, isNew: true)
     }
+
+    /// An account that signs in with this federated identity only.
+    public func addFederatedAccount(providerId: String, idToken: String) -> String {
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, providers: [providerId])
+        identities[providerId + "|" + idToken] = uid
+        return uid
+    }
+
+    private var identities: [String: String] = [:]
 
     public func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]? {
         try enter("createAuthUri")

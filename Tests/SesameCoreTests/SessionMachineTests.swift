@@ -159,6 +159,33 @@ struct SessionMachineTests {
         #expect(!machine.persisted.hasPendingCleanup)
     }
 
+    /// Each write of a merge's life (record + switch, complete, guest deleted) is one keyring
+    /// write; a crash after any of them restarts from what it wrote.
+    @Test("a merge replayed after a crash at each write continues from there")
+    func mergeCrashPoints() {
+        let guest = session("guest", anonymous: true)
+        let account = session("acct", anonymous: false, token: 3)
+        let merge = Merge(mergeId: "m1", fromUid: "guest", toUid: "acct", createdAt: t0)
+        var machine = machine(with: PersistedState(session: guest))
+
+        _ = machine.handle(.merged(account, PendingMerge(merge: merge, guest: guest)))
+        var afterRecord = SessionMachine()
+        #expect(afterRecord.handle(.loaded(machine.persisted)) == [.rescheduleRefresh])
+        #expect(afterRecord.session?.uid == "acct")
+        #expect(afterRecord.persisted.pendingMerges.map(\.merge) == [merge])
+
+        _ = machine.handle(.mergeCompleted(mergeId: "m1"))
+        var afterComplete = SessionMachine()
+        #expect(afterComplete.handle(.loaded(machine.persisted)) == [.rescheduleRefresh, .processDeletions])
+        #expect(afterComplete.persisted.pendingDeletions.map(\.uid) == ["guest"])
+        #expect(afterComplete.persisted.pendingMerges.isEmpty)
+
+        _ = machine.handle(.deletionConfirmed(uid: "guest"))
+        var afterDeletion = SessionMachine()
+        #expect(afterDeletion.handle(.loaded(machine.persisted)) == [.rescheduleRefresh])
+        #expect(!afterDeletion.persisted.hasPendingCleanup)
+    }
+
     @Test("connectivity flips notify once each way")
     func connectivity() {
         var machine = machine(with: nil)

@@ -93,6 +93,32 @@ struct ProviderNeutralServiceTests {
         }
     }
 
+    @Test("signInWithIdp answers with the state after the sign-in: from a guest into an existing account, merged")
+    func idpAnswerIsTheFlowsResult() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
+            let account = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "g-ann")
+            let outcome = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "g-ann", accessToken: nil)
+            #expect(outcome.state.user?.uid == account)
+            #expect(outcome.state.status == .authenticated)
+            #expect(outcome.merge?.fromUid == guest && outcome.merge?.toUid == account)
+            #expect(outcome.state.pendingMerges.map(\.mergeId) == [outcome.merge?.mergeId].compactMap { $0 })
+            #expect(outcome.state.sequence == (await harness.service.state).sequence)
+        }
+    }
+
+    @Test("a new federated identity is linked to the guest in place (uid kept)")
+    func idpLinksGuest() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
+            let outcome = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "g-new", accessToken: nil)
+            #expect(outcome.state.user?.uid == guest && outcome.merge == nil)
+            #expect(outcome.state.user?.providers == ["google.com"])
+        }
+    }
+
     @Test("a rate limit's retry-after reaches the caller; 5000 ms when the backend gave none")
     func retryAfter() async throws {
         let harness = ServiceHarness()
