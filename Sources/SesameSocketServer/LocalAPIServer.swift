@@ -103,6 +103,7 @@ public final class LocalAPIServer: Service, Sendable {
         await service.announceShutdown(reason: "stopping")
         await hub.waitUntilPublished(await service.emittedEvents)
         follower.withLockedValue { $0?.cancel() }
+        hub.finish()
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel

@@ -62,6 +62,16 @@ final class SubscriptionHub: Sendable {
         }
     }
 
+    /// No more events will come (the server stops): nobody waits for them any longer.
+    func finish() {
+        let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
+            guarded.published = .max
+            defer { guarded.waiters = [] }
+            return guarded.waiters.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
     /// Records the state after the event and sends the notification to every subscriber that
     /// asked for it. Called by one consumer of the service's events, in event order.
     func publish(_ event: SessionEvent) {
