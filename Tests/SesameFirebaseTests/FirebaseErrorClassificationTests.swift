@@ -3,7 +3,7 @@ import SesameCore
 import SesameFirebase
 import Testing
 
-/// How failed answers become `RemoteAuthError`s (reference §2, §6, §12), driven through the
+/// How failed answers become `RemoteAuthError`s (docs/firebase.md, "Error classification"), driven through the
 /// public provider API so the context of each call is the real one.
 @Suite("Firebase auth provider: error classification")
 struct FirebaseErrorClassificationTests {
@@ -27,8 +27,8 @@ struct FirebaseErrorClassificationTests {
             case .linkPassword: _ = try await provider.signUp(email: "ann@example.com", password: "pw", linkingTo: token)
             case .signInPassword: _ = try await provider.signIn(email: "ann@example.com", password: "pw")
             case .sendSignInLink: try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            case .signInEmailLink: _ = try await provider.signIn(email: "ann@example.com", actionCode: "c", linkingTo: nil)
-            case .linkEmailLink: _ = try await provider.signIn(email: "ann@example.com", actionCode: "c", linkingTo: token)
+            case .signInEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: nil)
+            case .linkEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
             case .signInIdp: _ = try await provider.signIn(federated: credential, linkingTo: nil)
             case .linkIdp: _ = try await provider.signIn(federated: credential, linkingTo: token)
             case .signInMethods: _ = try await provider.signInMethods(forEmail: "ann@example.com")
@@ -102,19 +102,19 @@ struct FirebaseErrorClassificationTests {
         Row(.deleteAccount, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.linkEmailLink, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.sendEmailVerification, .error(400, "INVALID_ID_TOKEN"), .idTokenRejected),
-        // Refresh: only definitive answers end the session (DESIGN, Session rules).
+        // Refresh: only definitive answers end the session (docs/firebase.md, "What is retried, and what is not").
         Row(.refresh, .error(400, "INVALID_REFRESH_TOKEN"), .accountGone(.sessionRevoked)),
         Row(.refresh, .error(400, "TOKEN_EXPIRED"), .accountGone(.sessionRevoked)),
         Row(.refresh, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.refresh, .error(400, "USER_NOT_FOUND"), .accountGone(.userNotFound)),
         Row(.refresh, .error(400, "PROJECT_NUMBER_MISMATCH"), rejected(.invalidCredential)),
-        Row(.refresh, .error(429, "TOO_MANY_ATTEMPTS_TRY_LATER"), .rateLimited),
+        Row(.refresh, .error(429, "TOO_MANY_ATTEMPTS_TRY_LATER"), .rateLimited(retryAfterMs: nil)),
         Row(.refresh, .error(503, "UNAVAILABLE"), .unavailable(status: 503)),
         Row(.refresh, .failure(.transport("connect timed out")), .transport("connect timed out")),
         // Transient classes.
-        Row(.signInPassword, .error(400, "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled"), .rateLimited),
-        Row(.signUpAnonymously, .error(400, "QUOTA_EXCEEDED"), .rateLimited),
-        Row(.lookup, .json(429, "{}"), .rateLimited),
+        Row(.signInPassword, .error(400, "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled"), .rateLimited(retryAfterMs: nil)),
+        Row(.signUpAnonymously, .error(400, "QUOTA_EXCEEDED"), .rateLimited(retryAfterMs: nil)),
+        Row(.lookup, .json(429, "{}"), .rateLimited(retryAfterMs: nil)),
         Row(.lookup, .json(500, "{}"), .unavailable(status: 500)),
         Row(.signUpAnonymously, .json(502, "<html>bad gateway</html>"), .unavailable(status: 502)),
         Row(.signUpAnonymously, .json(400, "<html>nope</html>"), .malformedResponse("accounts:signUp: HTTP 400 without an error body")),

@@ -4,7 +4,7 @@ import SesameCore
 import SesameFirebase
 import Testing
 
-/// Request shapes and answers of the Realtime Database username directory (reference §9).
+/// Request shapes and answers of the Realtime Database username directory (docs/usernames.md).
 @Suite("Firebase username directory")
 struct FirebaseUsernameDirectoryTests {
     typealias Reply = ScriptedTransport.Reply
@@ -191,7 +191,7 @@ struct FirebaseUsernameDirectoryTests {
         arguments: [
             (Reply.json(401, #"{"error":"Auth token is expired"}"#), RemoteAuthError.idTokenRejected),
             (Reply.json(401, #"{"error":"Could not parse auth token."}"#), RemoteAuthError.idTokenRejected),
-            (Reply.json(429, "{}"), RemoteAuthError.rateLimited),
+            (Reply.json(429, "{}"), RemoteAuthError.rateLimited(retryAfterMs: nil)),
             (Reply.json(503, #"{"error":"unavailable"}"#), RemoteAuthError.unavailable(status: 503)),
             (Reply.json(404, #"{"error":"not found"}"#), RemoteAuthError.rejected(AuthError(
                 .operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url."))),

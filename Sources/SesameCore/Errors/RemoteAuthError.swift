@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a backend call (``RemoteAuthProvider``, ``UsernameDirectory``) can fail with.
 ///
 /// The split matters: only ``rejected(_:)`` and the two credential cases are definitive.
@@ -15,17 +17,27 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     case transport(String)
     /// The backend answered 5xx.
     case unavailable(status: Int)
-    /// The backend asked to slow down (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
-    case rateLimited
+    /// The backend asked to slow down (429 and its equivalents), after `retryAfterMs`
+    /// milliseconds when it said so (`Retry-After`).
+    case rateLimited(retryAfterMs: Int?)
     /// The backend answered something that could not be understood.
     case malformedResponse(String)
+    /// This backend, or this project's configuration of it, cannot do this at all. The text
+    /// says what to configure or deploy. Never retried.
+    case unsupported(String)
 
     /// Whether the failure says nothing about the request itself: retry later.
     public var isTransient: Bool {
         switch self {
         case .transport, .unavailable, .rateLimited, .malformedResponse: true
-        case .rejected, .idTokenRejected, .accountGone: false
+        case .rejected, .idTokenRejected, .accountGone, .unsupported: false
         }
+    }
+
+    /// How long the backend asked to wait (seconds), when it rate-limited the call and said so.
+    public var retryAfter: TimeInterval? {
+        guard case .rateLimited(let milliseconds?) = self else { return nil }
+        return TimeInterval(milliseconds) / 1000
     }
 
     /// The domain error a caller sees.
@@ -35,7 +47,8 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .idTokenRejected, .accountGone: AuthError(.sessionRevoked)
         case .transport: AuthError(.networkRequestFailed)
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
-        case .rateLimited: AuthError(.tooManyRequests, retryAfterMs: 5000)
+        case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
+        case .unsupported(let what): AuthError(.operationNotAllowed, message: what)
         }
     }
 }

@@ -10,7 +10,7 @@ import SesameCore
 /// location kept changing).
 enum RealtimeDatabaseErrorClassifier {
     static func classify(status: Int, body: [UInt8], sentAuth: Bool) -> RemoteAuthError {
-        if status == 429 { return .rateLimited }
+        if status == 429 { return .rateLimited(retryAfterMs: nil) }
         if status >= 500 || status == 412 { return .unavailable(status: status) }
         let text = errorText(body)?.lowercased() ?? ""
         switch status {

@@ -1,7 +1,7 @@
 import SesameCore
 
 /// Turns a failed Identity Toolkit or Secure Token answer into a ``RemoteAuthError``
-/// (reference §2, §6, §12; the table is in `docs/firebase.md`).
+/// (the table is in docs/firebase.md, "Error classification").
 ///
 /// Order: 429 and 5xx by status; then the body's code: rate-limit codes; on a refresh, the
 /// codes that end the session; on a call that carried an ID token, the codes about that token
@@ -10,7 +10,7 @@ import SesameCore
 enum FirebaseErrorClassifier {
     /// Classifies a non-200 answer.
     static func classify(status: Int, body: [UInt8], context: FirebaseCallContext) -> RemoteAuthError {
-        if status == 429 { return .rateLimited }
+        if status == 429 { return .rateLimited(retryAfterMs: nil) }
         if status >= 500 { return .unavailable(status: status) }
         guard let envelope = FirebaseErrorEnvelope.parse(body) else {
             return .malformedResponse("\(context.endpoint.name): HTTP \(status) without an error body")
@@ -23,7 +23,7 @@ enum FirebaseErrorClassifier {
         guard let code else { return .rejected(AuthError(context.fallback)) }
         switch code {
         case .tooManyAttemptsTryLater, .quotaExceeded:
-            return .rateLimited
+            return .rateLimited(retryAfterMs: nil)
         default:
             break
         }

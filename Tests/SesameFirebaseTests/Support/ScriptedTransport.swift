@@ -17,7 +17,7 @@ actor ScriptedTransport: FirebaseTransport {
             return .response(FirebaseHTTPResponse(status: status, headers: headers, text: text))
         }
 
-        /// A Google REST error envelope with `message` (reference §2).
+        /// A Google REST error envelope with `message` (docs/firebase.md, "Endpoints").
         static func error(_ status: Int = 400, _ message: String) -> Reply {
             .json(status, #"{"error":{"code":\#(status),"message":"\#(message)","errors":[{"message":"\#(message)","reason":"invalid","domain":"global"}]}}"#)
         }
