@@ -199,7 +199,7 @@ check "user instance: socket /run/user/1000/sesame/sesamed.sock 600 alice (is: $
 out=$(as alice "${user_env[@]}" sesamectl status --json 2>&1)
 user_uid=$(sed -n 's/.*"uid":"\([^"]*\)".*/\1/p' <<< "$out")
 check "user instance: alice's own guest ($user_uid), not the system session" eval '[ -n "$user_uid" ] && [ "$user_uid" != "$uid" ]'
-check "user instance: sesamed runs as alice" test "$(as alice "${user_env[@]}" systemctl --user show -p ActiveState --value sesamed.service)" = active
+check "user instance: sesamed.service active in alice's manager" test "$(as alice "${user_env[@]}" systemctl --user show -p ActiveState --value sesamed.service)" = active
 
 # --- Clean stop ------------------------------------------------------------------------------
 on systemd-analyze log-level debug

@@ -21,7 +21,7 @@ enum SocketGroup {
         var result: UnsafeMutablePointer<group>?
         var buffer = [CChar](repeating: 0, count: 4096)
         let status = buffer.withUnsafeMutableBufferPointer { bytes in
-            getgrgid_r(gid, &entry, bytes.baseAddress, bytes.count, &result)
+            getgrgid_r(gid, &entry, bytes.baseAddress!, bytes.count, &result)
         }
         guard status == 0, result != nil, let namePointer = entry.gr_name else { return nil }
         return String(cString: namePointer)

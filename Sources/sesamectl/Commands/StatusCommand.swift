@@ -38,7 +38,7 @@ struct StatusCommand: AsyncParsableCommand {
         await withTaskGroup(of: SesameState?.self) { group in
             group.addTask {
                 do {
-                    for try await state in client.stateChanges where !isSettling(state) { return state }
+                    for try await state in client.stateChanges where !StatusCommand.isSettling(state) { return state }
                 } catch {}
                 return nil
             }

@@ -43,7 +43,8 @@ struct ErrorReport: Sendable, Equatable {
     static func secondsWords(_ duration: Duration) -> String {
         let (whole, attoseconds) = duration.components
         if attoseconds == 0 { return "\(whole) s" }
-        return "\((Double(whole) + Double(attoseconds) / 1e18).formatted(.number.precision(.fractionLength(0...3)))) s"
+        let milliseconds = (Double(whole) * 1000 + Double(attoseconds) / 1e15).rounded()
+        return "\(milliseconds / 1000) s"
     }
 
     /// A sentence that says what to do next for a daemon error; the daemon's own message for
