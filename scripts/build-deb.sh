@@ -49,6 +49,8 @@ mkdir -p "$stage/usr/share/zsh/vendor-completions" "$stage/usr/share/man/man8"
 mv "$stage/usr/share/zsh/site-functions/_sesamectl" "$stage/usr/share/zsh/vendor-completions/_sesamectl"
 rmdir "$stage/usr/share/zsh/site-functions"
 install -m 0644 "$root/debian/sesamed.8" "$stage/usr/share/man/man8/sesamed.8"
+# bash-completion files are sourced, not run: no #! line.
+sed -i '1{/^#!/d}' "$stage/usr/share/bash-completion/completions/sesamectl"
 gzip -9n "$stage/usr/share/man/man1/sesamectl.1" "$stage/usr/share/man/man8/sesamed.8"
 # The package ships sesamed.toml 0644 root:root; postinst makes it 0640 root:sesame with
 # dpkg-statoverride (install.sh's 0640 without the group would lock the daemon out).
@@ -58,8 +60,9 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/
 doc="$stage/usr/share/doc/sesame"
 install -d "$doc" "$stage/usr/share/lintian/overrides"
 install -m 0644 "$root/debian/copyright" "$doc/copyright"
-sed "s/@VERSION@/$version/" "$root/debian/changelog" | gzip -9n > "$doc/changelog.Debian.gz"
-chmod 0644 "$doc/changelog.Debian.gz"
+# A native package (no Debian revision): its changelog is changelog.gz.
+sed "s/@VERSION@/$version/" "$root/debian/changelog" | gzip -9n > "$doc/changelog.gz"
+chmod 0644 "$doc/changelog.gz"
 install -m 0644 "$root/debian/sesame.lintian-overrides" "$stage/usr/share/lintian/overrides/sesame"
 
 # 2. Depends: the shared libraries the binaries still use (glibc, libstdc++, libsystemd, …).
