@@ -210,7 +210,7 @@ result="$(on systemctl show -p Result --value sesamed.service) $(on systemctl sh
 check "systemctl stop: Result=success, exit status 0 (is: $result)" test "$result" = "success 0"
 notes=$(on journalctl -o cat _PID=1 | grep "Got notification message from PID $pid" || true)
 check "STOPPING=1 sent on SIGTERM" grep -q 'STOPPING=1' <<< "$notes"
-after_stopping=$(sed -n '/STOPPING=1/,$p' <<< "$notes" | tail -n +2 | grep 'STATUS=' | grep -vi 'stop' || true)
+after_stopping=$(sed -n '/STOPPING=1/,$p' <<< "$notes" | grep -o 'STATUS=[^,)]*' | grep -vi 'stop' || true)
 check "no STATUS= after STOPPING=1 other than one saying it stops${after_stopping:+ ($after_stopping)}" test -z "$after_stopping"
 
 echo
