@@ -169,6 +169,12 @@ check "bob (not in group sesame) gets 69: permission denied, join group sesame" 
 check "alice (group sesame) is served a token" eval 'as alice sesamectl token > /dev/null'
 
 # --- Watchdog: a hung daemon is replaced, the session kept ---------------------------------
+# The package's runtime is static and finds no backtracer helper, so SIGABRT is fatal even
+# without these settings; a dynamically linked build (make install) needs them (docs/systemd.md,
+# Crashes): check the unit carries them.
+crash="$(on systemctl show -p Environment --value sesamed.service) abort=$(on systemctl show -p TimeoutAbortUSec --value sesamed.service) core=$(on systemctl show -p LimitCORE --value sesamed.service)"
+check "crash settings: SWIFT_BACKTRACE=enable=no, TimeoutAbortSec=5s, LimitCORE=0 (is: $crash)" \
+    test "$crash" = "SWIFT_BACKTRACE=enable=no abort=5s core=0"
 pid=$(on systemctl show -p MainPID --value sesamed.service)
 started=$(date +%s)
 on systemctl kill --kill-whom=main --signal=SIGSTOP sesamed.service
