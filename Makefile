@@ -7,8 +7,14 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BUILD_DIR := $(shell $(SWIFT) build --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
+# `make deb` and `make test-systemd` only.
+DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
+# Release binaries with the Swift runtime linked statically, for the package (own scratch path).
+DEB_SCRATCH := .build-deb
+DEB_BIN_DIR = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
-.PHONY: all deps build run test test-swift test-units test-conformance test-fuzz test-python fuzz bench soak install clean help
+.PHONY: all deps deb-deps build run test test-swift test-units test-conformance test-fuzz test-python fuzz bench soak \
+	install deb deb-binaries test-systemd clean help
 
 all: build
 
@@ -18,6 +24,8 @@ help:
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
+	@echo "make deb     build dist/sesame_VERSION_ARCH.deb (Swift runtime linked statically) and lint it"
+	@echo "make test-systemd  install that .deb in a booted Debian 12 (systemd-nspawn) and check it under systemd (root)"
 
 deps:
 	@scripts/ensure-deps.sh $(APT_PACKAGES)
@@ -75,5 +83,19 @@ install: deps
 	$(SWIFT) build -c release --product sesame-emulator
 	scripts/install.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(DESTDIR)" "$(PREFIX)"
 
+deb-deps:
+	@scripts/ensure-deps.sh $(APT_PACKAGES) $(DEB_APT_PACKAGES)
+
+deb-binaries: deb-deps
+	for product in sesamed sesamectl sesame-emulator; do \
+		$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --product $$product || exit 1; \
+	done
+
+deb: deb-binaries
+	scripts/build-deb.sh "$(DEB_BIN_DIR)" dist
+
+test-systemd: deb
+	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(DEB_BIN_DIR)/sesame-emulator"
+
 clean:
-	rm -rf .build run
+	rm -rf .build run dist

@@ -10,9 +10,14 @@
 #   $DESTDIR$PREFIX/bin/{sesamed,sesamectl,sesame-emulator}
 #   $DESTDIR$PREFIX/share/man/man1/sesamectl.1                   (sesamectl help-man)
 #   $DESTDIR$PREFIX/share/bash-completion/completions/sesamectl  (and zsh, fish)
-#   $DESTDIR/lib/systemd/{system,user}/sesamed.{service,socket}  (ExecStart= → $PREFIX/bin/sesamed)
+#   $DESTDIR/lib/systemd/system/sesamed.{service,socket}         (ExecStart= → $PREFIX/bin/sesamed)
+#   $DESTDIR/usr/lib/systemd/user/sesamed.{service,socket}
 #   $DESTDIR/usr/lib/sysusers.d/sesame.conf
-#   $DESTDIR/etc/sesame/sesamed.toml                             (never over an existing one)
+#   $DESTDIR/etc/sesame/sesamed.toml                             (0640 root:sesame; never over an
+#                                                                  existing one)
+# On the live system (DESTDIR empty) it also applies the sysusers entry, so group sesame exists
+# for the configuration's group. In a staging DESTDIR the file stays root:root 0640 and the
+# package's postinst must give it to group sesame (debian/postinst does).
 set -eu
 
 if [ $# -ne 3 ]; then
@@ -37,7 +42,7 @@ bashdir="$destdir$prefix/share/bash-completion/completions"
 zshdir="$destdir$prefix/share/zsh/site-functions"
 fishdir="$destdir$prefix/share/fish/vendor_completions.d"
 systemdir="$destdir/lib/systemd/system"
-userdir="$destdir/lib/systemd/user"
+userdir="$destdir/usr/lib/systemd/user"
 sysusersdir="$destdir/usr/lib/sysusers.d"
 etcdir="$destdir/etc/sesame"
 
@@ -60,7 +65,7 @@ chmod 0644 "$bashdir/sesamectl" "$zshdir/_sesamectl" "$fishdir/sesamectl.fish"
 for kind in system user; do
     for unit in "$root/systemd/$kind"/*; do
         [ -f "$unit" ] || continue
-        target="$destdir/lib/systemd/$kind/$(basename "$unit")"
+        if [ "$kind" = system ]; then target="$systemdir/$(basename "$unit")"; else target="$userdir/$(basename "$unit")"; fi
         sed "s|^ExecStart=/usr/bin/sesamed|ExecStart=$prefix/bin/sesamed|" "$unit" > "$target"
         chmod 0644 "$target"
     done
@@ -72,7 +77,19 @@ install -m 0644 "$root/systemd/sysusers.d/sesame.conf" "$sysusersdir/sesame.conf
 if [ -e "$etcdir/sesamed.toml" ]; then
     echo "install: keeping the existing $etcdir/sesamed.toml (the new default is $root/etc/sesamed.toml)"
 else
-    install -m 0644 "$root/etc/sesamed.toml" "$etcdir/sesamed.toml"
+    # Readable by the daemon (group sesame), not by everyone: it may hold a private project's
+    # settings. The group must exist first: on the live system, apply the sysusers entry.
+    if [ -z "$destdir" ] && ! getent group sesame > /dev/null && command -v systemd-sysusers > /dev/null; then
+        systemd-sysusers "$sysusersdir/sesame.conf"
+    fi
+    install -m 0640 "$root/etc/sesamed.toml" "$etcdir/sesamed.toml"
+    if [ -z "$destdir" ]; then
+        if getent group sesame > /dev/null; then
+            chgrp sesame "$etcdir/sesamed.toml"
+        else
+            echo "install: group sesame does not exist: run systemd-sysusers, then chgrp sesame $etcdir/sesamed.toml" >&2
+        fi
+    fi
 fi
 
 echo "install: installed Sesame under $destdir$prefix"

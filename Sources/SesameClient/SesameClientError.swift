@@ -8,6 +8,12 @@ public enum SesameClientError: Error, Sendable, Hashable, CustomStringConvertibl
     case daemon(DaemonError)
     /// Nothing listens on the socket (or it cannot be opened).
     case daemonUnreachable(socketPath: String, detail: String)
+    /// The socket exists but this process may not open it (EACCES): it is not in the group
+    /// the socket belongs to. `group` names that group when its members may connect.
+    case permissionDenied(socketPath: String, group: String?)
+    /// The daemon accepted the connection (or the socket queued it) but did not answer
+    /// within the client's `requestTimeout`: it is hung, stopped or still starting.
+    case noAnswer(socketPath: String, timeout: Duration)
     /// The connection closed before the answer arrived.
     case connectionClosed
     /// The daemon sent something that is not protocol; the client drops the connection and
@@ -69,8 +75,20 @@ public enum SesameClientError: Error, Sendable, Hashable, CustomStringConvertibl
         switch self {
         case .daemon(let error): "\(error.message) (\(error.reason), \(error.code))"
         case .daemonUnreachable(let path, let detail): "sesamed is not reachable at \(path): \(detail)"
+        case .permissionDenied(let path, let group):
+            "permission denied on \(path): " + (group.map { "join group \($0) (or ask an administrator)" } ?? "ask an administrator for access")
+        case .noAnswer(let path, let timeout):
+            "sesamed at \(path) did not answer within \(Self.seconds(timeout))"
         case .connectionClosed: "the connection to sesamed closed before it answered"
         case .protocolError(let detail): "sesamed sent a line that is not protocol: \(detail)"
         }
+    }
+
+    /// "5 s", "0.25 s": a duration for messages.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(whole) s" }
+        let value = Double(whole) + Double(attoseconds) / 1e18
+        return "\((value * 1000).rounded() / 1000) s"
     }
 }

@@ -13,7 +13,7 @@ struct SesameCtl: AsyncParsableCommand {
             and --json go after the command name.
 
             Exit status: 0 on success, 1 on an authentication or state error (the message says what to \
-            do next), 2 on bad usage, 69 when sesamed cannot be reached.
+            do next), 2 on bad usage, 69 when sesamed cannot be reached or does not answer within --timeout.
             """,
         subcommands: [
             StatusCommand.self, TokenCommand.self, WatchCommand.self,

@@ -92,6 +92,23 @@ struct SesameCtlOutputTests {
         #expect(!report.message.contains("\n"))
     }
 
+    @Test func permissionDeniedIsSixtyNineAndSaysWhichGroupToJoin() {
+        let path = "/run/sesame/sesamed.sock"
+        let report = ErrorReport.make(for: .permissionDenied(socketPath: path, group: "sesame"), socketPath: path)
+        #expect(report.status == .unavailable)
+        #expect(report.message == "permission denied on /run/sesame/sesamed.sock: join group sesame (or ask an administrator)")
+        #expect(!report.message.contains("systemctl start"))
+    }
+
+    @Test func noAnswerIsSixtyNineAndNamesTheSocketAndTheWait() {
+        let path = "/run/sesame/sesamed.sock"
+        let report = ErrorReport.make(for: .noAnswer(socketPath: path, timeout: .milliseconds(2500)), socketPath: path)
+        #expect(report.status == .unavailable)
+        #expect(report.message.hasPrefix("sesamed at /run/sesame/sesamed.sock did not answer within 2.5 s: "))
+        #expect(report.message.contains("--timeout"))
+        #expect(ErrorReport.secondsWords(.seconds(5)) == "5 s")
+    }
+
     @Test(arguments: [
         ("requires-reset-confirmation", "sesamectl sign-out --reset"),
         ("invalid-login-credentials", "sesamectl reset-password"),

@@ -9,7 +9,7 @@ struct MergesListCommand: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let state = try await options.withClient { try await $0.state() }
+        let state = try await options.withClient(waiting: .daemon) { try await $0.state() }
         options.output(
             json: "[" + state.pendingMerges.map(\.json).joined(separator: ",") + "]",
             text: StatusRenderer.mergeLines(state.pendingMerges))

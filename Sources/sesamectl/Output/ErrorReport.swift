@@ -1,3 +1,4 @@
+import Foundation
 import SesameClient
 
 /// What `sesamectl` says when a command fails: one line for standard error and an exit status.
@@ -17,6 +18,14 @@ struct ErrorReport: Sendable, Equatable {
                     + "(`systemctl --user start sesamed.socket` for your user instance, or `make run` in a checkout), "
                     + "or pass --socket PATH",
                 status: .unavailable)
+        case .permissionDenied(let path, let group):
+            let who = group.map { "join group \($0) (or ask an administrator)" } ?? "ask an administrator for access"
+            return ErrorReport(message: "permission denied on \(path): \(who)", status: .unavailable)
+        case .noAnswer(let path, let timeout):
+            return ErrorReport(
+                message: "sesamed at \(path) did not answer within \(secondsWords(timeout)): "
+                    + "check `systemctl status sesamed` and `journalctl -u sesamed`, or wait longer with --timeout SECONDS",
+                status: .unavailable)
         case .connectionClosed:
             return ErrorReport(
                 message: "sesamed at \(socketPath) closed the connection before answering: check `systemctl status sesamed`, then retry",
@@ -28,6 +37,14 @@ struct ErrorReport: Sendable, Equatable {
         case .daemon(let daemonError):
             return ErrorReport(message: advice(for: daemonError), status: .failure)
         }
+    }
+
+    /// "5 s", "0.5 s".
+    static func secondsWords(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        if attoseconds == 0 { return "\(whole) s" }
+        let milliseconds = (Double(whole) * 1000 + Double(attoseconds) / 1e15).rounded()
+        return "\(milliseconds / 1000) s"
     }
 
     /// A sentence that says what to do next for a daemon error; the daemon's own message for

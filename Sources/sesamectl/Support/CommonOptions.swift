@@ -14,6 +14,26 @@ struct CommonOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the protocol's JSON instead of text for people.")
     var json = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds to wait for sesamed's answer before giving up with status 69 (default: 5 for status and merges list, 30 for commands that reach the backend; 0 waits forever).",
+            valueName: "seconds"))
+    var timeout: Double?
+
+    func validate() throws {
+        if let timeout, !(timeout >= 0 && timeout <= 86_400) {
+            throw ValidationError("--timeout must be between 0 and 86400 seconds")
+        }
+    }
+
+    /// The request timeout for a command of kind `wait`: `--timeout` when given (0: none),
+    /// else the kind's default.
+    func requestTimeout(_ wait: AnswerWait) -> Duration? {
+        guard let timeout else { return wait.defaultTimeout }
+        return timeout == 0 ? nil : .milliseconds(Int64((timeout * 1000).rounded()))
+    }
+
     /// The socket to use.
     var socketPath: String {
         socket
@@ -24,9 +44,10 @@ struct CommonOptions: ParsableArguments {
 
     /// Runs `body` with a client and turns its errors into one line on standard error and the
     /// exit status of DESIGN.md.
-    func withClient<T>(_ body: (SesameClient) async throws -> T) async throws -> T {
+    /// - Parameter wait: how long the command's calls may take by default.
+    func withClient<T>(waiting wait: AnswerWait = .backend, _ body: (SesameClient) async throws -> T) async throws -> T {
         let path = socketPath
-        let client = SesameClient(socketPath: path, clientName: "sesamectl")
+        let client = SesameClient(socketPath: path, clientName: "sesamectl", requestTimeout: requestTimeout(wait))
         do {
             let value = try await body(client)
             await client.close()
