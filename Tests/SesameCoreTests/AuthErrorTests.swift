@@ -15,12 +15,18 @@ struct AuthErrorTests {
     func transient() {
         #expect(RemoteAuthError.transport("x").isTransient)
         #expect(RemoteAuthError.unavailable(status: 503).isTransient)
-        #expect(RemoteAuthError.rateLimited.isTransient)
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: nil).isTransient)
         #expect(RemoteAuthError.malformedResponse("x").isTransient)
         #expect(!RemoteAuthError.rejected(AuthError(.weakPassword)).isTransient)
         #expect(!RemoteAuthError.accountGone(.userDisabled).isTransient)
         #expect(RemoteAuthError.unavailable(status: 500).authError.reason == .backendUnavailable)
         #expect(RemoteAuthError.transport("x").authError.reason == .networkRequestFailed)
-        #expect(RemoteAuthError.rateLimited.authError.reason == .tooManyRequests)
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: nil).authError.reason == .tooManyRequests)
+    }
+
+    @Test("a rate limit carries the backend's Retry-After to the caller, else 5 s")
+    func retryAfter() {
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: 12_000).authError.retryAfterMs == 12_000)
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: nil).authError.retryAfterMs == 5000)
     }
 }

@@ -15,8 +15,9 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     case transport(String)
     /// The backend answered 5xx.
     case unavailable(status: Int)
-    /// The backend asked to slow down (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
-    case rateLimited
+    /// The backend asked to slow down (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`),
+    /// with how long it asked to wait (its `Retry-After`), when it said.
+    case rateLimited(retryAfterMs: Int?)
     /// The backend answered something that could not be understood.
     case malformedResponse(String)
 
@@ -35,7 +36,7 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .idTokenRejected, .accountGone: AuthError(.sessionRevoked)
         case .transport: AuthError(.networkRequestFailed)
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
-        case .rateLimited: AuthError(.tooManyRequests, retryAfterMs: 5000)
+        case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
         }
     }
 }
