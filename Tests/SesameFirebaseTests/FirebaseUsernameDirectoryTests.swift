@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// Request shapes and answers of the Realtime Database username directory (reference §9).
@@ -191,13 +192,13 @@ struct FirebaseUsernameDirectoryTests {
         arguments: [
             (Reply.json(401, #"{"error":"Auth token is expired"}"#), RemoteAuthError.idTokenRejected),
             (Reply.json(401, #"{"error":"Could not parse auth token."}"#), RemoteAuthError.idTokenRejected),
-            (Reply.json(429, "{}"), RemoteAuthError.rateLimited),
+            (Reply.json(429, "{}"), RemoteAuthError.rateLimited(retryAfterMs: nil)),
             (Reply.json(503, #"{"error":"unavailable"}"#), RemoteAuthError.unavailable(status: 503)),
             (Reply.json(404, #"{"error":"not found"}"#), RemoteAuthError.rejected(AuthError(
                 .operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url."))),
             (Reply.json(400, #"{"error":"Invalid path"}"#), RemoteAuthError.rejected(AuthError(
                 .invalidUsername, message: "The username directory refused that name."))),
-            (Reply.failure(.transport("connect timed out")), RemoteAuthError.transport("connect timed out")),
+            (Reply.failure(.connectTimedOut), RemoteAuthError.transport("connect timed out")),
         ]
     )
     func errors(reply: Reply, expected: RemoteAuthError) async throws {

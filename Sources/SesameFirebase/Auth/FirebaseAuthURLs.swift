@@ -1,3 +1,5 @@
+import SesameHTTP
+
 /// The URLs of Identity Toolkit and Secure Token for one configuration (reference §1).
 ///
 /// Production: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and

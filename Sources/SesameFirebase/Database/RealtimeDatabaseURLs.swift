@@ -1,4 +1,5 @@
 import Foundation
+import SesameHTTP
 
 /// The REST URLs of one Realtime Database (reference §9, DESIGN "Username directory layout").
 ///

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// `FirebaseAuthProvider` over real HTTP on loopback against `SesameEmulator`.
@@ -231,11 +232,11 @@ struct FirebaseAuthProviderEmulatorTests {
                 _ = try await h.auth.refresh(session.refreshToken)
             }
             try await h.faults(#"{"failNext":1,"failStatus":429,"failMessage":"RESOURCE_EXHAUSTED"}"#)
-            await #expect(throws: RemoteAuthError.rateLimited) {
+            await #expect(throws: RemoteAuthError.rateLimited(retryAfterMs: nil)) {
                 _ = try await h.auth.refresh(session.refreshToken)
             }
             try await h.faults(#"{"failNext":1,"failStatus":400,"failMessage":"TOO_MANY_ATTEMPTS_TRY_LATER"}"#)
-            await #expect(throws: RemoteAuthError.rateLimited) {
+            await #expect(throws: RemoteAuthError.rateLimited(retryAfterMs: nil)) {
                 _ = try await h.auth.signIn(email: "a@b.c", password: "secret1")
             }
             try await h.faults(#"{"down":true}"#)
