@@ -14,6 +14,7 @@ all: build
 
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
+	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit-file checks, firebase-admin conformance)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
@@ -28,7 +29,7 @@ run: deps
 	$(SWIFT) build --product sesame-emulator
 	$(SWIFT) build --product sesamed
 	$(SWIFT) build --product sesamectl
-	@scripts/run.sh "$(BUILD_DIR)"
+	@scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
 
 test: deps
 	$(SWIFT) build --build-tests
