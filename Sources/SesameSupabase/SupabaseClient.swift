@@ -20,7 +20,8 @@ struct SupabaseClient: Sendable {
 
     /// Who a request is made as.
     enum Bearer: Sendable {
-        case none
+        /// No `Authorization` header (anonymous auth calls).
+        case nobody
         case anonKey
         case user(IDToken)
     }
@@ -50,7 +51,7 @@ struct SupabaseClient: Sendable {
         headers.add(name: "X-Supabase-Api-Version", value: SupabaseConfiguration.apiVersion)
         headers.add(name: "Accept", value: "application/json")
         switch bearer {
-        case .none: break
+        case .nobody: break
         case .anonKey: headers.add(name: "Authorization", value: "Bearer \(configuration.anonKey)")
         case .user(let token): headers.add(name: "Authorization", value: "Bearer \(token.rawValue)")
         }

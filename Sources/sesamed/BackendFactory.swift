@@ -12,8 +12,13 @@ struct Backend: Sendable {
     var location: String
     var provider: any RemoteAuthProvider
     var directory: (any UsernameDirectory)?
-    /// The one HTTP client of both adapters; shut it down on exit.
+    /// The one HTTP client of both adapters.
     var transport: AsyncHTTPClientTransport
+
+    /// Shuts the HTTP client down (on exit).
+    func shutdown() async {
+        await transport.shutdown()
+    }
 }
 
 enum BackendFactory {

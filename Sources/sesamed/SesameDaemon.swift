@@ -82,7 +82,6 @@ struct SesameDaemon: AsyncParsableCommand {
 
         if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
         let backend = BackendFactory.make(configuration)
-        let transport = backend.transport
         let service = SessionService(
             provider: backend.provider, store: store, directory: backend.directory, clock: SystemWallClock(),
             configuration: SessionServiceConfiguration(
@@ -95,7 +94,7 @@ struct SesameDaemon: AsyncParsableCommand {
             try await service.start()
         } catch {
             await store.close()
-            await transport.shutdown()
+            await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
 
@@ -127,7 +126,7 @@ struct SesameDaemon: AsyncParsableCommand {
             try await server.bind()
         } catch {
             await store.close()
-            await transport.shutdown()
+            await backend.shutdown()
             throw Self.fail("\(error)", status: 78)
         }
         systemd.ready(initialState)
@@ -149,7 +148,7 @@ struct SesameDaemon: AsyncParsableCommand {
                 logger: logger))
         try await group.run()
         await store.close()
-        await transport.shutdown()
+        await backend.shutdown()
         logger.info("sesamed stopped")
     }
 

@@ -44,14 +44,13 @@ struct SupabaseEmulatorTests {
     func deleteFunctionMissing() async throws {
         try await SupabaseConformanceBackend.with(arguments: ["--supabase-delete-function", "none"]) { b in
             let guest = try await b.supabase.signUpAnonymously()
-            do {
+            let refusal = await #expect(throws: RemoteAuthError.self) {
                 try await b.supabase.deleteAccount(guest.idToken)
-                Issue.record("expected a refusal")
-            } catch {
-                guard case .rejected(let authError) = error else { Issue.record("got \(error)"); return }
-                #expect(authError.reason == .operationNotAllowed)
-                #expect(authError.message.contains("delete_user") && authError.message.contains("docs/providers.md"))
             }
+            #expect(refusal?.isTransient == false)
+            let authError = try #require(refusal?.authError)
+            #expect(authError.reason == .operationNotAllowed)
+            #expect(authError.message.contains("delete_user") && authError.message.contains("docs/providers.md"))
             #expect(try await b.supabase.lookup(guest.idToken).uid == guest.uid)
         }
     }
@@ -70,13 +69,12 @@ struct SupabaseEmulatorTests {
     @Test("anonymous sign-ins disabled: operation-not-allowed saying what to enable")
     func anonymousDisabled() async throws {
         try await SupabaseConformanceBackend.with(arguments: ["--supabase-anonymous", "false"]) { b in
-            do {
+            let refusal = await #expect(throws: RemoteAuthError.self) {
                 _ = try await b.supabase.signUpAnonymously()
-                Issue.record("expected a refusal")
-            } catch {
-                guard case .rejected(let authError) = error else { Issue.record("got \(error)"); return }
-                #expect(authError.reason == .operationNotAllowed && authError.message.contains("enable"))
             }
+            #expect(refusal?.isTransient == false)
+            let authError = try #require(refusal?.authError)
+            #expect(authError.reason == .operationNotAllowed && authError.message.contains("enable"))
         }
     }
 
@@ -85,12 +83,10 @@ struct SupabaseEmulatorTests {
         try await SupabaseConformanceBackend.with { b in
             let guest = try await b.supabase.signUpAnonymously()
             try await b.helper.faults(b.url, #"{"failNext":1,"failStatus":429,"failMessage":"over_request_rate_limit"}"#)
-            do {
+            let refusal = await #expect(throws: RemoteAuthError.self) {
                 _ = try await b.supabase.refresh(guest.refreshToken)
-                Issue.record("expected a rate limit")
-            } catch {
-                guard case .rateLimited = error else { Issue.record("got \(error)"); return }
             }
+            #expect(refusal?.authError.reason == .tooManyRequests && refusal?.isTransient == true)
             #expect(try await b.supabase.refresh(guest.refreshToken).uid == guest.uid)
         }
     }

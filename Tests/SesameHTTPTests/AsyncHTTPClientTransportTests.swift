@@ -46,16 +46,12 @@ struct AsyncHTTPClientTransportTests {
     @Test("nothing listening is a connect failure, described without the URL")
     func refused() async throws {
         let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
-        do {
+        let failure = await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(HTTPRequest(name: "x", method: .GET, url: "http://127.0.0.1:1/secret-path?key=SECRET"))
-            Issue.record("expected a transport error")
-        } catch {
-            #expect(!error.description.contains("SECRET"))
-            switch error {
-            case .connectFailed, .connectTimedOut: break
-            default: Issue.record("got \(error)")
-            }
         }
         await transport.shutdown()
+        let description = try #require(failure).description
+        #expect(!description.contains("SECRET"))
+        #expect(description.hasPrefix("connect") || description.hasPrefix("connection failed"), "\(description)")
     }
 }

@@ -21,7 +21,7 @@ struct JSONBodyTests {
     }
 
     @Test("decoding failures name the field, never the value")
-    func decodeFailures() {
+    func decodeFailures() throws {
         #expect(throws: JSONBodyError(summary: "missing field user.id")) {
             _ = try JSONBody.decode(Answer.self, from: Array(#"{"user":{"secret":"TOKEN"},"count":1}"#.utf8))
         }

@@ -1,3 +1,4 @@
+import NIOHTTP1
 import SesameCore
 import SesameHTTP
 import SesameSupabase
@@ -111,14 +112,12 @@ struct SupabaseErrorClassificationTests {
     ])
     func guidance(code: String, hint: String) async {
         let transport = ScriptedTransport([code.hasPrefix("PGRST") ? .postgrest(404, code) : .error(422, code)])
-        do {
+        let refusal = await #expect(throws: RemoteAuthError.self) {
             try await (code.hasPrefix("PGRST") ? Call.owner : Call.signUpAnonymously).run(transport)
-            Issue.record("expected a refusal")
-        } catch {
-            guard case .rejected(let authError) = error else { Issue.record("got \(error)"); return }
-            #expect(authError.reason == .operationNotAllowed && authError.message.contains(hint))
-            #expect(!error.isTransient)
         }
+        #expect(refusal?.isTransient == false)
+        #expect(refusal?.authError.reason == .operationNotAllowed)
+        #expect(refusal?.authError.message.contains(hint) == true)
     }
 
     @Test("transient failures never end a session, definitive ones are not transient")

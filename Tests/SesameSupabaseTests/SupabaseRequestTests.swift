@@ -129,14 +129,12 @@ struct SupabaseRequestTests {
         let provider = Fixtures.provider(transport)
         try await provider.deleteAccount(Fixtures.idToken())
         try await provider.deleteAccount(Fixtures.idToken())
-        do {
+        let refusal = await #expect(throws: RemoteAuthError.self) {
             try await provider.deleteAccount(Fixtures.idToken())
-            Issue.record("expected a refusal")
-        } catch {
-            guard case .rejected(let authError) = error else { Issue.record("got \(error)"); return }
-            #expect(authError.reason == .operationNotAllowed)
-            #expect(authError.message.contains("delete_user") && authError.message.contains("docs/providers.md"))
         }
+        let authError = try #require(refusal?.authError)
+        #expect(authError.reason == .operationNotAllowed)
+        #expect(authError.message.contains("delete_user") && authError.message.contains("docs/providers.md"))
         let snapshot = try #require(await transport.snapshots.first)
         #expect(snapshot.hasPrefix("POST https://proj.supabase.co/rest/v1/rpc/delete_user\n"))
         #expect(snapshot.contains("authorization: Bearer USER.ACCESS.TOKEN") && snapshot.contains("apikey: ANON"))

@@ -71,7 +71,7 @@ struct IdentityToolkitClient: Sendable {
         let bytes = answer.bytes
         guard answer.status == 200 else {
             let failure = FirebaseErrorClassifier.classify(
-                status: answer.status, body: bytes, context: context, retryAfterMs: answer.retryAfterMs(now: now))
+                status: answer.status, body: bytes, context: context, retryAfterMs: answer.retryAfterMs(now: now()))
             logger.debug(
                 "firebase call refused",
                 metadata: [

@@ -1,3 +1,4 @@
+import NIOHTTP1
 import SesameCore
 
 extension SupabaseAuthProvider {
@@ -21,7 +22,7 @@ extension SupabaseAuthProvider {
             accessToken: federated.accessToken.flatMap { $0.isEmpty ? nil : $0 }, linkIdentity: linkingTo == nil ? nil : true)
         let request = client.request(
             context.name, .POST, url: client.authURL("token", query: [("grant_type", "id_token")]),
-            bearer: linkingTo.map { .user($0) } ?? .none, body: body)
+            bearer: linkingTo.map { SupabaseClient.Bearer.user($0) } ?? SupabaseClient.Bearer.nobody, body: body)
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         return try signInResult(answer, name: context.name, isNewUser: false)
     }

@@ -1,3 +1,4 @@
+import NIOHTTP1
 import SesameCore
 
 extension SupabaseAuthProvider {
@@ -12,7 +13,7 @@ extension SupabaseAuthProvider {
             let context = SupabaseCallContext(
                 name: "auth.signup", fallback: .invalidCredential, validationReason: .invalidEmail, email: email,
                 providerId: "password")
-            let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .none, body: body)
+            let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: body)
             let answer = try await client.send(request, context: context, as: GoTrueSession.self)
             guard answer.hasTokens else { throw .rejected(Self.confirmEmailFirst(email)) }
             return try signInResult(answer, name: context.name, isNewUser: true)
@@ -37,7 +38,7 @@ extension SupabaseAuthProvider {
             name: "auth.token.password", fallback: .invalidLoginCredentials, validationReason: .invalidLoginCredentials,
             email: email, providerId: "password")
         let request = client.request(
-            context.name, .POST, url: client.authURL("token", query: [("grant_type", "password")]), bearer: .none,
+            context.name, .POST, url: client.authURL("token", query: [("grant_type", "password")]), bearer: .nobody,
             body: EmailPasswordBody(email: email, password: password))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         return try signInResult(answer, name: context.name, isNewUser: false)
@@ -46,7 +47,7 @@ extension SupabaseAuthProvider {
     /// `POST /recover {email}`.
     public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
         let context = SupabaseCallContext(name: "auth.recover", validationReason: .invalidEmail, email: email)
-        let request = client.request(context.name, .POST, url: client.authURL("recover"), bearer: .none, body: EmailBody(email: email))
+        let request = client.request(context.name, .POST, url: client.authURL("recover"), bearer: .nobody, body: EmailBody(email: email))
         _ = try await client.send(request, context: context)
     }
 
@@ -63,7 +64,7 @@ extension SupabaseAuthProvider {
             throw .rejected(AuthError(.missingEmail, message: "This account has no email address to verify: add one first."))
         }
         let context = SupabaseCallContext(name: "auth.resend", sentUserToken: false, email: body.email)
-        let request = client.request(context.name, .POST, url: client.authURL("resend"), bearer: .none, body: body)
+        let request = client.request(context.name, .POST, url: client.authURL("resend"), bearer: .nobody, body: body)
         _ = try await client.send(request, context: context)
     }
 

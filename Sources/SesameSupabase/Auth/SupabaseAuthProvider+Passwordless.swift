@@ -1,3 +1,4 @@
+import NIOHTTP1
 import SesameCore
 
 extension SupabaseAuthProvider {
@@ -7,7 +8,7 @@ extension SupabaseAuthProvider {
         let context = SupabaseCallContext(name: "auth.otp", validationReason: .invalidEmail, email: email)
         let query = continueUrl.map { [("redirect_to", $0)] } ?? []
         let request = client.request(
-            context.name, .POST, url: client.authURL("otp", query: query), bearer: .none, body: OTPBody(email: email))
+            context.name, .POST, url: client.authURL("otp", query: query), bearer: .nobody, body: OTPBody(email: email))
         _ = try await client.send(request, context: context)
     }
 
@@ -25,7 +26,7 @@ extension SupabaseAuthProvider {
             name: "auth.verify", fallback: .invalidActionCode, validationReason: .invalidActionCode, email: email,
             providerId: "password")
         let request = client.request(
-            context.name, .POST, url: client.authURL("verify"), bearer: .none, body: proof.verifyBody(email: email))
+            context.name, .POST, url: client.authURL("verify"), bearer: .nobody, body: proof.verifyBody(email: email))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         return try signInResult(answer, name: context.name, isNewUser: false)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOHTTP1
 import SesameCore
 import SesameHTTP
 
@@ -35,7 +36,7 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
 
     public func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult {
         let context = SupabaseCallContext(name: "auth.signup")
-        let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .none, body: EmptyBody())
+        let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: EmptyBody())
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         return try signInResult(answer, name: context.name, isNewUser: true)
     }
@@ -43,7 +44,7 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
     public func refresh(_ refreshToken: RefreshToken) async throws(RemoteAuthError) -> TokenGrant {
         let context = SupabaseCallContext(name: "auth.token.refresh", isRefresh: true, fallback: .invalidCredential)
         let request = client.request(
-            context.name, .POST, url: client.authURL("token", query: [("grant_type", "refresh_token")]), bearer: .none,
+            context.name, .POST, url: client.authURL("token", query: [("grant_type", "refresh_token")]), bearer: .nobody,
             body: RefreshBody(refreshToken: refreshToken.rawValue))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         let result = try signInResult(answer, name: context.name, isNewUser: false)

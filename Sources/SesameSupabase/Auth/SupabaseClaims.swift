@@ -22,8 +22,8 @@ enum SupabaseClaims {
         let entries = (payload["amr"] as? [[String: Any]] ?? [])
             .filter { ($0["method"] as? String).map { $0 != "token_refresh" } ?? false }
         let newest = entries.enumerated().max { left, right in
-            let l = (left.element["timestamp"] as? NSNumber)?.doubleValue ?? 0
-            let r = (right.element["timestamp"] as? NSNumber)?.doubleValue ?? 0
+            let l = number(left.element["timestamp"]) ?? 0
+            let r = number(right.element["timestamp"]) ?? 0
             return l == r ? left.offset < right.offset : l < r
         }?.element
         if let method = newest?["method"] as? String {
@@ -34,6 +34,13 @@ enum SupabaseClaims {
             }
         }
         return appProvider.map(SupabaseProviderIds.firebaseName) ?? "unknown"
+    }
+
+    /// A JSON number as a Double, whichever numeric type the parser chose.
+    static func number(_ value: Any?) -> Double? {
+        if let value = value as? Double { return value }
+        if let value = value as? Int { return Double(value) }
+        return (value as? NSNumber)?.doubleValue
     }
 
     /// The `sub` claim.

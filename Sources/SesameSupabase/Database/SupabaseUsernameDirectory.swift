@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOHTTP1
 import SesameCore
 import SesameHTTP
 

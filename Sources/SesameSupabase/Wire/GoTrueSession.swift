@@ -23,7 +23,7 @@ struct GoTrueSession: Decodable, Sendable {
         if let seconds = try? container.decodeIfPresent(Double.self, forKey: .expiresIn) {
             expiresIn = seconds
         } else {
-            expiresIn = (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { $0.flatMap(Double.init) }
+            expiresIn = (try? container.decodeIfPresent(String.self, forKey: .expiresIn)).flatMap { Double($0) }
         }
         user = try container.decodeIfPresent(GoTrueUser.self, forKey: .user)
         id = try container.decodeIfPresent(String.self, forKey: .id)
