@@ -33,9 +33,9 @@ let package = Package(
     targets: [
         // Domain: values, the session state machine, ports, errors. No I/O.
         .target(name: "SesameCore", swiftSettings: strict),
-        // The wire contract of PROTOCOL.md. Imports no domain code.
+        // The wire contract of docs/protocol.md. Imports no domain code.
         .target(name: "SesameLocalAPI", swiftSettings: strict),
-        // The one actor that owns the session.
+        // The one actor that owns the session, and its background work as a ServiceLifecycle service.
         .target(
             name: "SesameService",
             dependencies: [
@@ -97,7 +97,6 @@ let package = Package(
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "NIOConcurrencyHelpers", package: nio),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -137,7 +136,7 @@ let package = Package(
         // Test kit shared by the test targets.
         .target(
             name: "SesameTesting",
-            dependencies: ["SesameCore", "SesameService"],
+            dependencies: ["SesameCore"],
             swiftSettings: strict
         ),
         // Executables: composition and arguments only.

@@ -1,4 +1,4 @@
-/// The numeric `error.code` of a failure, by class (PROTOCOL.md, Error codes and reasons).
+/// The numeric `error.code` of a failure, by class (docs/protocol.md, Error codes and reasons).
 public struct LocalAPIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }

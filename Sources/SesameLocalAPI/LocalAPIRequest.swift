@@ -1,4 +1,4 @@
-/// A request line, validated against PROTOCOL.md's rules.
+/// A request line, validated against docs/protocol.md's rules.
 public struct LocalAPIRequest: Sendable, Hashable {
     /// The id to echo; nil for a notification (no `id` member), which is executed and answered
     /// never.

@@ -1,4 +1,4 @@
-/// The numbers of PROTOCOL.md that both sides rely on.
+/// The numbers of docs/protocol.md that both sides rely on.
 public enum ProtocolLimits {
     /// The protocol version `hello` reports.
     public static let version = 1

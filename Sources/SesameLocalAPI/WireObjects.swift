@@ -193,11 +193,14 @@ public struct WireHello: Sendable, Hashable {
     public var peerUid: UInt32
     public var peerGid: UInt32
     public var peerPid: Int32
+    /// Which backend the daemon talks to (`firebase`, `supabase`); nil from older daemons.
+    public var backend: String?
 
     public init(
         server: String = "sesamed", version: String, protocol: Int = ProtocolLimits.version, instance: String,
-        role: LocalAPIRole, peerUid: UInt32, peerGid: UInt32, peerPid: Int32
+        role: LocalAPIRole, peerUid: UInt32, peerGid: UInt32, peerPid: Int32, backend: String? = nil
     ) {
+        self.backend = backend
         self.server = server
         self.version = version
         self.protocol = `protocol`
@@ -209,13 +212,15 @@ public struct WireHello: Sendable, Hashable {
     }
 
     public var json: JSONValue {
-        .object([
+        var object: [String: JSONValue] = [
             "server": .string(server), "version": .string(version), "protocol": .integer(Int64(`protocol`)),
             "instance": .string(instance), "role": .string(role.rawValue),
             "peer": .object([
                 "uid": .integer(Int64(peerUid)), "gid": .integer(Int64(peerGid)), "pid": .integer(Int64(peerPid)),
             ]),
-        ])
+        ]
+        if let backend { object["backend"] = .string(backend) }
+        return .object(object)
     }
 
     public init?(json: JSONValue) {
@@ -230,5 +235,6 @@ public struct WireHello: Sendable, Hashable {
         self.peerUid = UInt32(clamping: json["peer"]?["uid"]?.int64Value ?? 0)
         self.peerGid = UInt32(clamping: json["peer"]?["gid"]?.int64Value ?? 0)
         self.peerPid = Int32(clamping: json["peer"]?["pid"]?.int64Value ?? 0)
+        self.backend = json["backend"]?.stringValue
     }
 }

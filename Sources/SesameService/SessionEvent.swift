@@ -7,6 +7,9 @@ import SesameCore
 /// ``Kind/advancesSequence`` is true; merge and shutdown events carry the current value.
 public struct SessionEvent: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
+        /// The state when the stream was opened: always the first element of
+        /// ``SessionService/events()``, never a notification.
+        case snapshot
         case authStateChanged(previousUid: String?, reason: AuthChangeReason)
         case idTokenChanged(uid: String, expiresAt: Date)
         case userUpdated
@@ -17,7 +20,7 @@ public struct SessionEvent: Sendable, Hashable {
         public var advancesSequence: Bool {
             switch self {
             case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged: true
-            case .mergeRecorded, .shutdown: false
+            case .snapshot, .mergeRecorded, .shutdown: false
             }
         }
     }
@@ -29,15 +32,16 @@ public struct SessionEvent: Sendable, Hashable {
     /// The current user's ID token after the change, so token requests can be answered without
     /// a trip through the session actor. Never part of any notification.
     public var currentToken: IDToken?
+    /// How many events the service emitted up to and including this one (a snapshot carries
+    /// the count at its time). ``SessionService/emittedEvents`` is the latest: a consumer that
+    /// has seen an event with that index has seen everything a finished flow caused.
+    public var index: Int64
 
-    public init(kind: Kind, state: AuthState, sequence: Int64, currentToken: IDToken? = nil) {
+    public init(kind: Kind, state: AuthState, sequence: Int64, currentToken: IDToken? = nil, index: Int64 = 0) {
         self.kind = kind
         self.state = state
         self.sequence = sequence
         self.currentToken = currentToken
+        self.index = index
     }
 }
-
-/// Receives every event, synchronously and in order, on the service's actor. It must not
-/// block: hand the event on (for example to a NIO event loop) and return.
-public typealias SessionEventSink = @Sendable (SessionEvent) -> Void

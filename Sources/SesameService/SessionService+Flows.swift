@@ -108,8 +108,7 @@ extension SessionService {
         let result = try await callMapped { () async throws(RemoteAuthError) in try await provider.signUpAnonymously() }
         let signedInAt = now()
         let user = User(uid: result.uid, isAnonymous: true, createdAt: signedInAt, lastSignInAt: signedInAt)
-        anonymousRetryAt = nil
-        anonymousBackoff.reset()
+        plan.handle(.anonymousCreated)
         logger.info("Created an anonymous user", metadata: ["session.uid": "\(result.uid)"])
         await apply(.signedIn(Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken),
                               reason: .anonymousCreated))
@@ -122,7 +121,7 @@ extension SessionService {
         do throws(AuthError) {
             try await createAnonymousUser()
         } catch {
-            anonymousRetryAt = now().addingTimeInterval(anonymousBackoff.nextDelay(random: .random(in: 0...1)))
+            plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1)))
             wakeMaintenance()
         }
     }
@@ -161,70 +160,5 @@ extension SessionService {
         } catch {
             throw error.authError
         }
-    }
-
-    /// Deletes every given-up anonymous account the keyring lists, until the backend confirms.
-    ///
-    /// The due work is taken at once (`deletionRetryAt` cleared), even when a run is already
-    /// under way: that run reads the list again after each account, so it also deletes the ones
-    /// added meanwhile. (Leaving a past deadline behind made the maintenance loop spin on the
-    /// actor, starving the running deletion, and the flow waiting on it, forever.)
-    func processDeletionsNow() async {
-        deletionRetryAt = nil
-        guard !deletionsRunning else { return }
-        deletionsRunning = true
-        defer { deletionsRunning = false }
-        let provider = self.provider
-        var attempted = Set<String>()
-        while let victim = machine.persisted.pendingDeletions.first(where: { !attempted.contains($0.uid) }) {
-            attempted.insert(victim.uid)
-            do throws(RemoteAuthError) {
-                var token = victim.idToken
-                if !token.isValid(for: 60, at: now()) {
-                    token = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }.idToken
-                }
-                // Never delete an account that is no longer anonymous: a link whose answer was
-                // lost (a timeout) may have made it permanent at the backend meanwhile.
-                let user: User
-                do throws(RemoteAuthError) {
-                    let sent = token
-                    user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(sent) }
-                } catch .idTokenRejected {
-                    token = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }.idToken
-                    let sent = token
-                    user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(sent) }
-                }
-                if !user.isAnonymous {
-                    logger.warning(
-                        "A given-up account is no longer anonymous at the backend (linked meanwhile); keeping it",
-                        metadata: ["account.uid": "\(victim.uid)"])
-                    await apply(.deletionConfirmed(uid: victim.uid))
-                    continue
-                }
-                do throws(RemoteAuthError) {
-                    let sent = token
-                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(sent) }
-                } catch .idTokenRejected {
-                    let fresh = try await call { () async throws(RemoteAuthError) in try await provider.refresh(victim.refreshToken) }
-                    try await call { () async throws(RemoteAuthError) in try await provider.deleteAccount(fresh.idToken) }
-                }
-                logger.info("Deleted a given-up anonymous account", metadata: ["account.uid": "\(victim.uid)"])
-                await apply(.deletionConfirmed(uid: victim.uid))
-            } catch {
-                if case .accountGone = error {
-                    logger.info("A given-up anonymous account was already gone", metadata: ["account.uid": "\(victim.uid)"])
-                    await apply(.deletionConfirmed(uid: victim.uid))
-                    continue
-                }
-                logger.warning(
-                    "Could not delete a given-up anonymous account yet; will retry",
-                    metadata: ["account.uid": "\(victim.uid)", "error": "\(error)"])
-                deletionRetryAt = now().addingTimeInterval(deletionBackoff.nextDelay(random: .random(in: 0...1)))
-                wakeMaintenance()
-                return
-            }
-        }
-        deletionBackoff.reset()
-        deletionRetryAt = nil
     }
 }

@@ -3,10 +3,12 @@ import Logging
 import SesameCore
 
 /// The background work: renew tokens ahead of expiry, create the anonymous user while offline,
-/// delete given-up accounts, complete merges whose hold ran out. One loop, driven by the
-/// injected clock, woken early whenever the plan changes.
+/// work through the cleanup list, finish username steps, complete merges whose hold ran out.
+/// ``MaintenancePlan`` decides what is due when; this loop sleeps on the injected clock until
+/// then, or until the plan changes, and performs the due jobs.
 extension SessionService {
-    /// Runs until the task is cancelled or ``shutdown(reason:)`` is called.
+    /// Runs the maintenance loop until the task is cancelled or ``shutdown(reason:)`` is called.
+    /// ``SessionMaintenance`` runs it as a ServiceLifecycle service.
     public func run() async {
         while !stopped && !Task.isCancelled {
             await waitForWork()
@@ -15,37 +17,23 @@ extension SessionService {
         }
     }
 
-    /// The earliest moment something is due, or nil when nothing is planned.
-    func nextDeadline() -> Date? {
-        var deadlines: [Date] = []
-        if machine.session != nil, let refreshAt { deadlines.append(refreshAt) }
-        if machine.session == nil, configuration.anonymousFirst, machine.status != .starting, let anonymousRetryAt {
-            deadlines.append(anonymousRetryAt)
-        }
-        if !machine.persisted.pendingDeletions.isEmpty, let deletionRetryAt { deadlines.append(deletionRetryAt) }
-        if configuration.mergeHold > 0 {
-            deadlines += machine.persisted.pendingMerges.map { $0.merge.createdAt.addingTimeInterval(configuration.mergeHold) }
-        }
-        return deadlines.min()
+    /// What the plan needs to know about the session now.
+    var maintenanceFacts: MaintenancePlan.Facts {
+        MaintenancePlan.Facts(
+            loaded: machine.status != .starting, hasSession: machine.session != nil,
+            anonymousFirst: configuration.anonymousFirst, hasCleanup: machine.persisted.hasPendingCleanup,
+            hasUsernameSteps: directory != nil && !machine.persisted.pendingUsernameSteps.isEmpty,
+            merges: machine.persisted.pendingMerges.map(\.merge), mergeHold: configuration.mergeHold)
     }
 
+    /// Returns when something is due, or when the plan changed (``wakeMaintenance()``).
     func waitForWork() async {
         if maintenanceWakePending {
             maintenanceWakePending = false
             return
         }
-        var deadline = nextDeadline()
-        if let due = deadline, due <= now() {
-            immediateRounds += 1
-            if immediateRounds < 50 { return }
-            // Something stays due without being handled: pause a second instead of spinning on
-            // the actor (and say so, since it is a bug).
-            logger.warning("The maintenance loop found work it could not do; pausing for a second")
-            immediateRounds = 0
-            deadline = now().addingTimeInterval(1)
-        } else {
-            immediateRounds = 0
-        }
+        let deadline = plan.nextDeadline(maintenanceFacts)
+        if let deadline, deadline <= now() { return }
         let timer: Task<Void, Never>? = deadline.map { deadline in
             let delay = deadline.timeIntervalSince(now())
             let sleeper = self.sleeper
@@ -72,46 +60,40 @@ extension SessionService {
         }
     }
 
+    /// Performs every job due now. Each job takes itself off the plan (or plans its retry), so
+    /// a job that cannot be done is not due again at once.
     func performDueWork() async {
-        let due = now()
-        if machine.session == nil, configuration.anonymousFirst, machine.status != .starting,
-            let retryAt = anonymousRetryAt, retryAt <= due
-        {
-            do throws(AuthError) {
-                try await exclusively { () async throws(AuthError) in
-                    if machine.session == nil { try await createAnonymousUser() }
+        for job in plan.due(at: now(), maintenanceFacts) {
+            switch job {
+            case .createAnonymousUser:
+                do throws(AuthError) {
+                    try await exclusively { () async throws(AuthError) in
+                        if machine.session == nil { try await createAnonymousUser() }
+                    }
+                } catch {
+                    plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1)))
+                    logger.info(
+                        "Could not create the anonymous user yet; will retry",
+                        metadata: ["retry.at": "\(plan.anonymousAt.map { "\($0)" } ?? "-")", "error": "\(error.reason.rawValue)"])
                 }
-            } catch {
-                let delay = anonymousBackoff.nextDelay(random: .random(in: 0...1))
-                logger.info(
-                    "Could not create the anonymous user yet; will retry",
-                    metadata: ["retry.seconds": "\(Int(delay))", "error": "\(error.reason.rawValue)"])
-                anonymousRetryAt = now().addingTimeInterval(delay)
-            }
-        }
-        if machine.session != nil, let refreshAt, refreshAt <= due {
-            self.refreshAt = nil
-            do throws(RemoteAuthError) {
-                _ = try await refreshCurrentSession()
-            } catch {
-                if error.isTransient, machine.session != nil {
-                    self.refreshAt = now().addingTimeInterval(refreshBackoff.nextDelay(random: .random(in: 0...1)))
+            case .refreshToken:
+                plan.handle(.refreshTaken)
+                do throws(RemoteAuthError) {
+                    _ = try await refreshCurrentSession()
+                } catch {
+                    if error.isTransient, machine.session != nil {
+                        plan.handle(.refreshFailed(at: now(), random: .random(in: 0...1)))
+                    }
                 }
-            }
-        }
-        if !machine.persisted.pendingDeletions.isEmpty, let deletionRetryAt, deletionRetryAt <= due {
-            await processDeletionsNow()
-        }
-        await finishUsernameStepsIfDue()
-        if configuration.mergeHold > 0 {
-            let expired = machine.persisted.pendingMerges.filter {
-                $0.merge.createdAt.addingTimeInterval(configuration.mergeHold) <= due
-            }
-            for pending in expired {
+            case .cleanup:
+                await processDeletionsNow()
+            case .finishUsernameSteps:
+                _ = try? await exclusively { () async throws(AuthError) in await finishUsernameSteps() }
+            case .completeMerge(let mergeId):
                 _ = try? await exclusively { () async throws(AuthError) in
-                    if machine.persisted.pendingMerges.contains(where: { $0.merge.mergeId == pending.merge.mergeId }) {
-                        logger.info("A merge's hold ran out", metadata: ["merge.id": "\(pending.merge.mergeId)"])
-                        await completeMergeNow(pending.merge.mergeId)
+                    if machine.persisted.pendingMerges.contains(where: { $0.merge.mergeId == mergeId }) {
+                        logger.info("A merge's hold ran out", metadata: ["merge.id": "\(mergeId)"])
+                        await completeMergeNow(mergeId)
                     }
                 }
             }
@@ -121,11 +103,11 @@ extension SessionService {
     /// Plans the next refresh of the current token (expiry minus the margin, with jitter).
     func planRefresh() {
         guard let session = machine.session else {
-            refreshAt = nil
+            plan.handle(.refreshPlanned(nil))
             return
         }
         let schedule = RefreshSchedule(margin: configuration.refreshMargin)
-        refreshAt = schedule.refreshTime(for: session.idToken, jitter: .random(in: 0...1))
+        plan.handle(.refreshPlanned(schedule.refreshTime(for: session.idToken, jitter: .random(in: 0...1))))
         wakeMaintenance()
     }
 }

@@ -75,7 +75,7 @@ extension SessionService {
             }
             current.idToken = grant.idToken
             current.refreshToken = grant.refreshToken
-            refreshBackoff.reset()
+            plan.handle(.refreshSucceeded)
             await apply(.updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
             return current

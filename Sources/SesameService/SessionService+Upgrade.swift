@@ -12,64 +12,82 @@ extension SessionService {
     }
 
     /// Creates an email/password account: linked to the anonymous user (uid kept), or a new
-    /// account when signed out.
+    /// account when signed out. The steps (and their undo) are ``AccountCreation``'s.
     public func createAccount(email: String, password: String, username: String? = nil) async throws(AuthError)
         -> AuthState
     {
         try await exclusively { () async throws(AuthError) in
             let provider = self.provider
             let claim = try await prepareUsernameForNewAccount(username)
+            let origin: AccountCreation.Origin
             switch machine.status {
-            case .authenticated:
-                throw AuthError(.alreadySignedIn)
-            case .anonymous:
-                guard let guest = machine.session else { throw AuthError(.noCurrentUser) }
-                if let claim { try await claimUsername(claim, for: guest) }
-                let result: SignInResult
-                do throws(AuthError) {
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signUp(email: email, password: password, linkingTo: token)
+            case .authenticated: throw AuthError(.alreadySignedIn)
+            case .anonymous: origin = .guest
+            case .signedOut, .starting: origin = .nobody
+            }
+            let guest = machine.session
+            var job = AccountCreation(origin: origin, claimsUsername: claim != nil)
+            var action = job.start()
+            var result: SignInResult?
+            var session: Session?
+            while true {
+                switch action {
+                case .claimForGuest, .claimForNewAccount:
+                    guard let claim, let owner = action == .claimForGuest ? guest : session else {
+                        throw AuthError(.noCurrentUser)
                     }
-                } catch {
-                    if let claim { await releaseClaim(claim, of: guest) }
-                    throw conflict(error, email: email, providerId: "password")
-                }
-                var session = await makeSession(from: result)
-                if let claim { session.user.username = claim.username }
-                if session.uid == guest.uid {
-                    await applyLinked(session)
-                } else {
-                    logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
-                await apply(.signedIn(session, reason: .signedUp))
-                }
-                if let claim { await finishUsernameClaim(claim, for: session) }
-            case .signedOut, .starting:
-                let result: SignInResult
-                do throws(AuthError) {
-                    result = try await callMapped { () async throws(RemoteAuthError) in
-                        try await provider.signUp(email: email, password: password, linkingTo: nil)
-                    }
-                } catch {
-                    throw conflict(error, email: email, providerId: "password")
-                }
-                var session = await makeSession(from: result)
-                if let claim {
                     do throws(AuthError) {
-                        try await claimUsername(claim, for: session)
+                        try await claimUsername(claim, for: owner)
+                        action = job.handle(.claimed)
                     } catch {
-                        // The name lost a race: undo the sign-up so nothing changes.
+                        action = job.handle(.claimFailed(error))
+                    }
+                case .linkToGuest, .signUp:
+                    do throws(AuthError) {
+                        if action == .linkToGuest {
+                            result = try await withFreshToken { token async throws(RemoteAuthError) in
+                                try await provider.signUp(email: email, password: password, linkingTo: token)
+                            }
+                        } else {
+                            result = try await callMapped { () async throws(RemoteAuthError) in
+                                try await provider.signUp(email: email, password: password, linkingTo: nil)
+                            }
+                        }
+                        if let result { session = await makeSession(from: result) }
+                        action = job.handle(.created)
+                    } catch {
+                        action = job.handle(.creationFailed(conflict(error, email: email, providerId: "password")))
+                    }
+                case .adopt:
+                    guard var adopted = session else { throw AuthError(.noCurrentUser) }
+                    if let claim { adopted.user.username = claim.username }
+                    session = adopted
+                    if origin == .guest, adopted.uid == guest?.uid {
+                        await applyLinked(adopted)
+                    } else {
+                        logger.info("Signed up", metadata: ["session.uid": "\(adopted.uid)"])
+                        await apply(.signedIn(adopted, reason: .signedUp))
+                    }
+                    action = job.handle(.adopted)
+                case .writeDetails:
+                    if let claim, let session { await finishUsernameClaim(claim, for: session) }
+                    action = job.handle(.detailsHandled)
+                case .releaseGuestClaim:
+                    if let claim, let guest { await releaseClaim(claim, of: guest) }
+                    action = job.handle(.undone)
+                case .deleteNewAccount:
+                    if let result {
                         _ = try? await callMapped { () async throws(RemoteAuthError) in
                             try await provider.deleteAccount(result.idToken)
                         }
-                        throw error
                     }
-                    session.user.username = claim.username
+                    action = job.handle(.undone)
+                case .done:
+                    return makeState()
+                case .fail(let error):
+                    throw error
                 }
-                logger.info("Signed up", metadata: ["session.uid": "\(session.uid)"])
-                await apply(.signedIn(session, reason: .signedUp))
-                if let claim { await finishUsernameClaim(claim, for: session) }
             }
-            return makeState()
         }
     }
 
@@ -84,65 +102,6 @@ extension SessionService {
             }
             let merge = await adopt(result)
             return SignInOutcome(state: makeState(), merge: merge)
-        }
-    }
-
-    /// Sends a passwordless sign-in link and remembers the address durably.
-    public func sendSignInLink(email: String, continueUrl: String?) async throws(AuthError) -> String {
-        try await exclusively { () async throws(AuthError) in
-            let provider = self.provider
-            try await callMapped { () async throws(RemoteAuthError) in
-                try await provider.sendSignInLink(email: email, continueUrl: continueUrl)
-            }
-            await apply(.emailLinkAddressChanged(email))
-            return email
-        }
-    }
-
-    /// Completes a sign-in link: links the email to the anonymous user when it has no account,
-    /// else signs in to the account (recording a merge from a guest).
-    ///
-    /// The link's code is single-use and spent even when the call fails, so the choice between
-    /// linking and signing in is made before it is spent, and it is never retried blindly.
-    public func completeSignInLink(link: String, email: String?) async throws(AuthError) -> SignInOutcome {
-        try await exclusively { () async throws(AuthError) in
-            guard let action = EmailActionLink(link), action.isSignIn else {
-                throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link from the email.")
-            }
-            guard let email = email ?? machine.persisted.emailLinkAddress else {
-                throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
-            }
-            let provider = self.provider
-            let code = action.oobCode
-            var outcome: SignInOutcome
-            if let guest = machine.session, guest.user.isAnonymous,
-                try await emailHasNoAccount(email)
-            {
-                let result: SignInResult
-                do throws(AuthError) {
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signIn(email: email, actionCode: code, linkingTo: token)
-                    }
-                } catch {
-                    throw conflict(error, email: email, providerId: "password")
-                }
-                let session = await makeSession(from: result)
-                if session.uid == guest.uid {
-                    await applyLinked(session)
-                    outcome = SignInOutcome(state: makeState(), merge: nil)
-                } else {
-                    let merge = await adopt(result)
-                    outcome = SignInOutcome(state: makeState(), merge: merge)
-                }
-            } else {
-                let result = try await callMapped { () async throws(RemoteAuthError) in
-                    try await provider.signIn(email: email, actionCode: code, linkingTo: nil)
-                }
-                let merge = await adopt(result)
-                outcome = SignInOutcome(state: makeState(), merge: merge)
-            }
-            if await forgetEmailLinkAddress(email) { outcome.state = makeState() }
-            return outcome
         }
     }
 
@@ -167,7 +126,8 @@ extension SessionService {
                         await applyLinked(session)
                         return SignInOutcome(state: makeState(), merge: nil)
                     }
-                    return SignInOutcome(state: makeState(), merge: await adopt(result))
+                    let merge = await adopt(result)
+                    return SignInOutcome(state: makeState(), merge: merge)
                 } catch where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
                     // The identity (or its email) belongs to an account: sign in to it and merge.
                 }
@@ -175,7 +135,8 @@ extension SessionService {
             let result = try await callMapped { () async throws(RemoteAuthError) in
                 try await provider.signIn(federated: credential, linkingTo: nil)
             }
-            return SignInOutcome(state: makeState(), merge: await adopt(result))
+            let merge = await adopt(result)
+            return SignInOutcome(state: makeState(), merge: merge)
         }
     }
 
@@ -205,17 +166,15 @@ extension SessionService {
                         try await provider.signUp(email: email, password: password, linkingTo: token)
                     }
                 case .emailLink(let email, let link):
-                    guard let action = EmailActionLink(link), action.isSignIn else {
-                        throw AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link.")
-                    }
+                    let proof = EmailSignInProof.link(link)
+                    try checkSignInProof(proof)
                     // The code is spent even when linking then fails: refuse an email another
                     // account has before spending it (the user's own email may be linked).
                     if current.user.email?.lowercased() != email.lowercased(), try await emailHasAccount(email) {
                         throw AuthError(.emailAlreadyInUse, email: email, providerId: "password")
                     }
-                    let code = action.oobCode
                     result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signIn(email: email, actionCode: code, linkingTo: token)
+                        try await provider.signIn(email: email, proof: proof, linkingTo: token)
                     }
                 case .federated(let providerId, let idToken, let accessToken):
                     let federated = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
@@ -268,88 +227,7 @@ extension SessionService {
         }
     }
 
-    /// Completes a pending merge: the guest account is deleted at the backend.
-    public func completeMerge(mergeId: String) async throws(AuthError) -> AuthState {
-        try await exclusively { () async throws(AuthError) in
-            guard machine.persisted.pendingMerges.contains(where: { $0.merge.mergeId == mergeId }) else {
-                throw AuthError(.noSuchMerge)
-            }
-            await completeMergeNow(mergeId)
-            return makeState()
-        }
-    }
-
     // MARK: - Steps
-
-    /// Adopts the tokens of a sign-in: the same account is an update; from a guest it is a
-    /// merge, recorded in the same keyring write as the switch; otherwise the session is replaced.
-    func adopt(_ result: SignInResult) async -> Merge? {
-        let previous = machine.session
-        let session = await makeSession(from: result)
-        if let previous, previous.uid == session.uid {
-            await apply(.updated(session))
-            return nil
-        }
-        if let previous, previous.user.isAnonymous {
-            let merge = Merge(
-                mergeId: UUID().uuidString.lowercased(), fromUid: previous.uid, toUid: session.uid, createdAt: now())
-            logger.info(
-                "Signed in from a guest; recorded a merge",
-                metadata: ["merge.id": "\(merge.mergeId)", "merge.from": "\(merge.fromUid)", "merge.to": "\(merge.toUid)"])
-            await apply(.merged(session, PendingMerge(merge: merge, guest: previous)))
-            if configuration.mergeHold <= 0 {
-                await completeMergeNow(merge.mergeId)
-            }
-            return merge
-        }
-        let reason: AuthChangeReason = previous == nil && result.isNewUser ? .signedUp : .signedIn
-        logger.info("Signed in", metadata: ["session.uid": "\(session.uid)", "reason": "\(reason.rawValue)"])
-        await apply(.signedIn(session, reason: reason))
-        return nil
-    }
-
-    /// The guest became an account in place (uid kept): said in the journal, then applied.
-    func applyLinked(_ session: Session) async {
-        logger.info(
-            "The guest became an account in place", metadata: ["session.uid": "\(session.uid)", "providers": "\(session.user.providers)"])
-        await apply(.linked(session))
-    }
-
-    func completeMergeNow(_ mergeId: String) async {
-        logger.info("Completing a merge", metadata: ["merge.id": "\(mergeId)"])
-        await apply(.mergeCompleted(mergeId: mergeId))
-        await processDeletionsNow()
-    }
-
-    /// Whether the backend says the email has no account yet. Hidden sign-in methods count as
-    /// "has an account": signing in (and merging) never loses data, linking onto a taken email
-    /// would spend the code for nothing.
-    func emailHasNoAccount(_ email: String) async throws(AuthError) -> Bool {
-        let provider = self.provider
-        let methods = try await callMapped { () async throws(RemoteAuthError) in
-            try await provider.signInMethods(forEmail: email)
-        }
-        return methods?.isEmpty == true
-    }
-
-    /// Whether the backend lists sign-in methods for the email (hidden methods count as none:
-    /// the backend then decides).
-    func emailHasAccount(_ email: String) async throws(AuthError) -> Bool {
-        let provider = self.provider
-        let methods = try await callMapped { () async throws(RemoteAuthError) in
-            try await provider.signInMethods(forEmail: email)
-        }
-        return methods?.isEmpty == false
-    }
-
-    /// Forgets the remembered sign-in-link address when it is `email` (a link for it completed).
-    @discardableResult
-    func forgetEmailLinkAddress(_ email: String) async -> Bool {
-        guard let remembered = machine.persisted.emailLinkAddress, remembered.lowercased() == email.lowercased()
-        else { return false }
-        await apply(.emailLinkAddressChanged(nil))
-        return true
-    }
 
     /// Adds what the person needs to act to a conflict error.
     func conflict(_ error: AuthError, email: String?, providerId: String) -> AuthError {

@@ -5,7 +5,7 @@ import SesameCore
 /// The one owner of the machine's session.
 ///
 /// Every mutation goes through ``SessionMachine``: the actor feeds it what the backend answered,
-/// then performs its actions in order — persist first, then notify through the event sink.
+/// then performs its actions in order — persist first, then notify through ``events()``.
 /// Methods that change the session run one at a time in arrival order (a FIFO lock); reads and
 /// token requests are answered meanwhile. Because the actor is reentrant, every flow re-checks
 /// the session after each `await` before acting on what it read earlier.
@@ -20,22 +20,19 @@ public actor SessionService {
 
     var machine: SessionMachine
     var sequence: Int64 = 1
-    var sink: SessionEventSink = { _ in }
+    /// The open event streams (``events()``), by id.
+    var eventStreams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
+    var nextEventStream = 0
+    /// How many events were emitted (each event's ``SessionEvent/index``).
+    public private(set) var emittedEvents: Int64 = 0
     var flowLock = FIFOLock()
     var applyLock = FIFOLock()
 
-    // Background work, planned by the maintenance loop (see SessionService+Maintenance).
-    var refreshAt: Date?
-    var refreshBackoff = Backoff()
-    var anonymousRetryAt: Date?
-    var anonymousBackoff = Backoff()
-    var deletionRetryAt: Date?
-    var deletionBackoff = Backoff()
-    var usernameRetryAt: Date?
+    /// What background work is due when (see SessionService+Maintenance).
+    var plan = MaintenancePlan()
     var inFlightRefresh: Task<Session, any Error>?
     var maintenanceWaiter: CheckedContinuation<Void, Never>?
     var maintenanceWakePending = false
-    var immediateRounds = 0
     var stopped = false
     var shutdownAnnounced = false
     var deletionsRunning = false
@@ -59,9 +56,26 @@ public actor SessionService {
         self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
     }
 
-    /// Sets the receiver of every event. Call before ``start()``.
-    public func setEventSink(_ sink: @escaping SessionEventSink) {
-        self.sink = sink
+    /// Every change from now on, in order, as the service performs it (after it is persisted):
+    /// first a ``SessionEvent/Kind/snapshot`` of the current state, then each event. The
+    /// stream buffers without limit, ends after ``shutdown(reason:)``, and may be opened any
+    /// number of times.
+    public func events() -> AsyncStream<SessionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self)
+        continuation.yield(event(.snapshot, index: emittedEvents))
+        if stopped {
+            continuation.finish()
+            return stream
+        }
+        nextEventStream += 1
+        let id = nextEventStream
+        eventStreams[id] = continuation
+        continuation.onTermination = { _ in Task { await self.closeEventStream(id) } }
+        return stream
+    }
+
+    private func closeEventStream(_ id: Int) {
+        eventStreams[id] = nil
     }
 
     /// Loads the keyring. After it returns, the state is no longer `starting`.
@@ -76,28 +90,27 @@ public actor SessionService {
         await apply(.loaded(stored))
     }
 
+    /// The backend's name (`firebase`, `supabase`), as `hello` reports it.
+    public nonisolated var backendName: String { provider.backendName }
+
     /// The current state, as clients see it.
     public var state: AuthState { makeState() }
-
-    /// The current state and its sequence, taken together.
-    public var stateAndSequence: (AuthState, Int64) { (makeState(), sequence) }
-
-    /// The current ID token, if any (for seeding a cache of the socket server).
-    public var currentToken: IDToken? { machine.session?.idToken }
 
     /// Tells subscribers the daemon is stopping (once), without stopping anything.
     public func announceShutdown(reason: String = "stopping") {
         guard !shutdownAnnounced else { return }
         shutdownAnnounced = true
-        sink(SessionEvent(kind: .shutdown(reason: reason), state: makeState(), sequence: sequence,
-                          currentToken: machine.session?.idToken))
+        emit(.shutdown(reason: reason))
     }
 
-    /// Tells subscribers the daemon is stopping and stops background work: ``run()`` returns.
+    /// Tells subscribers the daemon is stopping, stops background work (``run()`` returns) and
+    /// ends every event stream.
     public func shutdown(reason: String = "stopping") {
         announceShutdown(reason: reason)
         stopped = true
         wakeMaintenance()
+        for continuation in eventStreams.values { continuation.finish() }
+        eventStreams = [:]
     }
 
     // MARK: - Applying events
@@ -125,12 +138,10 @@ public actor SessionService {
             case .notifyMergeRecorded(let merge):
                 emit(.mergeRecorded(merge))
             case .signInAnonymously:
-                anonymousBackoff.reset()
-                anonymousRetryAt = now()
+                plan.handle(.anonymousNeeded(at: now()))
                 wakeMaintenance()
             case .processDeletions:
-                deletionBackoff.reset()
-                deletionRetryAt = now()
+                plan.handle(.cleanupNeeded(at: now()))
                 wakeMaintenance()
             case .rescheduleRefresh:
                 planRefresh()
@@ -157,7 +168,13 @@ public actor SessionService {
 
     func emit(_ kind: SessionEvent.Kind) {
         if kind.advancesSequence { sequence += 1 }
-        sink(SessionEvent(kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken))
+        emittedEvents += 1
+        let event = event(kind, index: emittedEvents)
+        for continuation in eventStreams.values { continuation.yield(event) }
+    }
+
+    private func event(_ kind: SessionEvent.Kind, index: Int64) -> SessionEvent {
+        SessionEvent(kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken, index: index)
     }
 
     func makeState() -> AuthState {
@@ -170,7 +187,7 @@ public actor SessionService {
             connectivity: machine.connectivity,
             needsUsername: configuration.usernamesRequired && directory != nil && status == .authenticated
                 && session?.user.username == nil,
-            pendingMerges: machine.persisted.pendingMerges.map(\.merge))
+            pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: sequence)
     }
 
     // MARK: - Flow serialisation

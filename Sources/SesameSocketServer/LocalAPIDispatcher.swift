@@ -48,7 +48,7 @@ struct LocalAPIDispatcher: Sendable {
                 _ = try request.params.optionalString("client")
                 let hello = WireHello(
                     version: version, instance: instance, role: caller.role, peerUid: caller.peer.uid,
-                    peerGid: caller.peer.gid, peerPid: caller.peer.pid)
+                    peerGid: caller.peer.gid, peerPid: caller.peer.pid, backend: service.backendName)
                 return .respond(.success(id: id, result: hello.json))
             case .getState:
                 return .respond(.success(id: id, result: hub.snapshot.wire.json))
@@ -100,15 +100,21 @@ struct LocalAPIDispatcher: Sendable {
         }
     }
 
-    /// Runs a request that needs the session service and returns its answer.
+    /// Runs a request that needs the session service and returns its answer, once the
+    /// notifications the request caused are queued (they go out before it).
     func execute(_ request: LocalAPIRequest, caller: Caller) async -> LocalAPIMessage {
+        let answer = await answer(request)
+        await hub.waitUntilPublished(await service.emittedEvents)
+        return answer
+    }
+
+    private func answer(_ request: LocalAPIRequest) async -> LocalAPIMessage {
         let id = request.id ?? .null
         guard let method = LocalAPIMethod(rawValue: request.method) else {
             return .failure(id: id, error: .methodNotFound(request.method))
         }
         do {
-            let result = try await run(method, request.params)
-            return .success(id: id, result: result)
+            return .success(id: id, result: try await run(method, request.params))
         } catch let error as LocalAPIError {
             return .failure(id: id, error: error)
         } catch let error as AuthError {
@@ -120,10 +126,8 @@ struct LocalAPIDispatcher: Sendable {
         }
     }
 
-    private var stateJSON: JSONValue { hub.snapshot.wire.json }
-
     private func outcomeJSON(_ outcome: SessionService.SignInOutcome) -> JSONValue {
-        .object(["state": stateJSON, "merge": outcome.merge.map { $0.wire.json } ?? .null])
+        .object(["state": outcome.state.wire.json, "merge": outcome.merge.map { $0.wire.json } ?? .null])
     }
 
     private func run(_ method: LocalAPIMethod, _ params: LocalAPIParams) async throws -> JSONValue {
@@ -136,28 +140,22 @@ struct LocalAPIDispatcher: Sendable {
             let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
             return Self.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
-            _ = try await service.signInAnonymously()
-            return stateJSON
+            return (try await service.signInAnonymously()).wire.json
         case .signOut:
             let reset = try params.optionalBool("reset") ?? false
-            _ = try await service.signOut(reset: reset)
-            return stateJSON
+            return (try await service.signOut(reset: reset)).wire.json
         case .deleteAccount:
-            _ = try await service.deleteAccount()
-            return stateJSON
+            return (try await service.deleteAccount()).wire.json
         case .reload:
-            _ = try await service.reload()
-            return stateJSON
+            return (try await service.reload()).wire.json
         case .updateProfile:
             let displayName = try params.optionalString("displayName")
-            _ = try await service.updateProfile(displayName: displayName)
-            return stateJSON
+            return (try await service.updateProfile(displayName: displayName)).wire.json
         case .createAccount:
             let email = try params.string("email")
             let password = try params.string("password")
             let username = try params.optionalString("username")
-            _ = try await service.createAccount(email: email, password: password, username: username)
-            return stateJSON
+            return (try await service.createAccount(email: email, password: password, username: username)).wire.json
         case .signIn:
             let identifier = try params.string("identifier")
             let password = try params.string("password")
@@ -168,9 +166,8 @@ struct LocalAPIDispatcher: Sendable {
             let sent = try await service.sendSignInLink(email: email, continueUrl: continueUrl)
             return .object(["email": .string(sent)])
         case .completeSignInLink:
-            let link = try params.string("link")
             let email = try params.optionalString("email")
-            return outcomeJSON(try await service.completeSignInLink(link: link, email: email))
+            return outcomeJSON(try await service.completeSignInLink(try Self.signInProof(from: params), email: email))
         case .signInWithIdp:
             let providerId = try params.string("providerId")
             let idToken = try params.optionalString("idToken")
@@ -179,12 +176,10 @@ struct LocalAPIDispatcher: Sendable {
                 try await service.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
         case .linkCredential:
             let credential = try params.object("credential")
-            _ = try await service.linkCredential(try Self.credential(from: credential))
-            return stateJSON
+            return (try await service.linkCredential(try Self.credential(from: credential))).wire.json
         case .unlink:
             let providerId = try params.string("providerId")
-            _ = try await service.unlink(providerId: providerId)
-            return stateJSON
+            return (try await service.unlink(providerId: providerId)).wire.json
         case .sendPasswordReset:
             let identifier = try params.string("identifier")
             try await service.sendPasswordReset(identifier: identifier)
@@ -194,12 +189,10 @@ struct LocalAPIDispatcher: Sendable {
             return .object([:])
         case .completeMerge:
             let mergeId = try params.string("mergeId")
-            _ = try await service.completeMerge(mergeId: mergeId)
-            return stateJSON
+            return (try await service.completeMerge(mergeId: mergeId)).wire.json
         case .setUsername:
             let username = try params.string("username")
-            _ = try await service.setUsername(username)
-            return stateJSON
+            return (try await service.setUsername(username)).wire.json
         case .checkUsername:
             let username = try params.string("username")
             let check = try await service.checkUsername(username)
@@ -216,6 +209,21 @@ struct LocalAPIDispatcher: Sendable {
             token: token.rawValue, uid: uid, expiresAt: token.expiresAt, issuedAt: token.issuedAt,
             signInProvider: token.signInProvider
         ).json
+    }
+
+    /// `link`, or `code`: exactly one of the two. `email` is optional with either (the address
+    /// remembered from `sendSignInLink` is used without it).
+    static func signInProof(from params: LocalAPIParams) throws(LocalAPIError) -> EmailSignInProof {
+        let link = try params.optionalString("link")
+        let code = try params.optionalString("code")
+        switch (link, code) {
+        case (let link?, nil):
+            return .link(link)
+        case (nil, let code?):
+            return .code(code)
+        default:
+            throw .invalidParams("Give either \"link\" (the whole link from the email) or \"code\" (the one-time code from the email), not both.")
+        }
     }
 
     static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> Credential {

@@ -16,7 +16,8 @@ import Glibc
 /// connections up to the limit, and on graceful shutdown tells subscribers and closes.
 ///
 /// Use: ``bind()`` (after the keyring is loaded; then the daemon is ready), then ``run()`` in
-/// the service group. ``eventSink`` must be the session service's event sink.
+/// the service group. It follows the session through ``SessionService/events()``, opened in
+/// ``bind()``: nothing needs wiring afterwards.
 public final class LocalAPIServer: Service, Sendable {
     private let configuration: LocalAPIServerConfiguration
     private let service: SessionService
@@ -27,36 +28,37 @@ public final class LocalAPIServer: Service, Sendable {
     private let connectionCount = NIOLockedValueBox(0)
     private let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
+    private let follower = NIOLockedValueBox<Task<Void, Never>?>(nil)
 
-    /// - Parameters:
-    ///   - initialState: the state after the keyring was loaded, and its sequence.
     public init(
-        configuration: LocalAPIServerConfiguration, service: SessionService, initialState: AuthState,
-        sequence: Int64, initialToken: IDToken? = nil, instance: String, usernamesEnabled: Bool, logger: Logger,
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        configuration: LocalAPIServerConfiguration, service: SessionService, instance: String, usernamesEnabled: Bool,
+        logger: Logger, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
         self.service = service
         self.logger = logger
         self.group = group
-        self.hub = SubscriptionHub(initial: initialState, sequence: sequence, token: initialToken)
+        self.hub = SubscriptionHub()
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
             usernamesEnabled: usernamesEnabled, logger: logger)
     }
 
-    /// Hand every session event to this (on the session actor, in order).
-    public var eventSink: SessionEventSink {
-        let hub = self.hub
-        return { hub.publish($0) }
-    }
-
     /// Number of open connections.
     public var openConnections: Int { connectionCount.withLockedValue { $0 } }
 
-    /// Binds or adopts the socket. After it returns, clients can connect.
+    /// Starts following the session's events (the first, its snapshot, is in before this
+    /// returns), then binds or adopts the socket. After it returns, clients can connect.
     /// - Throws: ``LocalAPIServerError`` naming the path when it cannot be used.
     public func bind() async throws {
+        let events = await service.events()
+        let hub = self.hub
+        follower.withLockedValue {
+            $0 = Task {
+                for await event in events { hub.publish(event) }
+            }
+        }
+        await hub.waitUntilPublished(0)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(
@@ -99,6 +101,9 @@ public final class LocalAPIServer: Service, Sendable {
     /// Stops accepting, sends `shutdown` to subscribers and closes connections.
     public func stop() async {
         await service.announceShutdown(reason: "stopping")
+        await hub.waitUntilPublished(await service.emittedEvents)
+        follower.withLockedValue { $0?.cancel() }
+        hub.finish()
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel

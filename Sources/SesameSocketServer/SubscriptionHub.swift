@@ -32,32 +32,72 @@ final class SubscriptionHub: Sendable {
         var snapshot: Snapshot
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
+        /// The ``SessionEvent/index`` of the last event published; -1 before the first.
+        var published: Int64 = -1
+        var waiters: [(index: Int64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let guarded: NIOLockedValueBox<Guarded>
 
-    init(initial: AuthState, sequence: Int64, token: IDToken?) {
-        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: initial, sequence: sequence, token: token)))
+    /// Empty (`starting`) until the first event, the service's snapshot, is published.
+    init() {
+        let starting = AuthState(
+            status: .starting, user: nil, tokenExpiresAt: nil, connectivity: .online, needsUsername: false,
+            pendingMerges: [], sequence: 1)
+        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: starting, sequence: 1, token: nil)))
     }
 
     var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
 
+    /// Returns once the event with `index` (and so every one before it) is published: a
+    /// connection answers a request only after the notifications the request caused are queued.
+    func waitUntilPublished(_ index: Int64) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = guarded.withLockedValue { guarded -> Bool in
+                if guarded.published >= index { return true }
+                guarded.waiters.append((index, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// No more events will come (the server stops): nobody waits for them any longer.
+    func finish() {
+        let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
+            guarded.published = .max
+            defer { guarded.waiters = [] }
+            return guarded.waiters.map(\.continuation)
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
     /// Records the state after the event and sends the notification to every subscriber that
-    /// asked for it. Called on the session actor, in event order.
+    /// asked for it. Called by one consumer of the service's events, in event order.
     func publish(_ event: SessionEvent) {
         let notification = SessionEventWire.notification(for: event)
-        let line = notification.message.encoded()
-        guarded.withLockedValue { guarded in
+        let line = notification?.message.encoded()
+        let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
-            for subscriber in guarded.subscribers.values {
-                let wanted: Bool
-                switch notification.event {
-                case .accountMerge: wanted = subscriber.migrator
-                case .shutdown: wanted = true
-                default: wanted = subscriber.events.contains(notification.event)
-                }
-                if wanted { subscriber.output.send(line) }
+            if let notification, let line { Self.deliver(line, of: notification.event, to: guarded.subscribers) }
+            guarded.published = max(guarded.published, event.index)
+            let published = guarded.published
+            let due = guarded.waiters.filter { $0.index <= published }.map(\.continuation)
+            guarded.waiters.removeAll { $0.index <= published }
+            return due
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    private static func deliver(_ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]) {
+        for subscriber in subscribers.values {
+            let wanted: Bool
+            switch event {
+            case .accountMerge: wanted = subscriber.migrator
+            case .shutdown: wanted = true
+            default: wanted = subscriber.events.contains(event)
             }
+            if wanted { subscriber.output.send(line) }
         }
     }
 

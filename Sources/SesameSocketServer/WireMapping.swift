@@ -17,6 +17,9 @@ extension Merge {
 }
 
 extension AuthState {
+    /// The wire State, as of this state's own sequence.
+    var wire: WireState { wire(sequence: sequence) }
+
     func wire(sequence: Int64) -> WireState {
         WireState(
             status: status.rawValue, user: user?.wire, tokenExpiresAt: tokenExpiresAt,
@@ -45,10 +48,12 @@ extension AuthError {
 }
 
 extension SessionEventWire {
-    /// The notification for a session event.
-    static func notification(for event: SessionEvent) -> LocalAPINotification {
+    /// The notification for a session event; nil for the snapshot that opens a stream.
+    static func notification(for event: SessionEvent) -> LocalAPINotification? {
         let state = event.state.wire(sequence: event.sequence)
         switch event.kind {
+        case .snapshot:
+            return nil
         case .authStateChanged(let previousUid, let reason):
             return .authStateChanged(state: state, previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
         case .idTokenChanged(let uid, let expiresAt):

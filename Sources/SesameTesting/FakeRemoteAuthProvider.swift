@@ -13,6 +13,12 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     }
 
     private let clock: ManualClock
+    /// The backend name `hello` reports.
+    public nonisolated let backendName: String
+    /// Whether sign-in emails carry codes (`.code` proofs), as on Supabase; else only links.
+    public nonisolated let sendsCodes: Bool
+    /// Sign-in proofs sent and not yet spent: proof text → email.
+    private var unspentProofs: [String: String] = [:]
     public var tokenLifetime: TimeInterval = 3600
     public private(set) var accounts: [String: Account] = [:]
     public private(set) var calls: [String: Int] = [:]
@@ -23,9 +29,20 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     private var holdingRefreshes = false
     private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
 
-    public init(clock: ManualClock) {
+    public init(clock: ManualClock, backendName: String = "fake", sendsCodes: Bool = false) {
         self.clock = clock
+        self.backendName = backendName
+        self.sendsCodes = sendsCodes
     }
+
+    /// The link (or, with ``sendsCodes``, the code) the last sign-in email to `email` carried.
+    public func lastSignInProof(for email: String) -> EmailSignInProof? {
+        guard let text = lastSent[email.lowercased()] else { return nil }
+        return text.hasPrefix(Self.linkPrefix) ? .link(text) : .code(text)
+    }
+
+    private static let linkPrefix = "https://fake.invalid/signin?code="
+    private var lastSent: [String: String] = [:]
 
     // MARK: Knobs
 
@@ -89,6 +106,17 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         accounts[account.uid] = nil
     }
 
+    /// Ends every session of the token's account: its refresh tokens stop working.
+    public func revokeSession(_ idToken: IDToken) async throws(RemoteAuthError) {
+        try enter("revokeSession")
+        let account = try owner(of: idToken)
+        revokedSessions.append(account.uid)
+        refreshOwners = refreshOwners.filter { $0.value != account.uid }
+    }
+
+    /// The uids whose sessions were ended at the backend, in order.
+    public private(set) var revokedSessions: [String] = []
+
     public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
         try enter("signUpPassword")
         guard email.contains("@") else { throw .rejected(AuthError(.invalidEmail)) }
@@ -119,19 +147,82 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
 
     public func sendSignInLink(email: String, continueUrl: String?) async throws(RemoteAuthError) {
         try enter("sendSignInLink")
+        nextNumber += 1
+        let text = sendsCodes ? String(100_000 + nextNumber) : Self.linkPrefix + String(nextNumber)
+        unspentProofs[text] = email.lowercased()
+        lastSent[email.lowercased()] = text
     }
 
-    public func signIn(email: String, actionCode: String, linkingTo: IDToken?) async throws(RemoteAuthError)
+    public nonisolated func checkSignInProof(_ proof: EmailSignInProof) throws(RemoteAuthError) {
+        switch proof {
+        case .link(let text):
+            guard text.hasPrefix(Self.linkPrefix) else {
+                throw .rejected(AuthError(.invalidActionCode, message: "That is not a sign-in link (fake)."))
+            }
+        case .code:
+            guard sendsCodes else { throw .unsupported("This fake backend sends links, not codes.") }
+        }
+    }
+
+    public func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError)
         -> SignInResult
     {
         try enter("signInWithEmailLink")
-        throw .rejected(AuthError(.invalidActionCode))
+        let text: String
+        switch proof {
+        case .link(let value), .code(let value): text = value
+        }
+        guard let addressee = unspentProofs[text] else { throw .rejected(AuthError(.invalidActionCode)) }
+        guard addressee == email.lowercased() else { throw .rejected(AuthError(.invalidEmail)) }
+        unspentProofs[text] = nil
+        if let linkingTo {
+            var account = try owner(of: linkingTo)
+            account.email = addressee
+            if !account.providers.contains("password") { account.providers.append("password") }
+            accounts[account.uid] = account
+            return issue(uid: account.uid, provider: "password", isNew: false)
+        }
+        if let account = accounts.values.first(where: { $0.email == addressee }) {
+            return issue(uid: account.uid, provider: "password", isNew: false)
+        }
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, email: addressee, providers: ["password"])
+        return issue(uid: uid, provider: "password", isNew: true)
     }
 
+    /// A federated identity is its provider id and ID token (an access token alone is refused).
     public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
         try enter("signInWithIdp")
-        throw .rejected(AuthError(.invalidCredential))
+        guard let idToken = federated.idToken else { throw .rejected(AuthError(.invalidCredential)) }
+        let identity = federated.providerId + "|" + idToken
+        if let linkingTo {
+            var account = try owner(of: linkingTo)
+            if let holder = identities[identity], holder != account.uid {
+                throw .rejected(AuthError(.credentialAlreadyInUse))
+            }
+            identities[identity] = account.uid
+            if !account.providers.contains(federated.providerId) { account.providers.append(federated.providerId) }
+            accounts[account.uid] = account
+            return issue(uid: account.uid, provider: federated.providerId, isNew: false)
+        }
+        if let uid = identities[identity], accounts[uid] != nil {
+            return issue(uid: uid, provider: federated.providerId, isNew: false)
+        }
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, providers: [federated.providerId])
+        identities[identity] = uid
+        return issue(uid: uid, provider: federated.providerId, isNew: true)
     }
+
+    /// An account that signs in with this federated identity only.
+    public func addFederatedAccount(providerId: String, idToken: String) -> String {
+        let uid = newUID()
+        accounts[uid] = Account(uid: uid, providers: [providerId])
+        identities[providerId + "|" + idToken] = uid
+        return uid
+    }
+
+    private var identities: [String: String] = [:]
 
     public func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]? {
         try enter("createAuthUri")

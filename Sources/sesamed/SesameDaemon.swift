@@ -16,8 +16,8 @@ import Glibc
 #endif
 
 /// `sesamed`: composition only. Reads the configuration, builds the adapters, loads the
-/// keyring, binds the socket, tells systemd it is ready, and runs everything in one
-/// `ServiceGroup` until SIGTERM or SIGINT.
+/// keyring, binds the socket, and runs everything in one `ServiceGroup` (background work,
+/// socket server, systemd notifier) until SIGTERM or SIGINT.
 @main
 struct SesameDaemon: AsyncParsableCommand {
     static let version = "0.1.0"
@@ -106,21 +106,14 @@ struct SesameDaemon: AsyncParsableCommand {
             daemonUid: getuid(), managers: configuration.managers.compactMap(AccessPolicy.Principal.init),
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
             observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
-        let (initialState, sequence) = await service.stateAndSequence
-        let initialToken = await service.currentToken
         let server = LocalAPIServer(
             configuration: LocalAPIServerConfiguration(
                 endpoint: endpoint, maximumConnections: configuration.maxConnections, access: access,
                 version: Self.version),
-            service: service, initialState: initialState, sequence: sequence, initialToken: initialToken,
-            instance: UUID().uuidString.lowercased(), usernamesEnabled: configuration.usernamesEnabled,
+            service: service, instance: UUID().uuidString.lowercased(), usernamesEnabled: configuration.usernamesEnabled,
             logger: Logger(label: "sesame.socket"))
-        let systemd = SystemdLifecycle(notifier: SystemdNotifier(environment: environment), logger: logger)
-        let serverSink = server.eventSink
-        await service.setEventSink { event in
-            serverSink(event)
-            systemd.stateChanged(event.state)
-        }
+        let systemd = SystemdLifecycle(
+            notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)
 
         do {
             try await server.bind()
@@ -129,7 +122,6 @@ struct SesameDaemon: AsyncParsableCommand {
             await backend.shutdown()
             throw Self.fail("\(error)", status: 78)
         }
-        systemd.ready(initialState)
         logger.info(
             "sesamed is ready",
             metadata: [
@@ -140,7 +132,9 @@ struct SesameDaemon: AsyncParsableCommand {
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
-                    .init(service: SessionRunner(service: service)),
+                    // Stopped in reverse order: systemd hears STOPPING=1 first, then clients hear
+                    // `shutdown`, then the background work ends.
+                    .init(service: SessionMaintenance(service)),
                     .init(service: server),
                     .init(service: systemd),
                 ],
@@ -163,19 +157,6 @@ struct SesameDaemon: AsyncParsableCommand {
         case .unreadable: 65  // EX_DATAERR
         case .locked: 75  // EX_TEMPFAIL
         case .io: 74  // EX_IOERR
-        }
-    }
-}
-
-/// Runs the session's background work until graceful shutdown.
-struct SessionRunner: Service {
-    let service: SessionService
-
-    func run() async throws {
-        await withGracefulShutdownHandler {
-            await service.run()
-        } onGracefulShutdown: {
-            Task { await service.shutdown(reason: "stopping") }
         }
     }
 }

@@ -2,50 +2,80 @@ import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import SesameCore
+import SesameService
 import SesameSystemd
 import ServiceLifecycle
 
 /// What systemd hears: READY=1 once the keyring is loaded and the socket bound, STATUS= in
 /// words whenever the state changes, WATCHDOG=1 while running, STOPPING=1 when shutdown
-/// begins. Silent off systemd.
+/// begins, and nothing but WATCHDOG=1 after it. Silent off systemd.
+///
+/// STATUS= is world-readable (`systemctl status`), so it never holds personal data: the uid and
+/// the state only, never an email or a name.
 final class SystemdLifecycle: Service, Sendable {
     private let notifier: SystemdNotifier
+    private let events: AsyncStream<SessionEvent>
     private let logger: Logger
     private let lastState = NIOLockedValueBox<AuthState?>(nil)
     private let warned = NIOLockedValueBox(false)
+    /// Set when STOPPING=1 is sent; checked under the same lock as every STATUS= send.
+    private let stopping = NIOLockedValueBox(false)
 
-    init(notifier: SystemdNotifier, logger: Logger) {
+    /// - Parameter events: the session's events (``SessionService/events()``); READY=1 goes
+    ///   out with the first (the snapshot) once ``run()`` starts, so after the socket is bound.
+    init(notifier: SystemdNotifier, events: AsyncStream<SessionEvent>, logger: Logger) {
         self.notifier = notifier
+        self.events = events
         self.logger = logger
     }
 
     func ready(_ state: AuthState) {
         lastState.withLockedValue { $0 = state }
-        send([.ready, .status(Self.describe(state, now: Date()))])
+        sendUnlessStopping([.ready, .status(Self.describe(state, now: Date()))])
     }
 
     func stateChanged(_ state: AuthState) {
         lastState.withLockedValue { $0 = state }
-        send([.status(Self.describe(state, now: Date()))])
+        sendUnlessStopping([.status(Self.describe(state, now: Date()))])
     }
 
     func run() async throws {
-        if let interval = notifier.watchdogInterval {
-            await cancelWhenGracefulShutdown {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    if Task.isCancelled { break }
-                    var notifications: [SystemdNotification] = [.watchdog]
-                    if let state = self.lastState.withLockedValue({ $0 }) {
-                        notifications.append(.status(Self.describe(state, now: Date())))
-                    }
-                    self.send(notifications)
+        await withDiscardingTaskGroup { group in
+            let events = self.events
+            group.addTask {
+                var first = true
+                for await event in events {
+                    if first { self.ready(event.state) } else { self.stateChanged(event.state) }
+                    first = false
                 }
             }
-        } else {
+            if let interval = notifier.watchdogInterval {
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: interval)
+                        if Task.isCancelled { break }
+                        var notifications: [SystemdNotification] = [.watchdog]
+                        if let state = self.lastState.withLockedValue({ $0 }) {
+                            notifications.append(.status(Self.describe(state, now: Date())))
+                        }
+                        self.sendUnlessStopping(notifications)
+                    }
+                }
+            }
             try? await gracefulShutdown()
+            stopping.withLockedValue { stopping in
+                stopping = true
+                send([.status("stopping"), .stopping])
+            }
+            group.cancelAll()
         }
-        send([.stopping, .status("stopping")])
+    }
+
+    /// Sends unless STOPPING=1 went out already (atomically with respect to it).
+    private func sendUnlessStopping(_ notifications: [SystemdNotification]) {
+        stopping.withLockedValue { stopping in
+            if !stopping { send(notifications) }
+        }
     }
 
     private func send(_ notifications: [SystemdNotification]) {
@@ -61,14 +91,16 @@ final class SystemdLifecycle: Service, Sendable {
         }
     }
 
-    /// The state as a person reads it, e.g. "anonymous, token valid for 54 min, online".
+    /// The state as a person reads it, without personal data, e.g. "authenticated uid
+    /// 3fa85f64…, token valid for 54 min, online".
     static func describe(_ state: AuthState, now: Date) -> String {
         var parts: [String] = []
+        let uid = state.user.map { " uid " + ($0.uid.count > 8 ? String($0.uid.prefix(8)) + "…" : $0.uid) } ?? ""
         switch state.status {
         case .starting: parts.append("starting")
         case .signedOut: parts.append("signed out")
-        case .anonymous: parts.append("anonymous")
-        case .authenticated: parts.append("signed in" + (state.user?.email.map { " as \($0)" } ?? ""))
+        case .anonymous: parts.append("anonymous" + uid)
+        case .authenticated: parts.append("authenticated" + uid)
         }
         if let expiry = state.tokenExpiresAt {
             let minutes = Int(expiry.timeIntervalSince(now) / 60)

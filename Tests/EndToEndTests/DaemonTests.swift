@@ -227,13 +227,40 @@ struct DaemonTests {
             directory: directory)
         defer { Task { await daemon.cleanUp() } }
         try await listener.waitFor("READY=1")
-        try await listener.waitFor("STATUS=anonymous, token valid for")
+        try await listener.waitFor("STATUS=anonymous uid ")
+        try await listener.waitFor(", token valid for")
         try await listener.waitFor("WATCHDOG=1")
         #expect(try await daemon.stop() == 0)
         try await listener.waitFor("STOPPING=1")
         let ready = try #require(listener.messages().firstIndex { $0.contains("READY=1") })
         let stopping = try #require(listener.messages().firstIndex { $0.contains("STOPPING=1") })
         #expect(ready < stopping)
+    }
+
+    @Test("STATUS= holds no personal data, and none is sent after STOPPING=1")
+    func notifyStatusPrivacy() async throws {
+        let emulator = try await EmulatorProcess.start()
+        defer { Task { await emulator.stop() } }
+        let directory = try makeTemporaryDirectory("p")
+        let listener = try NotifyListener(path: directory + "/notify")
+        let daemon = try await DaemonProcess.start(
+            emulator: emulator, environment: ["NOTIFY_SOCKET": listener.path, "WATCHDOG_USEC": "200000"],
+            directory: directory)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        let account = try await client.createAccount(email: "private.person@example.com", password: "secret12")
+        _ = try await client.updateProfile(displayName: "Private Person")
+        let uid = try #require(account.user?.uid)
+        try await listener.waitFor("STATUS=authenticated uid \(uid.prefix(8))")
+        try await listener.waitFor("WATCHDOG=1")
+        #expect(try await daemon.stop() == 0)
+        try await listener.waitFor("STOPPING=1")
+        let messages = listener.messages()
+        #expect(!messages.contains { $0.contains("private.person") || $0.contains("Private Person") })
+        let stopping = try #require(messages.firstIndex { $0.contains("STOPPING=1") })
+        let afterStopping = messages[stopping].components(separatedBy: "STOPPING=1").dropFirst().joined()
+            + messages[(stopping + 1)...].joined(separator: "\n")
+        #expect(!afterStopping.contains("STATUS="))
     }
 
     @Test("socket activation: started by the first connection on the socket systemd-socket-activate holds")

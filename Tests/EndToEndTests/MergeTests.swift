@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-/// Merges end to end (PROTOCOL.md, Merges): durable across SIGKILL, held until a migrator
+/// Merges end to end (docs/protocol.md, Merges): durable across SIGKILL, held until a migrator
 /// completes them (or `merge.hold` runs out), and the guest deleted only then.
 @Suite("merges end to end", .serialized, .timeLimit(.minutes(3)))
 struct MergeTests {
@@ -18,35 +18,6 @@ struct MergeTests {
         let account = try await emulator.createAccount(email: email, password: "secret12")
         let (_, merge) = try await client.signIn(identifier: email, password: "secret12")
         return (try #require(merge), account)
-    }
-
-    @Test("merge.hold = 0: the guest is deleted at once and no merge stays pending")
-    func holdZero() async throws {
-        try await withDaemon(settings: ["merge": ["hold": "0"]]) { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            let (merge, account) = try await mergeGuest(emulator, client)
-            #expect(merge.fromUid == guest)
-            try await watch.waitFor("merged")
-            #expect(try await !emulator.accountExists(guest))
-            #expect(try await emulator.accountExists(account))
-            let state = try await client.state()
-            #expect(state.pendingMerges.isEmpty)
-            #expect(state.user?.uid == account)
-        }
-    }
-
-    @Test("a short hold (2 s) is completed by the daemon itself")
-    func shortHold() async throws {
-        try await withDaemon(settings: ["merge": ["hold": "2"]]) { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            _ = try await mergeGuest(emulator, client)
-            #expect(try await emulator.accountExists(guest))
-            #expect(try await client.state().pendingMerges.count == 1)
-            try await waitUntil("the daemon completes the merge", timeout: .seconds(15)) {
-                try await client.state().pendingMerges.isEmpty
-            }
-            try await waitUntil("the guest is deleted", timeout: .seconds(10)) { try await !emulator.accountExists(guest) }
-        }
     }
 
     @Test("a merge survives SIGKILL and restart; the guest is deleted only after completeMerge")
@@ -300,39 +271,6 @@ struct MergeTests {
         try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
         try await expectDaemonError("no-such-merge", code: 4000) {
             _ = try await again.idToken(uid: guest)
-        }
-    }
-
-    @Test("a merge whose guest an administrator already deleted: completeMerge succeeds and nothing is retried")
-    func guestAlreadyGone() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            let (merge, account) = try await mergeGuest(emulator, client)
-            try await emulator.deleteAccount(guest)
-            try await expectDaemonError("session-revoked", code: 4000) {
-                _ = try await client.idToken(forceRefresh: true, uid: guest)
-            }
-            let state = try await client.completeMerge(mergeId: merge.mergeId)
-            #expect(state.pendingMerges.isEmpty)
-            #expect(state.user?.uid == account)
-            try await waitUntil("the daemon logs the guest as gone") {
-                daemon.log.contains("A given-up anonymous account was already gone")
-            }
-            #expect(!daemon.log.contains("Could not delete a given-up anonymous account"))
-        }
-    }
-
-    @Test("a guest deletion that fails is retried until the backend confirms")
-    func deletionRetried() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            let (merge, _) = try await mergeGuest(emulator, client)
-            try await emulator.faults(["failNext": 2, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:delete"])
-            _ = try await client.completeMerge(mergeId: merge.mergeId)
-            #expect(try await client.state().pendingMerges.isEmpty)
-            try await waitUntil("the guest is deleted after retries", timeout: .seconds(30)) {
-                try await !emulator.accountExists(guest)
-            }
         }
     }
 }

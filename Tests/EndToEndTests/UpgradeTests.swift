@@ -53,20 +53,6 @@ struct UpgradeTests {
         }
     }
 
-    @Test("signIn from an account replaces it (signed-in, no merge)")
-    func signInReplacesAccount() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            _ = try await emulator.createAccount(email: "two@example.com", password: "secret12")
-            let first = try #require(try await client.createAccount(email: "one@example.com", password: "secret12").user?.uid)
-            let (state, merge) = try await client.signIn(identifier: "two@example.com", password: "secret12")
-            #expect(merge == nil)
-            #expect(state.user?.email == "two@example.com")
-            #expect(state.pendingMerges.isEmpty)
-            try await watch.waitFor("signed-in")
-            #expect(try await emulator.accountExists(first))
-        }
-    }
-
     // MARK: - Email link
 
     @Test("email link, new email: completed from sesamectl without --email, linked in place; the address is forgotten")
@@ -670,22 +656,6 @@ struct UpgradeTests {
         }
     }
 
-    @Test("linkCredential(emailLink) without an email and nothing remembered: missing-email")
-    func linkEmailLinkMissingEmail() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            _ = try await emulator.request(
-                "POST", "/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key=k",
-                json: ["requestType": "EMAIL_SIGNIN", "email": "ela@example.com", "canHandleCodeInApp": true])
-            let link = try #require(try await emulator.oobLink(email: "ela@example.com"))
-            try await expectDaemonError("missing-email", code: 1000) {
-                _ = try await client.linkCredential(.emailLink(email: nil, link: link))
-            }
-            let state = try await client.linkCredential(.emailLink(email: "ela@example.com", link: link))
-            #expect(state.user?.email == "ela@example.com")
-            #expect(state.user?.isAnonymous == false)
-        }
-    }
-
     @Test("a link whose answer was lost, then a reset: the account the backend linked is kept, not deleted as a guest")
     func resetAfterLostLinkKeepsTheAccount() async throws {
         try await withDaemon { emulator, daemon, client, watch in
@@ -849,27 +819,6 @@ struct UpgradeTests {
             let reloaded = try await client.reload()
             #expect(reloaded.user?.email == "mid@example.com")
             #expect(reloaded.user?.providers == ["password"])
-        }
-    }
-
-    @Test("createAccount when an account is signed in: already-signed-in; deleteAccount of a guest deletes it")
-    func stateErrorsAndGuestDeletion() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            let deleted = try await client.deleteAccount()
-            let second = try #require(deleted.user?.uid)
-            #expect(second != guest)
-            #expect(deleted.status == .anonymous)
-            #expect(try await !emulator.accountExists(guest))
-
-            _ = try await client.createAccount(email: "ste@example.com", password: "secret12")
-            try await expectDaemonError("already-signed-in", code: 4000) {
-                _ = try await client.createAccount(email: "other@example.com", password: "secret12")
-            }
-            try await expectDaemonError("already-signed-in", code: 4000) {
-                _ = try await client.signInAnonymously()
-            }
-            #expect(try await client.state().user?.uid == second)
         }
     }
 

@@ -60,7 +60,7 @@ struct SupabaseEmulatorTests {
         try await SupabaseConformanceBackend.with { b in
             try await b.supabase.sendSignInLink(email: "link@example.com", continueUrl: "http://localhost/done")
             let link = try await b.emailSignInLink(for: "link@example.com")
-            let result = try await b.supabase.signIn(email: "link@example.com", actionCode: link, linkingTo: nil)
+            let result = try await b.supabase.signIn(email: "link@example.com", proof: .link(link), linkingTo: nil)
             let user = try await b.supabase.lookup(result.idToken)
             #expect(user.email == "link@example.com" && user.emailVerified && !user.isAnonymous)
         }

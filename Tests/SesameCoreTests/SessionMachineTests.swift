@@ -79,10 +79,18 @@ struct SessionMachineTests {
                 actions: [.persist, .notifyAuthStateChanged(reason: .linked, previousUid: "a"),
                           .notifyIdTokenChanged, .rescheduleRefresh]),
             TransitionCase(
-                name: "account signs out, anonymous first", before: session("b", anonymous: false),
+                name: "account signs out, anonymous first: its session is to be ended at the backend",
+                before: session("b", anonymous: false),
                 event: .signedOut, status: .signedOut,
                 actions: [.persist, .notifyAuthStateChanged(reason: .signedOut, previousUid: "b"),
-                          .rescheduleRefresh, .signInAnonymously]),
+                          .rescheduleRefresh, .signInAnonymously, .processDeletions]),
+            TransitionCase(
+                name: "switching from one account to another ends the old one's session",
+                before: session("b", anonymous: false),
+                event: .signedIn(session("c", anonymous: false, token: 2), reason: .signedIn), status: .authenticated,
+                actions: [.persist, .notifyAuthStateChanged(reason: .signedIn, previousUid: "b"),
+                          .notifyIdTokenChanged, .rescheduleRefresh, .processDeletions]),
+
             TransitionCase(
                 name: "guest reset queues its deletion", before: session("a", anonymous: true),
                 event: .reset, status: .signedOut,
@@ -135,6 +143,47 @@ struct SessionMachineTests {
         #expect(machine.persisted.pendingDeletions.map(\.uid) == ["guest"])
         #expect(machine.handle(.deletionConfirmed(uid: "guest")) == [.persist])
         #expect(machine.persisted.pendingDeletions.isEmpty)
+    }
+
+    @Test("a left session is kept on the durable to-do list until the backend ended it")
+    func revocationLifecycle() {
+        let account = session("b", anonymous: false)
+        var machine = machine(with: PersistedState(session: account))
+        _ = machine.handle(.signedOut)
+        #expect(machine.persisted.pendingRevocations == [account])
+        #expect(machine.persisted.hasPendingCleanup)
+        var restarted = SessionMachine()
+        #expect(restarted.handle(.loaded(machine.persisted)).contains(.processDeletions))
+        #expect(machine.handle(.revocationConfirmed(RefreshToken("other"))) == [])
+        #expect(machine.handle(.revocationConfirmed(account.refreshToken)) == [.persist])
+        #expect(!machine.persisted.hasPendingCleanup)
+    }
+
+    /// Each write of a merge's life (record + switch, complete, guest deleted) is one keyring
+    /// write; a crash after any of them restarts from what it wrote.
+    @Test("a merge replayed after a crash at each write continues from there")
+    func mergeCrashPoints() {
+        let guest = session("guest", anonymous: true)
+        let account = session("acct", anonymous: false, token: 3)
+        let merge = Merge(mergeId: "m1", fromUid: "guest", toUid: "acct", createdAt: t0)
+        var machine = machine(with: PersistedState(session: guest))
+
+        _ = machine.handle(.merged(account, PendingMerge(merge: merge, guest: guest)))
+        var afterRecord = SessionMachine()
+        #expect(afterRecord.handle(.loaded(machine.persisted)) == [.rescheduleRefresh])
+        #expect(afterRecord.session?.uid == "acct")
+        #expect(afterRecord.persisted.pendingMerges.map(\.merge) == [merge])
+
+        _ = machine.handle(.mergeCompleted(mergeId: "m1"))
+        var afterComplete = SessionMachine()
+        #expect(afterComplete.handle(.loaded(machine.persisted)) == [.rescheduleRefresh, .processDeletions])
+        #expect(afterComplete.persisted.pendingDeletions.map(\.uid) == ["guest"])
+        #expect(afterComplete.persisted.pendingMerges.isEmpty)
+
+        _ = machine.handle(.deletionConfirmed(uid: "guest"))
+        var afterDeletion = SessionMachine()
+        #expect(afterDeletion.handle(.loaded(machine.persisted)) == [.rescheduleRefresh])
+        #expect(!afterDeletion.persisted.hasPendingCleanup)
     }
 
     @Test("connectivity flips notify once each way")

@@ -5,7 +5,7 @@ import SesameFirebase
 import SesameHTTP
 import Testing
 
-/// Request shapes of every endpoint (reference §4, §12), as snapshots, and how each answer is
+/// Request shapes of every endpoint (docs/firebase.md, "Endpoints"), as snapshots, and how each answer is
 /// read.
 @Suite("Firebase auth provider: requests and answers")
 struct FirebaseAuthProviderRequestTests {
@@ -209,8 +209,8 @@ struct FirebaseAuthProviderRequestTests {
             Fixtures.signInAnswer(uid: "anon", jwt: Fixtures.passwordJWT, extra: #","isNewUser":false"#),
         ])
         let provider = Fixtures.provider(transport)
-        let created = try await provider.signIn(email: "ann@example.com", actionCode: "CODE-1", linkingTo: nil)
-        let linked = try await provider.signIn(email: "ann@example.com", actionCode: "CODE-2", linkingTo: Fixtures.idToken())
+        let created = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("CODE-1")), linkingTo: nil)
+        let linked = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("CODE-2")), linkingTo: Fixtures.idToken())
         #expect(await transport.snapshots == [
             """
             POST \(base)/accounts:signInWithEmailLink?key=test-key
@@ -233,7 +233,7 @@ struct FirebaseAuthProviderRequestTests {
     func emailLinkNeverRetried() async throws {
         let transport = ScriptedTransport([.failure(.requestTimedOut), Fixtures.signInAnswer()])
         await #expect(throws: RemoteAuthError.transport("request timed out")) {
-            _ = try await Fixtures.provider(transport).signIn(email: "a@b.c", actionCode: "CODE", linkingTo: nil)
+            _ = try await Fixtures.provider(transport).signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("CODE")), linkingTo: nil)
         }
         #expect(await transport.requests.count == 1)
     }
@@ -420,7 +420,7 @@ struct FirebaseAuthProviderRequestTests {
         _ = try? await provider.signUp(email: "a@b.c", password: "pw1234", linkingTo: token)
         _ = try? await provider.signIn(email: "a@b.c", password: "pw1234")
         _ = try? await provider.sendSignInLink(email: "a@b.c", continueUrl: nil)
-        _ = try? await provider.signIn(email: "a@b.c", actionCode: "c", linkingTo: token)
+        _ = try? await provider.signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
         _ = try? await provider.signIn(federated: FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil), linkingTo: token)
         _ = try? await provider.signInMethods(forEmail: "a@b.c")
         _ = try? await provider.updateProfile(token, displayName: "x")

@@ -5,7 +5,7 @@ import SesameFirebase
 import SesameHTTP
 import Testing
 
-/// How failed answers become `RemoteAuthError`s (reference §2, §6, §12), driven through the
+/// How failed answers become `RemoteAuthError`s (docs/firebase.md, "Error classification"), driven through the
 /// public provider API so the context of each call is the real one.
 @Suite("Firebase auth provider: error classification")
 struct FirebaseErrorClassificationTests {
@@ -29,8 +29,8 @@ struct FirebaseErrorClassificationTests {
             case .linkPassword: _ = try await provider.signUp(email: "ann@example.com", password: "pw", linkingTo: token)
             case .signInPassword: _ = try await provider.signIn(email: "ann@example.com", password: "pw")
             case .sendSignInLink: try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            case .signInEmailLink: _ = try await provider.signIn(email: "ann@example.com", actionCode: "c", linkingTo: nil)
-            case .linkEmailLink: _ = try await provider.signIn(email: "ann@example.com", actionCode: "c", linkingTo: token)
+            case .signInEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: nil)
+            case .linkEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
             case .signInIdp: _ = try await provider.signIn(federated: credential, linkingTo: nil)
             case .linkIdp: _ = try await provider.signIn(federated: credential, linkingTo: token)
             case .signInMethods: _ = try await provider.signInMethods(forEmail: "ann@example.com")
@@ -104,7 +104,7 @@ struct FirebaseErrorClassificationTests {
         Row(.deleteAccount, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.linkEmailLink, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.sendEmailVerification, .error(400, "INVALID_ID_TOKEN"), .idTokenRejected),
-        // Refresh: only definitive answers end the session (DESIGN, Session rules).
+        // Refresh: only definitive answers end the session (docs/firebase.md, "What is retried, and what is not").
         Row(.refresh, .error(400, "INVALID_REFRESH_TOKEN"), .accountGone(.sessionRevoked)),
         Row(.refresh, .error(400, "TOKEN_EXPIRED"), .accountGone(.sessionRevoked)),
         Row(.refresh, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),

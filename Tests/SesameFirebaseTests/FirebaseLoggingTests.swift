@@ -41,7 +41,7 @@ struct FirebaseLoggingTests {
         let token = Fixtures.idToken("SECRET.ID.TOKEN")
         _ = try? await provider.signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: token)
         _ = try? await provider.signIn(email: "a@b.c", password: "SECRET-PASSWORD")
-        _ = try? await provider.signIn(email: "a@b.c", actionCode: "SECRET-CODE", linkingTo: nil)
+        _ = try? await provider.signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("SECRET-CODE")), linkingTo: nil)
         _ = try? await provider.refresh(RefreshToken("SECRET-REFRESH"))
         _ = try? await provider.signIn(federated: FederatedCredential(providerId: "google.com", idToken: "SECRET-IDP", accessToken: nil), linkingTo: token)
         _ = try? await provider.lookup(token)

@@ -5,7 +5,7 @@ import SesameFirebase
 import SesameHTTP
 import Testing
 
-/// Request shapes and answers of the Realtime Database username directory (reference §9).
+/// Request shapes and answers of the Realtime Database username directory (docs/usernames.md).
 @Suite("Firebase username directory")
 struct FirebaseUsernameDirectoryTests {
     typealias Reply = ScriptedTransport.Reply

@@ -29,15 +29,12 @@ final class SocketHarness: Sendable {
         let service = SessionService(
             provider: provider, store: InMemorySessionStore(), clock: clock, logger: logger)
         try await service.start()
-        let (state, sequence) = await service.stateAndSequence
         let path = directory + "/s.sock"
         let server = LocalAPIServer(
             configuration: .init(
                 endpoint: .path(path, mode: 0o600), maximumConnections: maximumConnections,
                 access: AccessPolicy(daemonUid: getuid()), version: "test"),
-            service: service, initialState: state, sequence: sequence, instance: "i-test", usernamesEnabled: false,
-            logger: logger)
-        await service.setEventSink(server.eventSink)
+            service: service, instance: "i-test", usernamesEnabled: false, logger: logger)
         try await server.bind()
         let loop = Task { await service.run() }
         return SocketHarness(

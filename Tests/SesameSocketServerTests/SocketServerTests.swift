@@ -20,6 +20,27 @@ struct SocketServerTests {
         #expect(result?["instance"] == "i-test")
         #expect(result?["peer"]?["pid"]?.int64Value == Int64(getpid()))
         #expect(result?["peer"]?["uid"]?.int64Value == Int64(getuid()))
+        #expect(result?["backend"] == "fake")
+    }
+
+    @Test("completeSignInLink takes link or code, exactly one; a code on a backend without codes is operation-not-allowed")
+    func signInProofParams() async throws {
+        let harness = try await SocketHarness.start()
+        defer { Task { await harness.stop() } }
+        try await harness.awaitAnonymous()
+        try await withClient(harness.path) { client in
+            var answer = try await client.call("completeSignInLink", id: 1, params: ["email": "a@b.c"])
+            #expect(answer["error"]?["code"] == -32602)
+            answer = try await client.call(
+                "completeSignInLink", id: 2, params: ["email": "a@b.c", "link": "https://x.invalid", "code": "123456"])
+            #expect(answer["error"]?["code"] == -32602)
+            answer = try await client.call("completeSignInLink", id: 3, params: ["email": "a@b.c", "code": "123456"])
+            #expect(answer["error"]?["code"] == 1000)
+            #expect(answer["error"]?["data"]?["reason"] == "operation-not-allowed")
+            answer = try await client.call("completeSignInLink", id: 4, params: ["email": "a@b.c", "link": "https://x.invalid"])
+            #expect(answer["error"]?["data"]?["reason"] == "invalid-action-code")
+        }
+        #expect(await harness.provider.count("signInWithEmailLink") == 0)
     }
 
     @Test("bad input gets the protocol's errors and the connection carries on")

@@ -27,7 +27,7 @@ struct SupabaseErrorClassificationTests {
             case .linkPassword: _ = try await provider.signUp(email: "ann@example.com", password: "pw-123456", linkingTo: token)
             case .signInPassword: _ = try await provider.signIn(email: "ann@example.com", password: "pw")
             case .sendSignInLink: try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            case .verifyCode: _ = try await provider.signIn(email: "ann@example.com", actionCode: "123456", linkingTo: nil)
+            case .verifyCode: _ = try await provider.signIn(email: "ann@example.com", proof: .code("123456"), linkingTo: nil)
             case .signInIdp: _ = try await provider.signIn(federated: credential, linkingTo: nil)
             case .linkIdp: _ = try await provider.signIn(federated: credential, linkingTo: token)
             case .sendPasswordReset: try await provider.sendPasswordReset(email: "ann@example.com")

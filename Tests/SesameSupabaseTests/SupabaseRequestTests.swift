@@ -83,16 +83,27 @@ struct SupabaseRequestTests {
         let transport = ScriptedTransport([.json(200, "{}"), Fixtures.session(), Fixtures.session()])
         let provider = Fixtures.provider(transport)
         try await provider.sendSignInLink(email: "ann@example.com", continueUrl: "https://app.example/done")
-        _ = try await provider.signIn(email: "ann@example.com", actionCode: " 123456 ", linkingTo: nil)
+        _ = try await provider.signIn(email: "ann@example.com", proof: .code(" 123456 "), linkingTo: nil)
         _ = try await provider.signIn(
             email: "ann@example.com",
-            actionCode: "https://proj.supabase.co/auth/v1/verify?token=pkce_abc&type=magiclink&redirect_to=https://app.example",
+            proof: .link("https://proj.supabase.co/auth/v1/verify?token=pkce_abc&type=magiclink&redirect_to=https://app.example"),
             linkingTo: nil)
         let snapshots = await transport.snapshots
         #expect(snapshots[0].hasPrefix("POST https://proj.supabase.co/auth/v1/otp?redirect_to=https%3A%2F%2Fapp.example%2Fdone\n"))
         #expect(snapshots[0].hasSuffix(#"{"create_user":true,"email":"ann@example.com"}"#))
         #expect(snapshots[1].hasSuffix(#"{"email":"ann@example.com","token":"123456","type":"email"}"#))
         #expect(snapshots[2].hasSuffix(#"{"token_hash":"pkce_abc","type":"magiclink"}"#))
+    }
+
+    @Test("sign-in proofs are checked before anything is spent: a link needs a token, a code must not be empty")
+    func checkProof() throws {
+        let provider = Fixtures.provider(ScriptedTransport([]))
+        try provider.checkSignInProof(.code("123456"))
+        try provider.checkSignInProof(.link("http://127.0.0.1:54321/auth/v1/verify?token=abc&type=magiclink"))
+        try provider.checkSignInProof(.link("https://app.example/confirm?token_hash=abc&type=email"))
+        for proof: EmailSignInProof in [.code("  "), .link("https://app.example/welcome"), .link("not a link")] {
+            #expect(throws: RemoteAuthError.self) { try provider.checkSignInProof(proof) }
+        }
     }
 
     @Test("federated: the id_token grant in Supabase's provider name; link_identity with the bearer")
@@ -138,6 +149,11 @@ struct SupabaseRequestTests {
         let snapshot = try #require(await transport.snapshots.first)
         #expect(snapshot.hasPrefix("POST https://proj.supabase.co/rest/v1/rpc/delete_user\n"))
         #expect(snapshot.contains("authorization: Bearer USER.ACCESS.TOKEN") && snapshot.contains("apikey: ANON"))
+    }
+
+    @Test("the backend is called supabase")
+    func backendName() {
+        #expect(Fixtures.provider(ScriptedTransport([])).backendName == "supabase")
     }
 
     @Test("sign-in methods are hidden on Supabase: nil, without a call")

@@ -15,17 +15,20 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     case transport(String)
     /// The backend answered 5xx.
     case unavailable(status: Int)
-    /// The backend asked to slow down (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`),
-    /// with how long it asked to wait (its `Retry-After`), when it said.
+    /// The backend asked to slow down (429 and its equivalents), after `retryAfterMs`
+    /// milliseconds when it said so (`Retry-After`).
     case rateLimited(retryAfterMs: Int?)
     /// The backend answered something that could not be understood.
     case malformedResponse(String)
+    /// This backend, or this project's configuration of it, cannot do this at all. The text
+    /// says what to configure or deploy. Never retried.
+    case unsupported(String)
 
     /// Whether the failure says nothing about the request itself: retry later.
     public var isTransient: Bool {
         switch self {
         case .transport, .unavailable, .rateLimited, .malformedResponse: true
-        case .rejected, .idTokenRejected, .accountGone: false
+        case .rejected, .idTokenRejected, .accountGone, .unsupported: false
         }
     }
 
@@ -37,6 +40,7 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .transport: AuthError(.networkRequestFailed)
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
         case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
+        case .unsupported(let what): AuthError(.operationNotAllowed, message: what)
         }
     }
 }

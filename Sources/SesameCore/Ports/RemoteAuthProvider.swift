@@ -1,10 +1,14 @@
 import Foundation
 
-/// The authentication backend, as the domain needs it. Firebase is one implementation.
+/// The authentication backend, as the domain needs it. Each backend is one adapter; the
+/// domain never learns which one runs.
 ///
 /// Every method throws only ``RemoteAuthError``. Implementations never log tokens, passwords
-/// or action codes.
+/// or action codes. A call the backend cannot do at all throws ``RemoteAuthError/unsupported(_:)``
+/// saying what to configure or deploy.
 public protocol RemoteAuthProvider: Sendable {
+    /// The backend's name as `hello` reports it (`firebase`, `supabase`).
+    var backendName: String { get }
     /// Creates a new anonymous account and signs in to it.
     func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult
     /// Exchanges a refresh token for fresh tokens.
@@ -13,6 +17,9 @@ public protocol RemoteAuthProvider: Sendable {
     func lookup(_ idToken: IDToken) async throws(RemoteAuthError) -> User
     /// Deletes the account the token belongs to.
     func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError)
+    /// Ends the session the token belongs to at the backend (server-side sign-out), so its
+    /// refresh token stops working. Backends without server-side sessions succeed at once.
+    func revokeSession(_ idToken: IDToken) async throws(RemoteAuthError)
     /// Creates an email/password account, or with `linkingTo` adds email/password to that
     /// account (uid kept).
     func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
@@ -20,9 +27,14 @@ public protocol RemoteAuthProvider: Sendable {
     func signIn(email: String, password: String) async throws(RemoteAuthError) -> SignInResult
     /// Sends a passwordless sign-in link to `email`.
     func sendSignInLink(email: String, continueUrl: String?) async throws(RemoteAuthError)
-    /// Spends an email-link action code: signs in (or up), or with `linkingTo` links the email
-    /// to that account. The code is consumed even when the call fails.
-    func signIn(email: String, actionCode: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    /// Checks, without calling the backend, that `proof` is a sign-in proof this backend takes
+    /// (a sign-in link, or a code where the backend sends codes). Called before anything is
+    /// spent. Throws `.rejected(invalid-action-code)` for something that is not one, and
+    /// `.unsupported` for a form this backend never sends.
+    func checkSignInProof(_ proof: EmailSignInProof) throws(RemoteAuthError)
+    /// Spends a sign-in proof: signs in (or up), or with `linkingTo` links the email to that
+    /// account. The proof is consumed even when the call fails.
+    func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
     /// Signs in with a federated identity, or with `linkingTo` links it to that account.
     func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
     /// The sign-in methods an email has (`password`, `emailLink`, `google.com`, …); nil when

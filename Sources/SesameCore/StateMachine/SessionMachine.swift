@@ -58,6 +58,8 @@ public struct SessionMachine: Sendable, Hashable {
         case mergeGuestUpdated(PendingMerge)
         /// The backend confirmed the deletion of a given-up anonymous account.
         case deletionConfirmed(uid: String)
+        /// The backend ended a left session (the one holding this refresh token).
+        case revocationConfirmed(RefreshToken)
         /// `sendSignInLink` succeeded for `email`; nil forgets it.
         case emailLinkAddressChanged(String?)
         /// The username directory steps still to finish changed.
@@ -80,7 +82,8 @@ public struct SessionMachine: Sendable, Hashable {
         case notifyMergeRecorded(Merge)
         /// Create a new anonymous user (retrying with backoff while offline).
         case signInAnonymously
-        /// Delete the accounts in `persisted.pendingDeletions` at the backend.
+        /// Do the backend cleanup: delete the accounts in `persisted.pendingDeletions` and end
+        /// the sessions in `persisted.pendingRevocations`.
         case processDeletions
         /// (Re)plan the token refresh for the current session, or stop it when there is none.
         case rescheduleRefresh
@@ -94,15 +97,21 @@ public struct SessionMachine: Sendable, Hashable {
             loaded = true
             persisted = stored ?? PersistedState()
             var actions: [Action] = [.rescheduleRefresh]
-            if !persisted.pendingDeletions.isEmpty { actions.append(.processDeletions) }
+            if persisted.hasPendingCleanup { actions.append(.processDeletions) }
             if persisted.session == nil && anonymousFirst { actions.append(.signInAnonymously) }
             return actions
 
         case .signedIn(let session, let reason):
-            let previous = persisted.session?.uid
+            let old = persisted.session
             persisted.session = session
-            return [.persist, .notifyAuthStateChanged(reason: reason, previousUid: previous),
-                    .notifyIdTokenChanged, .rescheduleRefresh]
+            var actions: [Action] = [.persist, .notifyAuthStateChanged(reason: reason, previousUid: old?.uid),
+                                     .notifyIdTokenChanged, .rescheduleRefresh]
+            if let old, !old.user.isAnonymous, old.uid != session.uid {
+                // Switched away from an account: end its session at the backend too.
+                persisted.pendingRevocations.append(old)
+                actions.append(.processDeletions)
+            }
+            return actions
 
         case .linked(let session):
             precondition(persisted.session?.uid == session.uid, "SessionMachine: linked a different uid")
@@ -144,7 +153,10 @@ public struct SessionMachine: Sendable, Hashable {
         case .signedOut:
             guard let old = persisted.session else { return [] }
             persisted.session = nil
-            return endOfSession(reason: .signedOut, previousUid: old.uid)
+            persisted.pendingRevocations.append(old)
+            var actions = endOfSession(reason: .signedOut, previousUid: old.uid)
+            actions.append(.processDeletions)
+            return actions
 
         case .reset:
             guard let old = persisted.session else { return [] }
@@ -178,6 +190,11 @@ public struct SessionMachine: Sendable, Hashable {
             let before = persisted.pendingDeletions.count
             persisted.pendingDeletions.removeAll { $0.uid == uid }
             return persisted.pendingDeletions.count == before ? [] : [.persist]
+
+        case .revocationConfirmed(let refreshToken):
+            let before = persisted.pendingRevocations.count
+            persisted.pendingRevocations.removeAll { $0.refreshToken == refreshToken }
+            return persisted.pendingRevocations.count == before ? [] : [.persist]
 
         case .emailLinkAddressChanged(let email):
             guard persisted.emailLinkAddress != email else { return [] }

@@ -6,14 +6,14 @@ import Foundation
 /// each a letter (general category L), a non-enclosing mark (Mn, Mc), a digit or other number
 /// (N), or one of `_`, `-`, `.`; it contains no default-ignorable code point (joiners,
 /// variation selectors); its letters do not mix Latin, Greek and Cyrillic (see
-/// ``UsernameScript``); and its key (``UsernameKey``) is a legal Realtime Database key. `@` is
+/// ``UsernameScript``); and its key (``UsernameKey``) can be stored by every username directory. `@` is
 /// never valid, so an identifier containing `@` is always an email.
 public struct UsernameRules: Sendable, Hashable {
     /// The fewest Unicode scalars a name may have (after NFC).
     public static let minimumLength = 3
     /// The most Unicode scalars a name may have (after NFC).
     public static let maximumLength = 32
-    /// Realtime Database keys may be at most 768 bytes of UTF-8.
+    /// The longest key (UTF-8 bytes) every directory stores (the strictest: Realtime Database).
     static let maximumKeyBytes = 768
 
     /// The keys of the reserved names.
@@ -65,7 +65,7 @@ public struct UsernameRules: Sendable, Hashable {
         }).sorted()
     }
 
-    /// Whether `key` can be a Realtime Database key: not empty, at most 768 bytes, and free of
+    /// Whether every directory can store `key` (the strictest rules, Realtime Database's): not empty, at most 768 bytes, and free of
     /// `. $ # [ ] /`, `@`, whitespace and control characters (NFKC can introduce some of
     /// these, e.g. `⑴` → `(1)` is fine but `ﷺ` expands to words with spaces).
     static func isStorableKey(_ key: String) -> Bool {

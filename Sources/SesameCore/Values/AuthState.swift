@@ -9,11 +9,15 @@ public struct AuthState: Sendable, Hashable {
     public var connectivity: Connectivity
     public var needsUsername: Bool
     public var pendingMerges: [Merge]
+    /// The place of this state in the order of changes (docs/protocol.md, "Sequence and
+    /// ordering"): the sequence of the last change it includes.
+    public var sequence: Int64
 
     public init(
         status: AuthStatus, user: User?, tokenExpiresAt: Date?, connectivity: Connectivity,
-        needsUsername: Bool, pendingMerges: [Merge]
+        needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0
     ) {
+        self.sequence = sequence
         self.status = status
         self.user = user
         self.tokenExpiresAt = tokenExpiresAt

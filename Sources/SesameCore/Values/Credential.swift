@@ -8,8 +8,8 @@ public enum Credential: Sendable, Hashable, CustomStringConvertible {
     /// obtained from the identity provider.
     case federated(providerId: String, idToken: String?, accessToken: String?)
 
-    /// The provider id this credential adds to an account (`password` for email links, as in
-    /// Firebase).
+    /// The provider id this credential adds to an account (`password` for email links, as the
+    /// wire protocol names it).
     public var providerId: String {
         switch self {
         case .password, .emailLink: "password"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A Firebase ID token (a JWT) with the facts the daemon needs about it.
+/// A backend's ID token (a JWT) with the facts the daemon needs about it.
 ///
 /// The raw value is a secret: `description` never shows it, so the token cannot end up in a
 /// log line or an error message by accident.
@@ -11,7 +11,8 @@ public struct IDToken: Sendable, Hashable, Codable, CustomStringConvertible {
     public let expiresAt: Date
     /// When the token was obtained.
     public let issuedAt: Date
-    /// `firebase.sign_in_provider` of the token (`anonymous`, `password`, `google.com`, …).
+    /// How the person signed in, as a provider id of the wire protocol (`anonymous`, `password`,
+    /// `google.com`, …). The adapter reads it from its backend's token and maps it to these names.
     public let signInProvider: String
 
     public init(rawValue: String, expiresAt: Date, issuedAt: Date, signInProvider: String) {

@@ -10,6 +10,9 @@ public struct PersistedState: Sendable, Hashable, Codable {
     /// Anonymous accounts the daemon gave up and must delete at the backend (a durable to-do
     /// list, retried across restarts until the backend confirms).
     public var pendingDeletions: [Session]
+    /// Sessions the person left (signed out of, or switched away from) that must still be
+    /// ended at the backend (server-side sign-out), retried like deletions.
+    public var pendingRevocations: [Session]
     /// Merges not yet completed, oldest first.
     public var pendingMerges: [PendingMerge]
     /// The address of the last `sendSignInLink`, forgotten once a link for it completes.
@@ -20,27 +23,33 @@ public struct PersistedState: Sendable, Hashable, Codable {
 
     public init(
         session: Session? = nil, pendingDeletions: [Session] = [], pendingMerges: [PendingMerge] = [],
-        emailLinkAddress: String? = nil, pendingUsernameSteps: [UsernameStep] = []
+        emailLinkAddress: String? = nil, pendingUsernameSteps: [UsernameStep] = [],
+        pendingRevocations: [Session] = []
     ) {
         self.session = session
         self.pendingDeletions = pendingDeletions
+        self.pendingRevocations = pendingRevocations
         self.pendingMerges = pendingMerges
         self.emailLinkAddress = emailLinkAddress
         self.pendingUsernameSteps = pendingUsernameSteps
     }
 
     enum CodingKeys: String, CodingKey {
-        case session, pendingDeletions, pendingMerges, emailLinkAddress, pendingUsernameSteps
+        case session, pendingDeletions, pendingMerges, emailLinkAddress, pendingUsernameSteps, pendingRevocations
     }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         session = try c.decodeIfPresent(Session.self, forKey: .session)
         pendingDeletions = try c.decodeIfPresent([Session].self, forKey: .pendingDeletions) ?? []
+        pendingRevocations = try c.decodeIfPresent([Session].self, forKey: .pendingRevocations) ?? []
         pendingMerges = try c.decodeIfPresent([PendingMerge].self, forKey: .pendingMerges) ?? []
         emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
         pendingUsernameSteps = try c.decodeIfPresent([UsernameStep].self, forKey: .pendingUsernameSteps) ?? []
     }
+
+    /// Whether the backend still has cleanup to do: accounts to delete or sessions to end.
+    public var hasPendingCleanup: Bool { !pendingDeletions.isEmpty || !pendingRevocations.isEmpty }
 }
 
 /// A durable step of a username change that must be finished after a crash.

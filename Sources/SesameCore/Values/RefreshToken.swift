@@ -1,4 +1,4 @@
-/// A Firebase refresh token. It never leaves the daemon: `description` hides it.
+/// A backend's refresh token. It never leaves the daemon: `description` hides it.
 public struct RefreshToken: Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
 

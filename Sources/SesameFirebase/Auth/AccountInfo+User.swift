@@ -2,7 +2,7 @@ import Foundation
 import SesameCore
 
 extension AccountInfo {
-    /// The domain profile of this record (reference §4.7, §12).
+    /// The domain profile of this record (docs/firebase.md, "Endpoints").
     ///
     /// Providers come from `providerUserInfo` in order, without duplicates. A user is
     /// anonymous when it has no provider and is not an email/password account (no email, or an

@@ -10,10 +10,17 @@ extension FirebaseAuthProvider {
         _ = try await client.post(request, context: context, as: EmptyResponse.self)
     }
 
-    /// Spends `actionCode`. Sent once, never retried: the backend consumes the code even when
+    /// Firebase sends links, never codes on their own: a link must be a sign-in action link
+    /// (``EmailActionLink``); a code is `unsupported`.
+    public func checkSignInProof(_ proof: EmailSignInProof) throws(RemoteAuthError) {
+        _ = try actionCode(of: proof)
+    }
+
+    /// Spends the link's code. Sent once, never retried: the backend consumes the code even when
     /// the call fails, so after a transport failure the caller must check the session (a
     /// lookup) rather than send the code again.
-    public func signIn(email: String, actionCode: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+        let actionCode = try actionCode(of: proof)
         let context = FirebaseCallContext(
             .signInWithEmailLink, sentIDToken: linkingTo != nil, fallback: .invalidCredential,
             email: email, providerId: "password"
@@ -21,5 +28,21 @@ extension FirebaseAuthProvider {
         let request = SignInWithEmailLinkRequest(email: email, oobCode: actionCode, idToken: linkingTo?.rawValue)
         let answer = try await client.post(request, context: context, as: SignInResponse.self)
         return try signInResult(answer, endpoint: .signInWithEmailLink, isNewUser: answer.isNewUser ?? false)
+    }
+}
+
+extension FirebaseAuthProvider {
+    /// The `oobCode` of a sign-in link.
+    func actionCode(of proof: EmailSignInProof) throws(RemoteAuthError) -> String {
+        switch proof {
+        case .link(let text):
+            guard let link = EmailActionLink(text), link.isSignIn else {
+                throw .rejected(
+                    AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link from the email."))
+            }
+            return link.oobCode
+        case .code:
+            throw .unsupported("Firebase sends sign-in links, not codes: complete with the whole link from the email.")
+        }
     }
 }

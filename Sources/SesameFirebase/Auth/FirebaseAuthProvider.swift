@@ -4,7 +4,7 @@ import SesameCore
 import SesameHTTP
 
 /// A ``RemoteAuthProvider`` over Firebase Authentication's REST APIs: Identity Toolkit v1 and
-/// Secure Token (reference `firebase-rest.md` §4, §12).
+/// Secure Token (docs/firebase.md, "Endpoints").
 ///
 /// Stateless apart from its configuration: it holds no session, so concurrent calls are
 /// independent. Each method sends its request once and never retries (codes of email links are
@@ -14,6 +14,8 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
     /// The `requestUri`/`continueUri` sent where Firebase wants an absolute URL of the caller
     /// (as the SDKs do outside a browser).
     public static let localRequestUri = "http://localhost"
+
+    public var backendName: String { "firebase" }
 
     let client: IdentityToolkitClient
     let tokens: IDTokenFactory
@@ -73,6 +75,10 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
         let context = FirebaseCallContext(.delete, sentIDToken: true)
         _ = try await client.post(DeleteAccountRequest(idToken: idToken.rawValue), context: context, as: EmptyResponse.self)
     }
+
+    /// Firebase keeps no server-side session to end: a refresh token stays valid until it is
+    /// revoked by an administrator. Nothing to do.
+    public func revokeSession(_ idToken: IDToken) async throws(RemoteAuthError) {}
 
     // MARK: Helpers
 

@@ -1,6 +1,6 @@
 import SesameHTTP
 
-/// The URLs of Identity Toolkit and Secure Token for one configuration (reference §1).
+/// The URLs of Identity Toolkit and Secure Token for one configuration (docs/firebase.md, "Endpoints").
 ///
 /// Production: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and
 /// `https://securetoken.googleapis.com/v1/token?key=…`. With an emulator host the same paths

@@ -1,4 +1,4 @@
-/// The Identity Toolkit and Secure Token endpoints the adapter calls (reference §4).
+/// The Identity Toolkit and Secure Token endpoints the adapter calls (docs/firebase.md, "Endpoints").
 public enum FirebaseEndpoint: String, Sendable, Hashable, CaseIterable {
     case signUp = "accounts:signUp"
     case signInWithPassword = "accounts:signInWithPassword"

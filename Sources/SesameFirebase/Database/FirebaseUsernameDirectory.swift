@@ -5,9 +5,9 @@ import NIOHTTP1
 import SesameCore
 import SesameHTTP
 
-/// A ``UsernameDirectory`` in the Realtime Database, over its REST API (reference §9).
+/// A ``UsernameDirectory`` in the Realtime Database, over its REST API (docs/usernames.md).
 ///
-/// Layout (DESIGN "Username directory layout", `docs/usernames.md`):
+/// Layout (`docs/usernames.md`):
 /// `/users/usernames/{key}` = the owner's uid (a JSON string) and `/users/details/{uid}` =
 /// `{"username": <as typed, NFC>, "email": <email>}`. Keys come from `UsernameKey`.
 ///
@@ -163,7 +163,7 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     }
 
     /// The uid stored at a username key: a JSON string (this layout), or an object with a
-    /// `uid` field (the layout of reference §9's recipe); nil for `null`.
+    /// `uid` field (the layout docs/usernames.md describes); nil for `null`.
     private static func uid(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> String? {
         let value = try value(in: response, name: name)
         if value is NSNull { return nil }

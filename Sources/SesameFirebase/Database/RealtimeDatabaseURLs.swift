@@ -1,7 +1,7 @@
 import Foundation
 import SesameHTTP
 
-/// The REST URLs of one Realtime Database (reference §9, DESIGN "Username directory layout").
+/// The REST URLs of one Realtime Database (docs/usernames.md).
 ///
 /// Production: `https://<db>.firebaseio.com/<path>.json`. With an emulator host:
 /// `http://HOST:PORT/<path>.json?ns=<namespace>`, where the namespace is the database URL's

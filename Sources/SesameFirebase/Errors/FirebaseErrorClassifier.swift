@@ -1,7 +1,7 @@
 import SesameCore
 
 /// Turns a failed Identity Toolkit or Secure Token answer into a ``RemoteAuthError``
-/// (reference §2, §6, §12; the table is in `docs/firebase.md`).
+/// (the table is in docs/firebase.md, "Error classification").
 ///
 /// Order: 429 and 5xx by status; then the body's code: rate-limit codes; on a refresh, the
 /// codes that end the session; on a call that carried an ID token, the codes about that token

@@ -1,5 +1,5 @@
 /// A server error code of Identity Toolkit or Secure Token: the leading `[A-Z0-9_]+` run of
-/// `error.message` (reference §2, §12).
+/// `error.message` (docs/firebase.md, "Endpoints").
 ///
 /// Open (`RawRepresentable`): unknown codes are kept as they are, and classified by the
 /// fallback of the call that received them.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The error body of Google REST APIs: `{"error":{"code":400,"message":"CODE : detail",
-/// "status":…,"errors":[…]}}` (reference §2).
+/// "status":…,"errors":[…]}}` (docs/firebase.md, "Endpoints").
 struct FirebaseErrorEnvelope: Decodable, Sendable {
     struct Body: Decodable, Sendable {
         var code: Int?

@@ -16,6 +16,8 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
     let client: SupabaseClient
     let configuration: SupabaseConfiguration
 
+    public var backendName: String { "supabase" }
+
     /// - Parameters:
     ///   - configuration: the project URL, the anon key, the delete function.
     ///   - transport: how requests travel; `AsyncHTTPClientTransport` outside tests.

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 
 /// What a passwordless sign-in email carries, as the person hands it over: the one-time code, or
 /// the link (GoTrue's `…/auth/v1/verify?token=<hash>&type=magiclink&redirect_to=…`, or a site
@@ -9,9 +10,21 @@ enum SupabaseEmailProof: Sendable, Hashable {
     /// The hashed token of a link, with its type (`/verify {type, token_hash}`).
     case tokenHash(String, type: String)
 
+    /// Reads what the person handed over: a link must carry `token` or `token_hash`; a code
+    /// must not be empty. Nil otherwise.
+    init?(_ proof: EmailSignInProof) {
+        switch proof {
+        case .link(let text): self.init(link: text)
+        case .code(let text):
+            let code = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !code.isEmpty else { return nil }
+            self = .code(code)
+        }
+    }
+
     /// Reads `text`: a URL with `token` or `token_hash` is a link; anything else is a code.
     /// Nil for a URL without a token.
-    init?(_ text: String) {
+    init?(link text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.contains("://") else {
             guard !trimmed.isEmpty else { return nil }

@@ -45,6 +45,11 @@ enum SupabaseErrorClassifier {
             default: break
             }
         }
+        switch code {
+        case "PGRST202": return .unsupported(deployDeleteFunction)
+        case "PGRST205", "42P01": return .unsupported(deployUsernameTables)
+        default: break
+        }
         if code == "validation_failed" || code == "bad_json" {
             return .rejected(AuthError(context.validationReason ?? context.fallback))
         }
@@ -85,10 +90,6 @@ enum SupabaseErrorClassifier {
             return AuthError(.operationNotAllowed, message: "That sign-in method is not enabled for this Supabase project: enable it in Authentication > Sign In / Providers.")
         case "manual_linking_disabled":
             return AuthError(.operationNotAllowed, message: "Linking and unlinking identities is disabled for this Supabase project: enable manual linking.")
-        case "PGRST202":
-            return AuthError(.operationNotAllowed, message: deployDeleteFunction)
-        case "PGRST205", "42P01", "PGRST200":
-            return AuthError(.operationNotAllowed, message: deployUsernameTables)
         case "23505":
             return AuthError(.usernameTaken)
         case "42501":

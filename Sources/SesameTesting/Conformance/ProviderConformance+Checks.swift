@@ -2,6 +2,10 @@ import Foundation
 import SesameCore
 
 extension ProviderConformance {
+    func backendName() throws {
+        try require(["firebase", "supabase"].contains(provider.backendName), "backendName is \(provider.backendName)")
+    }
+
     func anonymousSignUp() async throws {
         let guest = try await provider.signUpAnonymously()
         try require(!guest.uid.isEmpty && guest.isNewUser, "an anonymous sign-up is a new user with a uid")
@@ -72,13 +76,14 @@ extension ProviderConformance {
         let email = freshEmail("dan")
         try await provider.sendSignInLink(email: email, continueUrl: nil)
         let proof = try await backend.emailSignInProof(for: email)
-        let result = try await provider.signIn(email: email, actionCode: proof, linkingTo: nil)
+        try provider.checkSignInProof(proof)
+        let result = try await provider.signIn(email: email, proof: proof, linkingTo: nil)
         let user = try await provider.lookup(result.idToken)
         try require(user.uid == result.uid && user.email == email && user.emailVerified,
                     "an email-link sign-in is the address's verified account")
         try require(user.providers.contains("password"), "an email-link account has the password provider, not \(user.providers)")
         try await requireFailure("a spent proof", { () async throws(RemoteAuthError) in
-            try await provider.signIn(email: email, actionCode: proof, linkingTo: nil)
+            try await provider.signIn(email: email, proof: proof, linkingTo: nil)
         }, matches: { isRejected($0, .invalidActionCode) || isRejected($0, .expiredActionCode) })
     }
 
@@ -112,6 +117,17 @@ extension ProviderConformance {
         try await requireFailure("a refresh of a deleted account", { () async throws(RemoteAuthError) in
             try await provider.refresh(guest.refreshToken)
         }, matches: { if case .accountGone = $0 { true } else { false } })
+    }
+
+    func revokeSession() async throws {
+        let guest = try await provider.signUpAnonymously()
+        try await provider.revokeSession(guest.idToken)
+        // Backends with server-side sessions end it; the others succeed without a change.
+        switch await outcome({ () async throws(RemoteAuthError) in try await provider.refresh(guest.refreshToken) }) {
+        case .success(let grant): try require(grant.uid == guest.uid, "a refresh after revoking answers another uid")
+        case .failure(.accountGone): break
+        case .failure(let error): throw ProviderConformanceFailure("a refresh after revoking: unexpected \(error)")
+        }
     }
 
     func lookupOfAnAccount() async throws {

@@ -25,6 +25,7 @@ public struct ProviderConformance: Sendable {
     ///   provider's own error when a step that must succeed fails.
     public func run(_ check: ProviderConformanceCheck) async throws {
         switch check {
+        case .backendName: try backendName()
         case .anonymousSignUp: try await anonymousSignUp()
         case .refreshKeepsUid: try await refreshKeepsUid()
         case .linkPasswordKeepsUid: try await linkPasswordKeepsUid()
@@ -35,6 +36,7 @@ public struct ProviderConformance: Sendable {
         case .federatedSignIn: try await federatedSignIn()
         case .federatedLinkKeepsUid: try await federatedLinkKeepsUid()
         case .deleteAccount: try await deleteAccount()
+        case .revokeSession: try await revokeSession()
         case .lookupOfAnAccount: try await lookupOfAnAccount()
         case .serverErrorIsTransient: try await serverErrorIsTransient()
         case .garbageIsTransient: try await garbageIsTransient()
@@ -60,6 +62,15 @@ public struct ProviderConformance: Sendable {
         throw ProviderConformanceFailure("\(what): succeeded, but must fail")
     }
 
+    /// The result of `body`, success or the provider's error.
+    func outcome<T>(_ body: () async throws(RemoteAuthError) -> T) async -> Result<T, RemoteAuthError> {
+        do {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Whether `error` is a definitive rejection with `reason`.
     func isRejected(_ error: RemoteAuthError, _ reason: AuthError.Reason) -> Bool {
         if case .rejected(let authError) = error { return authError.reason == reason }
@@ -74,6 +85,7 @@ public struct ProviderConformance: Sendable {
 
 /// The checks of ``ProviderConformance``.
 public enum ProviderConformanceCheck: String, Sendable, CaseIterable, CustomStringConvertible {
+    case backendName
     case anonymousSignUp
     case refreshKeepsUid
     case linkPasswordKeepsUid
@@ -84,6 +96,7 @@ public enum ProviderConformanceCheck: String, Sendable, CaseIterable, CustomStri
     case federatedSignIn
     case federatedLinkKeepsUid
     case deleteAccount
+    case revokeSession
     case lookupOfAnAccount
     case serverErrorIsTransient
     case garbageIsTransient

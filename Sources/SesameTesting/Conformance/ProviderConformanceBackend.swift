@@ -6,8 +6,8 @@ public protocol ProviderConformanceBackend: Sendable {
     /// The provider under test.
     var provider: any RemoteAuthProvider { get }
     /// The proof from the newest passwordless sign-in email sent to `email`: what the person
-    /// would paste (an action code, a one-time code or the link).
-    func emailSignInProof(for email: String) async throws -> String
+    /// would paste (the link, or the one-time code where the backend sends codes).
+    func emailSignInProof(for email: String) async throws -> EmailSignInProof
     /// A federated credential for a new identity `subject` with a verified `email`, which the
     /// backend accepts; nil when the backend cannot be given one (the federated checks then
     /// fail with that reason: they are never skipped).

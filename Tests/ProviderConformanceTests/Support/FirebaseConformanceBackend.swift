@@ -35,12 +35,12 @@ struct FirebaseConformanceBackend: ProviderConformanceBackend {
         await emulator.stop()
     }
 
-    func emailSignInProof(for email: String) async throws -> String {
+    func emailSignInProof(for email: String) async throws -> EmailSignInProof {
         let (_, body) = try await helper.call(.GET, authBase + "/emulator/v1/projects/demo-project/oobCodes")
         let codes = (body as? [String: Any])?["oobCodes"] as? [[String: Any]] ?? []
         let match = codes.last { $0["email"] as? String == email && $0["requestType"] as? String == "EMAIL_SIGNIN" }
-        guard let code = match?["oobCode"] as? String else { throw EmulatorBinaryError("no sign-in code for \(email)") }
-        return code
+        guard let link = match?["oobLink"] as? String else { throw EmulatorBinaryError("no sign-in link for \(email)") }
+        return .link(link)
     }
 
     /// The Auth emulator takes a strict-JSON claims object as an unsigned Google ID token.

@@ -63,10 +63,10 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
         return message
     }
 
-    func emailSignInProof(for email: String) async throws -> String {
+    func emailSignInProof(for email: String) async throws -> EmailSignInProof {
         let message = try await newestMessage(to: email)
         for key in ["code", "otp", "token", "email_otp"] {
-            if let code = message[key] as? String, !code.isEmpty { return code }
+            if let code = message[key] as? String, !code.isEmpty { return .code(code) }
         }
         throw EmulatorBinaryError("the email to \(email) has no code")
     }

@@ -78,7 +78,7 @@ struct FirebaseAuthProviderEmulatorTests {
                 _ = try await h.auth.lookup(guest.idToken)
             }
             #expect(try await h.auth.lookup(linked.idToken).uid == guest.uid)
-            // Emulator refresh tokens survive revocation (reference §3.2): the refresh works.
+            // Emulator refresh tokens survive revocation (docs/emulator.md): the refresh works.
             #expect(try await h.auth.refresh(guest.refreshToken).uid == guest.uid)
         }
     }
@@ -114,20 +114,20 @@ struct FirebaseAuthProviderEmulatorTests {
             let guest = try await h.auth.signUpAnonymously()
             try await h.auth.sendSignInLink(email: "dora@example.com", continueUrl: nil)
             let code = try await h.oobCode(for: "dora@example.com")
-            let linked = try await h.auth.signIn(email: "dora@example.com", actionCode: code, linkingTo: guest.idToken)
+            let linked = try await h.auth.signIn(email: "dora@example.com", proof: .link(Fixtures.signInLink(code)), linkingTo: guest.idToken)
             #expect(linked.uid == guest.uid && !linked.isNewUser && linked.idToken.signInProvider == "password")
             await #expect(throws: RemoteAuthError.rejected(AuthError(.invalidActionCode))) {
-                _ = try await h.auth.signIn(email: "dora@example.com", actionCode: code, linkingTo: nil)
+                _ = try await h.auth.signIn(email: "dora@example.com", proof: .link(Fixtures.signInLink(code)), linkingTo: nil)
             }
 
             try await h.auth.sendSignInLink(email: "eve@example.com", continueUrl: "https://app.example/after")
             let second = try await h.oobCode(for: "eve@example.com")
             await #expect(throws: RemoteAuthError.rejected(AuthError(.invalidEmail))) {
-                _ = try await h.auth.signIn(email: "mallory@example.com", actionCode: second, linkingTo: nil)
+                _ = try await h.auth.signIn(email: "mallory@example.com", proof: .link(Fixtures.signInLink(second)), linkingTo: nil)
             }
             try await h.auth.sendSignInLink(email: "eve@example.com", continueUrl: nil)
             let third = try await h.oobCode(for: "eve@example.com")
-            let created = try await h.auth.signIn(email: "eve@example.com", actionCode: third, linkingTo: nil)
+            let created = try await h.auth.signIn(email: "eve@example.com", proof: .link(Fixtures.signInLink(third)), linkingTo: nil)
             #expect(created.isNewUser && created.uid != guest.uid)
             #expect(try await h.auth.signInMethods(forEmail: "eve@example.com")?.contains("emailLink") == true)
         }

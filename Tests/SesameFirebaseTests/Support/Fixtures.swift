@@ -14,6 +14,11 @@ enum Fixtures {
     static let anonymousJWT = TestJWT.make(provider: "anonymous")
     static let passwordJWT = TestJWT.make(provider: "password")
 
+    /// A sign-in action link carrying `code`, as Firebase emails it.
+    static func signInLink(_ code: String) -> String {
+        "https://demo-project.firebaseapp.com/__/auth/action?mode=signIn&oobCode=\(code)&apiKey=test-key&lang=en"
+    }
+
     static func idToken(_ raw: String = "CALLER.ID.TOKEN") -> IDToken {
         IDToken(rawValue: raw, expiresAt: now.addingTimeInterval(3600), issuedAt: now, signInProvider: "anonymous")
     }

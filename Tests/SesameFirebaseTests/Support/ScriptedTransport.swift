@@ -18,7 +18,7 @@ actor ScriptedTransport: HTTPTransport {
             return .response(HTTPResponse(status: status, headers: headers, text: text))
         }
 
-        /// A Google REST error envelope with `message` (reference §2).
+        /// A Google REST error envelope with `message` (docs/firebase.md, "Endpoints").
         static func error(_ status: Int = 400, _ message: String) -> Reply {
             .json(status, #"{"error":{"code":\#(status),"message":"\#(message)","errors":[{"message":"\#(message)","reason":"invalid","domain":"global"}]}}"#)
         }

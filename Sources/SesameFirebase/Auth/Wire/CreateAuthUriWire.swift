@@ -1,4 +1,4 @@
-/// `accounts:createAuthUri` (reference §4.9).
+/// `accounts:createAuthUri` (docs/firebase.md, "Endpoints").
 struct CreateAuthUriRequest: Encodable, Sendable {
     var identifier: String
     var continueUri: String

@@ -1,4 +1,4 @@
-/// `accounts:delete` with the caller's ID token (reference §4.8).
+/// `accounts:delete` with the caller's ID token (docs/firebase.md, "Endpoints").
 struct DeleteAccountRequest: Encodable, Sendable {
     var idToken: String
 }

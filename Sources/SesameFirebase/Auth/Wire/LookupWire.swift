@@ -1,4 +1,4 @@
-/// `accounts:lookup` with the caller's ID token (reference §4.7).
+/// `accounts:lookup` with the caller's ID token (docs/firebase.md, "Endpoints").
 struct LookupRequest: Encodable, Sendable {
     var idToken: String
 }

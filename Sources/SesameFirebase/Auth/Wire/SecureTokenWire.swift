@@ -1,4 +1,4 @@
-/// Secure Token's answer to `grant_type=refresh_token` (reference §4.12): snake_case.
+/// Secure Token's answer to `grant_type=refresh_token` (docs/firebase.md, "Endpoints"): snake_case.
 struct SecureTokenResponse: Decodable, Sendable {
     var idToken: String
     var refreshToken: String

@@ -1,4 +1,4 @@
-/// `accounts:sendOobCode` (reference §4.3). The answer (`{kind, email}`) is not used.
+/// `accounts:sendOobCode` (docs/firebase.md, "Endpoints"). The answer (`{kind, email}`) is not used.
 struct SendOobCodeRequest: Encodable, Sendable {
     enum RequestType: String, Encodable, Sendable {
         case emailSignIn = "EMAIL_SIGNIN"

@@ -1,4 +1,4 @@
-/// `accounts:signInWithEmailLink` (reference §4.4); answered with ``SignInResponse``.
+/// `accounts:signInWithEmailLink` (docs/firebase.md, "Endpoints"); answered with ``SignInResponse``.
 struct SignInWithEmailLinkRequest: Encodable, Sendable {
     var email: String
     var oobCode: String

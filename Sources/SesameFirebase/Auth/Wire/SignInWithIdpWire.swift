@@ -1,4 +1,4 @@
-/// `accounts:signInWithIdp` (reference §4.5).
+/// `accounts:signInWithIdp` (docs/firebase.md, "Endpoints").
 struct SignInWithIdpRequest: Encodable, Sendable {
     var requestUri: String
     /// Form-encoded `providerId=…&id_token=…&access_token=…`.

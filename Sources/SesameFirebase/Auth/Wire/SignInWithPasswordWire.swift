@@ -1,4 +1,4 @@
-/// `accounts:signInWithPassword` (reference §4.2); answered with ``SignInResponse``.
+/// `accounts:signInWithPassword` (docs/firebase.md, "Endpoints"); answered with ``SignInResponse``.
 struct SignInWithPasswordRequest: Encodable, Sendable {
     var email: String
     var password: String

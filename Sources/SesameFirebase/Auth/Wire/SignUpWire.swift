@@ -1,4 +1,4 @@
-/// `accounts:signUp` (reference §4.1): anonymous (`{returnSecureToken}`), email/password, or
+/// `accounts:signUp` (docs/firebase.md, "Endpoints"): anonymous (`{returnSecureToken}`), email/password, or
 /// linking email/password to the account of `idToken`.
 struct SignUpRequest: Encodable, Sendable {
     var email: String?

@@ -1,4 +1,4 @@
-/// `accounts:update` with the caller's ID token (reference §4.6): profile fields and unlinking.
+/// `accounts:update` with the caller's ID token (docs/firebase.md, "Endpoints"): profile fields and unlinking.
 struct UpdateAccountRequest: Encodable, Sendable {
     var idToken: String
     var displayName: String?

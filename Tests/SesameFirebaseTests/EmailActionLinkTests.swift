@@ -1,5 +1,5 @@
 import Foundation
-import SesameCore
+import SesameFirebase
 import Testing
 
 @Suite("Email action links")

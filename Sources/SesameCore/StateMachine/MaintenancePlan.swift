@@ -1,0 +1,147 @@
+import Foundation
+
+/// What background work is due, and when: a pure value the service's maintenance loop asks
+/// and tells. It performs nothing.
+///
+/// Five jobs: create the anonymous user (anonymous first, retried with backoff while offline),
+/// renew the token ahead of expiry (retried with backoff after a transient failure), the backend
+/// cleanup list (deletions and server-side sign-outs, retried with backoff), the username
+/// directory steps left by a crash (retried after a pause), and merges whose hold ran out. A job
+/// is "taken" when it starts, so it is not due again until it is planned again: the loop never
+/// spins on work it cannot do.
+public struct MaintenancePlan: Sendable, Hashable {
+    public enum Job: Sendable, Hashable {
+        case createAnonymousUser
+        case refreshToken
+        case cleanup
+        case finishUsernameSteps
+        case completeMerge(mergeId: String)
+    }
+
+    /// What the plan needs to know about the session when it is asked.
+    public struct Facts: Sendable, Hashable {
+        /// The keyring was loaded (nothing runs before).
+        public var loaded: Bool
+        public var hasSession: Bool
+        public var anonymousFirst: Bool
+        /// The backend cleanup list is not empty.
+        public var hasCleanup: Bool
+        /// Username directory steps wait (and usernames are on).
+        public var hasUsernameSteps: Bool
+        /// Pending merges, oldest first.
+        public var merges: [Merge]
+        /// How long a merge waits for a migrator before it completes by itself; 0 = never.
+        public var mergeHold: TimeInterval
+
+        public init(
+            loaded: Bool, hasSession: Bool, anonymousFirst: Bool, hasCleanup: Bool = false,
+            hasUsernameSteps: Bool = false, merges: [Merge] = [], mergeHold: TimeInterval = 0
+        ) {
+            self.loaded = loaded
+            self.hasSession = hasSession
+            self.anonymousFirst = anonymousFirst
+            self.hasCleanup = hasCleanup
+            self.hasUsernameSteps = hasUsernameSteps
+            self.merges = merges
+            self.mergeHold = mergeHold
+        }
+    }
+
+    /// Something that happened to a job. `random` (0...1) spreads retries (jitter).
+    public enum Event: Sendable, Hashable {
+        /// Nobody is signed in and anonymous first is on: create the user now (backoff reset).
+        case anonymousNeeded(at: Date)
+        case anonymousCreated
+        case anonymousFailed(at: Date, random: Double)
+        /// The refresh moment of the current token; nil when there is no session.
+        case refreshPlanned(Date?)
+        case refreshTaken
+        case refreshSucceeded
+        /// A transient failure: try again after the backoff.
+        case refreshFailed(at: Date, random: Double)
+        /// Something was added to the cleanup list: work through it now (backoff reset).
+        case cleanupNeeded(at: Date)
+        case cleanupTaken
+        case cleanupFailed(at: Date, random: Double)
+        case cleanupFinished
+        /// Username steps were added or their pause should end: try now.
+        case usernameStepsNeeded
+        case usernameStepsFailed(at: Date, random: Double)
+    }
+
+    /// Pause before retrying the username directory steps (times 1...1.5, jittered).
+    public static let usernameRetryDelay: TimeInterval = 5
+
+    public private(set) var refreshAt: Date?
+    public private(set) var anonymousAt: Date?
+    public private(set) var cleanupAt: Date?
+    /// Not before this; nil = as soon as steps wait.
+    public private(set) var usernameNotBefore: Date?
+    private var refreshBackoff = Backoff()
+    private var anonymousBackoff = Backoff()
+    private var cleanupBackoff = Backoff()
+
+    public init() {}
+
+    public mutating func handle(_ event: Event) {
+        switch event {
+        case .anonymousNeeded(let now):
+            anonymousBackoff.reset()
+            anonymousAt = now
+        case .anonymousCreated:
+            anonymousBackoff.reset()
+            anonymousAt = nil
+        case .anonymousFailed(let now, let random):
+            anonymousAt = now.addingTimeInterval(anonymousBackoff.nextDelay(random: random))
+        case .refreshPlanned(let at):
+            refreshAt = at
+        case .refreshTaken:
+            refreshAt = nil
+        case .refreshSucceeded:
+            refreshBackoff.reset()
+        case .refreshFailed(let now, let random):
+            refreshAt = now.addingTimeInterval(refreshBackoff.nextDelay(random: random))
+        case .cleanupNeeded(let now):
+            cleanupBackoff.reset()
+            cleanupAt = now
+        case .cleanupTaken:
+            cleanupAt = nil
+        case .cleanupFailed(let now, let random):
+            cleanupAt = now.addingTimeInterval(cleanupBackoff.nextDelay(random: random))
+        case .cleanupFinished:
+            cleanupBackoff.reset()
+            cleanupAt = nil
+        case .usernameStepsNeeded:
+            usernameNotBefore = nil
+        case .usernameStepsFailed(let now, let random):
+            usernameNotBefore = now.addingTimeInterval(Self.usernameRetryDelay * (1 + 0.5 * max(0, min(1, random))))
+        }
+    }
+
+    /// Each job with the moment it is due, given the facts; jobs not planned are absent.
+    public func schedule(_ facts: Facts) -> [(job: Job, at: Date)] {
+        guard facts.loaded else { return [] }
+        var jobs: [(job: Job, at: Date)] = []
+        if !facts.hasSession, facts.anonymousFirst, let anonymousAt { jobs.append((.createAnonymousUser, anonymousAt)) }
+        if facts.hasSession, let refreshAt { jobs.append((.refreshToken, refreshAt)) }
+        if facts.hasCleanup, let cleanupAt { jobs.append((.cleanup, cleanupAt)) }
+        if facts.hasUsernameSteps { jobs.append((.finishUsernameSteps, usernameNotBefore ?? .distantPast)) }
+        if facts.mergeHold > 0 {
+            for merge in facts.merges {
+                jobs.append((.completeMerge(mergeId: merge.mergeId), merge.createdAt.addingTimeInterval(facts.mergeHold)))
+            }
+        }
+        return jobs
+    }
+
+    /// The earliest moment something is due, or nil when nothing is planned.
+    public func nextDeadline(_ facts: Facts) -> Date? {
+        schedule(facts).map(\.at).min()
+    }
+
+    /// The jobs due at `now`, in a fixed order: the user first, then its token, then cleanup,
+    /// usernames and merges.
+    public func due(at now: Date, _ facts: Facts) -> [Job] {
+        schedule(facts).filter { $0.at <= now }.map(\.job)
+    }
+}
