@@ -22,16 +22,10 @@ enum SupabaseEmailProof: Sendable, Hashable {
         }
     }
 
-    /// Reads `text`: a URL with `token` or `token_hash` is a link; anything else is a code.
-    /// Nil for a URL without a token.
+    /// Reads a pasted link; nil unless it is a URL with `token` or `token_hash`.
     init?(link text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.contains("://") else {
-            guard !trimmed.isEmpty else { return nil }
-            self = .code(trimmed)
-            return
-        }
-        guard let items = URLComponents(string: trimmed)?.queryItems else { return nil }
+        guard trimmed.contains("://"), let items = URLComponents(string: trimmed)?.queryItems else { return nil }
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
         guard let hash = value("token_hash") ?? value("token") else { return nil }
         self = .tokenHash(hash, type: value("type") ?? "magiclink")
