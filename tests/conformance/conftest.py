@@ -56,7 +56,7 @@ def supabase():
     process = subprocess.Popen(
         [binary, "--auth-port", "0", "--database-port", "0", "--supabase-port", "0",
          "--supabase-refresh-reuse-interval", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,  # unbuffered: select() sees every line
     )
     found = {}
     deadline = time.monotonic() + 120
@@ -67,7 +67,7 @@ def supabase():
             ready, _, _ = select.select([process.stdout], [], [], remaining)
             if not ready:
                 continue
-            line = process.stdout.readline()
+            line = process.stdout.readline().decode()
             assert line, "sesame-emulator exited before printing its supabase lines"
             for prefix, name in (
                 ("sesame-emulator: supabase listening on ", "url"),

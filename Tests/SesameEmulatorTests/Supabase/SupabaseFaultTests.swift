@@ -26,10 +26,12 @@ struct SupabaseFaultTests {
             let firebase = try await TestEmulator(emulator: emu.emulator, time: emu.time).request(
                 "GET", "http://127.0.0.1:\(emu.emulator.authPort)/sesame/v1/faults")
             #expect(firebase.json["calls"]?["signup"] == nil)
-            _ = try await emu.call("POST", "/sesame/v1/faults", ["failNext": 1, "pathPrefix": "/rest/v1/"], apikey: nil)
+            _ = try await emu.call("POST", "/sesame/v1/faults", ["failNext": 1, "failStatus": 503, "failMessage": "UNAVAILABLE", "pathPrefix": "/rest/v1/"], apikey: nil)
             #expect(try await emu.call("POST", "/auth/v1/signup", [:]).status == 200)
             let unavailable = try await emu.rest("GET", "usernames")
             #expect(unavailable.status == 503)
+            #expect(unavailable.json["error_code"] == "unexpected_failure")
+            #expect(unavailable.json["message"] == "UNAVAILABLE")
         }
     }
 }
