@@ -19,7 +19,15 @@ extension GoTrueStore {
         }
         try Self.checkPassword(password)
         if let existing = user(byEmail: email) {
-            if existing.emailConfirmedAt != nil || configuration.autoconfirm { throw .userAlreadyExists }
+            if configuration.autoconfirm { throw .userAlreadyExists }
+            if existing.emailConfirmedAt != nil {
+                // GoTrue's anti-enumeration answer: a made-up, unconfirmed user; nothing is mailed.
+                var fake = GoTrueUser(now: now, email: email, isAnonymous: false)
+                fake.confirmationSentAt = now
+                fake.userMetadata = data
+                fake.appMetadata = ["provider": "email", "providers": ["email"]]
+                return fake.json
+            }
             try sendCode(type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }

@@ -99,6 +99,13 @@ struct GoTrueSignUpTests {
                 "POST", "/auth/v1/verify", ["type": "signup", "email": "cy@example.com", "token": message["otp"] ?? .null])
             #expect(verified.status == 200)
             #expect(verified.json["user"]?["email_confirmed_at"] != nil)
+            // Signing up a confirmed address again does not tell: a made-up user, no mail.
+            let mails = try await emu.messages().count
+            let again = try await emu.call("POST", "/auth/v1/signup", ["email": "cy@example.com", "password": "other-pw"])
+            #expect(again.status == 200)
+            #expect(again.json["id"] != verified.json["user"]?["id"])
+            #expect(again.json["identities"] == [])
+            #expect(try await emu.messages().count == mails)
         }
     }
 
