@@ -44,6 +44,20 @@ struct GoTrueUserTests {
         }
     }
 
+    @Test func settingAPasswordEndsTheOtherSessions() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let first = try await emu.passwordSession("pw@example.com")
+            let second = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=password", ["email": "pw@example.com", "password": "secret-pw"]
+            ).json
+            let changed = try await emu.call("PUT", "/auth/v1/user", ["password": "newer-pw"], bearer: second["access_token"]?.text)
+            #expect(changed.status == 200)
+            #expect(try await emu.call("GET", "/auth/v1/user", bearer: second["access_token"]?.text).status == 200)
+            #expect(try await emu.call("GET", "/auth/v1/user", bearer: first["access_token"]?.text).goTrueCode == "session_not_found")
+            #expect(try await emu.refresh(first["refresh_token"]?.text).goTrueCode == "refresh_token_not_found")
+        }
+    }
+
     @Test func withoutAutoconfirmTheEmailChangeWaitsForVerification() async throws {
         try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, autoconfirm: false)) { emu in
             let session = try await emu.anonymousSession()

@@ -62,6 +62,10 @@ struct PostgRESTTests {
             #expect(details.json == [["username": "Ada L", "email": "ada@example.com"]])
             let plain = try await emu.rest("POST", "username_details", update, bearer: access, prefer: "return=minimal")
             #expect(plain.status == 409)
+            let shown = try await emu.rest(
+                "POST", "username_details", update, bearer: access, prefer: "resolution=merge-duplicates,return=representation")
+            #expect(shown.status == 201)
+            #expect(shown.json == [["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]])
             let bad = try await emu.rest("GET", "username_details?uid=eq.not-a-uuid")
             #expect(bad.status == 400)
             #expect(bad.json["code"] == "22P02")
