@@ -122,6 +122,9 @@ struct GoTrueRouter: Sendable {
         do {
             let (session, stored) = try await store.verify(body, issuer: origin + Self.prefix)
             target = request.query["redirect_to"] ?? stored ?? origin
+            if let message = session["msg"]?.stringValue {
+                return EmulatorReply(status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
+            }
             let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
                 let value = session[key].map { $0.stringValue ?? $0.serialized() } ?? ""
                 return "\(key)=\(FormURLEncoding.escape(value))"

@@ -14,7 +14,8 @@ struct GoTrueSession: Sendable {
 
 /// The one-time codes GoTrue mails (confirmation, magic link, recovery, email change, invite).
 struct OneTimeCode: Sendable {
-    /// `signup`, `invite`, `magiclink`, `recovery`, `email_change`.
+    /// `signup`, `invite`, `magiclink`, `recovery`, `email_change` (to the new address),
+    /// `email_change_current` (secure email change: to the current address).
     var type: String
     var userId: String
     /// The address the code was sent to (the new address for `email_change`).

@@ -23,7 +23,7 @@ extension GoTrueStore {
         if rateLimited { lastSent[email] = at }
         switch type {
         case "recovery", "magiclink": users[userId]?.recoverySentAt = at
-        case "email_change": users[userId]?.emailChangeSentAt = at
+        case "email_change", "email_change_current": users[userId]?.emailChangeSentAt = at
         case "invite": users[userId]?.invitedAt = at
         default: users[userId]?.confirmationSentAt = at
         }
@@ -80,7 +80,7 @@ extension GoTrueStore {
 
     static let verifyTypes: [String: Set<String>] = [
         "email": ["signup", "magiclink", "recovery", "invite"], "signup": ["signup"], "magiclink": ["magiclink", "signup"],
-        "recovery": ["recovery"], "invite": ["invite"], "email_change": ["email_change"],
+        "recovery": ["recovery"], "invite": ["invite"], "email_change": ["email_change", "email_change_current"],
     ]
 
     /// `POST /verify` (and the link form): checks a code by `token` + `email` or by `token_hash`,
@@ -103,19 +103,28 @@ extension GoTrueStore {
             throw .otpExpired
         }
         let code = codes.remove(at: index)
-        if code.type == "email_change" {
-            if let other = self.user(byEmail: code.email), other.id != user.id { throw .emailExists }
-            user.email = code.email
+        let emailChange = code.type.hasPrefix("email_change")
+        if emailChange {
+            // Secure email change: a permanent user confirms from both addresses; the first answers
+            // GoTrue's message and no session.
+            if codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
+                return (["msg": .string(Self.otherHalfPending)], code.redirectTo)
+            }
+            let newEmail = code.type == "email_change" ? code.email : (user.newEmail ?? code.email)
+            if let other = self.user(byEmail: newEmail), other.id != user.id { throw .emailExists }
+            user.email = newEmail
             user.newEmail = nil
             user.isAnonymous = false
         }
-        if user.emailConfirmedAt == nil || code.type == "email_change" { user.emailConfirmedAt = now }
+        if user.emailConfirmedAt == nil || emailChange { user.emailConfirmedAt = now }
         user.updatedAt = now
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
         let method = ["signup": "otp", "invite": "invite", "magiclink": "magiclink", "recovery": "recovery"][code.type] ?? code.type
         return (startSession(userId: user.id, method: method, issuer: issuer), code.redirectTo)
     }
+
+    static let otherHalfPending = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 
     /// `POST /admin/generate_link`: makes the code without mailing it (no send timer) and answers
     /// the user plus `action_link`, `email_otp`, `hashed_token`, `verification_type`, `redirect_to`.
@@ -163,7 +172,7 @@ extension GoTrueStore {
             throw .validation("Invalid email action link type requested: \(type)")
         }
         guard let user = existing else { throw .adminUserNotFound }
-        let codeType = type.hasPrefix("email_change") ? "email_change" : type
+        let codeType = type == "email_change_new" ? "email_change" : type
         let code = try sendCode(type: codeType, userId: user.id, email: target, origin: origin, redirectTo: redirectTo, rateLimited: false, mailed: false)
         var out = users[user.id]?.json.objectValue ?? [:]
         out["action_link"] = .string(actionLink(code, origin: origin))

@@ -53,6 +53,12 @@ extension GoTrueStore {
         users[user.id] = user
         if let pendingEmail {
             try sendCode(type: "email_change", userId: user.id, email: pendingEmail, origin: origin, redirectTo: nil, rateLimited: true)
+            // Secure email change (GoTrue's default): a permanent user also confirms from the current address.
+            if !current.isAnonymous, let currentEmail = current.email {
+                try sendCode(
+                    type: "email_change_current", userId: user.id, email: currentEmail, origin: origin, redirectTo: nil,
+                    rateLimited: false)
+            }
         }
         return users[user.id]?.json ?? .null
     }

@@ -84,6 +84,30 @@ struct GoTrueUserTests {
         }
     }
 
+    @Test func aPermanentUserConfirmsAnEmailChangeFromBothAddresses() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let session = try await emu.passwordSession("old@example.com")
+            let update = try await emu.call("PUT", "/auth/v1/user", ["email": "new@example.com"], bearer: session["access_token"]?.text)
+            #expect(update.json["email"] == "old@example.com")
+            #expect(update.json["new_email"] == "new@example.com")
+            let mails = try await emu.messages()
+            let toNew = try #require(mails.last { $0["email"] == "new@example.com" })
+            let toOld = try #require(mails.last { $0["email"] == "old@example.com" })
+            #expect(toNew["type"] == "email_change")
+            #expect(toOld["type"] == "email_change_current")
+            let first = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "email_change", "email": "new@example.com", "token": toNew["otp"] ?? .null])
+            #expect(first.status == 200)
+            #expect(first.json["access_token"] == nil)
+            #expect(first.json["msg"]?.stringValue?.hasPrefix("Confirmation link accepted") == true)
+            let second = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "email_change", "email": "old@example.com", "token": toOld["otp"] ?? .null])
+            #expect(second.status == 200)
+            #expect(second.json["user"]?["email"] == "new@example.com")
+            #expect(second.json["user"]?["new_email"] == nil)
+        }
+    }
+
     @Test func bearerChecks() async throws {
         try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, jwtExpirySeconds: 60)) { emu in
             let none = try await emu.call("GET", "/auth/v1/user")
