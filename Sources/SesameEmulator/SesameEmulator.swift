@@ -4,10 +4,11 @@ import NIOCore
 import ServiceLifecycle
 public import UnixSignals
 
-/// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset.
+/// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset, and
+/// optionally Supabase Auth (GoTrue) with a PostgREST subset on a third port.
 ///
 /// Start one with ``start(_:gracefulShutdownSignals:)``; it serves until ``stop()`` (or one of
-/// the given signals). All state is in memory, owned by two actors (accounts and database), so
+/// the given signals). All state is in memory, owned by actors (accounts, database, Supabase), so
 /// the value is `Sendable` and may be shared freely between tasks.
 public final class SesameEmulator: Sendable {
     /// The port the Auth emulator is bound to (the real one when 0 was asked for).
