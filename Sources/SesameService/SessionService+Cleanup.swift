@@ -32,7 +32,7 @@ extension SessionService {
             }
             if let failure {
                 logger.warning("Could not finish the backend cleanup yet; will retry", metadata: ["error": "\(failure)"])
-                plan.handle(.cleanupFailed(at: now(), random: .random(in: 0...1)))
+                plan.handle(.cleanupFailed(at: now(), random: .random(in: 0...1), retryAfter: failure.retryAfter))
                 wakeMaintenance()
                 return
             }

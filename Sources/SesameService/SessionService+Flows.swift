@@ -121,7 +121,7 @@ extension SessionService {
         do throws(AuthError) {
             try await createAnonymousUser()
         } catch {
-            plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1)))
+            plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
             wakeMaintenance()
         }
     }

@@ -17,6 +17,9 @@ extension SessionService {
         }
     }
 
+    /// The next moment background work is planned for, or nil (for tests and diagnostics).
+    public var nextPlannedWork: Date? { plan.nextDeadline(maintenanceFacts) }
+
     /// What the plan needs to know about the session now.
     var maintenanceFacts: MaintenancePlan.Facts {
         MaintenancePlan.Facts(
@@ -71,7 +74,7 @@ extension SessionService {
                         if machine.session == nil { try await createAnonymousUser() }
                     }
                 } catch {
-                    plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1)))
+                    plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
                     logger.info(
                         "Could not create the anonymous user yet; will retry",
                         metadata: ["retry.at": "\(plan.anonymousAt.map { "\($0)" } ?? "-")", "error": "\(error.reason.rawValue)"])
@@ -82,7 +85,7 @@ extension SessionService {
                     _ = try await refreshCurrentSession()
                 } catch {
                     if error.isTransient, machine.session != nil {
-                        plan.handle(.refreshFailed(at: now(), random: .random(in: 0...1)))
+                        plan.handle(.refreshFailed(at: now(), random: .random(in: 0...1), retryAfter: error.retryAfter))
                     }
                 }
             case .cleanup:

@@ -263,6 +263,27 @@ struct DaemonTests {
         #expect(!afterStopping.contains("STATUS="))
     }
 
+    @Test("hello names the backend; a sign-in code on Firebase is operation-not-allowed; link and code together is -32602")
+    func backendOnTheWire() async throws {
+        try await withEmulatorAndDaemon { _, daemon in
+            let path = daemon.socketPath
+            let hello = try await Task.detached { try rawCall(path, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }.value
+            #expect(hello["result"]?["backend"] == "firebase")
+            let code = try await Task.detached {
+                try rawCall(
+                    path, #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#)
+            }.value
+            #expect(code["error"]?["code"] == 1000)
+            #expect(code["error"]?["data"]?["reason"] == "operation-not-allowed")
+            let both = try await Task.detached {
+                try rawCall(
+                    path,
+                    #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#)
+            }.value
+            #expect(both["error"]?["code"] == -32602)
+        }
+    }
+
     @Test("socket activation: started by the first connection on the socket systemd-socket-activate holds")
     func socketActivation() async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")

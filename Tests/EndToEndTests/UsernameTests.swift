@@ -223,16 +223,6 @@ struct UsernameTests {
         }
     }
 
-    @Test("needsUsername with usernames.required")
-    func needsUsername() async throws {
-        try await withUsernameDaemon(settings: ["usernames": ["required": "true"]]) { _, _, client in
-            #expect(try await client.state().needsUsername == false)  // anonymous
-            let account = try await client.createAccount(email: "need@example.com", password: "secret12")
-            #expect(account.needsUsername)
-            #expect(try await client.setUsername("Needed").needsUsername == false)
-        }
-    }
-
     @Test("usernames off: operation-not-allowed")
     func off() async throws {
         try await withUsernameDaemon(settings: ["firebase": ["database_emulator_host": "\"\""]]) { _, daemon, client in

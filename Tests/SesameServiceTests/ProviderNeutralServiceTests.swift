@@ -119,6 +119,22 @@ struct ProviderNeutralServiceTests {
         }
     }
 
+    @Test("the anonymous user is not retried before a rate limit's retry-after has passed")
+    func anonymousWaitsOutRateLimit() async throws {
+        let harness = ServiceHarness()
+        await harness.provider.failNext("signUp", with: .rateLimited(retryAfterMs: 60_000))
+        try await harness.run { events in
+            // The failed attempt plans its retry in the future.
+            try await eventually { await harness.service.nextPlannedWork.map { $0 > harness.clock.date } == true }
+            let planned = try #require(await harness.service.nextPlannedWork)
+            #expect(planned.timeIntervalSince(harness.clock.date) >= 59.9)
+            #expect(await harness.provider.count("signUp") == 1)
+            harness.clock.advance(by: .seconds(60))
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            #expect(await harness.provider.count("signUp") == 2)
+        }
+    }
+
     @Test("a rate limit's retry-after reaches the caller; 5000 ms when the backend gave none")
     func retryAfter() async throws {
         let harness = ServiceHarness()

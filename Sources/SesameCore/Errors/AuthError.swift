@@ -1,3 +1,5 @@
+import Foundation
+
 /// A domain error the person or the calling program can act on.
 ///
 /// Every case maps onto a `data.reason` of the wire protocol; `message` is a sentence that
@@ -57,6 +59,12 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var providers: [String]?
     /// How long to wait before retrying (backend errors).
     public var retryAfterMs: Int?
+
+    /// The wait (seconds) a rate-limited backend asked for; nil for every other error.
+    public var rateLimitWait: TimeInterval? {
+        guard reason == .tooManyRequests else { return nil }
+        return retryAfterMs.map { TimeInterval($0) / 1000 }
+    }
 
     public init(
         _ reason: Reason, message: String? = nil, email: String? = nil, providerId: String? = nil,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a backend call (``RemoteAuthProvider``, ``UsernameDirectory``) can fail with.
 ///
 /// The split matters: only ``rejected(_:)`` and the two credential cases are definitive.
@@ -30,6 +32,12 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .transport, .unavailable, .rateLimited, .malformedResponse: true
         case .rejected, .idTokenRejected, .accountGone, .unsupported: false
         }
+    }
+
+    /// How long the backend asked to wait (seconds), when it rate-limited the call and said so.
+    public var retryAfter: TimeInterval? {
+        guard case .rateLimited(let milliseconds?) = self else { return nil }
+        return TimeInterval(milliseconds) / 1000
     }
 
     /// The domain error a caller sees.

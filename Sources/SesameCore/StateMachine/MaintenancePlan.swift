@@ -47,22 +47,23 @@ public struct MaintenancePlan: Sendable, Hashable {
         }
     }
 
-    /// Something that happened to a job. `random` (0...1) spreads retries (jitter).
+    /// Something that happened to a job. `random` (0...1) spreads retries (jitter);
+    /// `retryAfter` is the wait a rate-limited backend asked for (seconds), never shortened.
     public enum Event: Sendable, Hashable {
         /// Nobody is signed in and anonymous first is on: create the user now (backoff reset).
         case anonymousNeeded(at: Date)
         case anonymousCreated
-        case anonymousFailed(at: Date, random: Double)
+        case anonymousFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
         /// The refresh moment of the current token; nil when there is no session.
         case refreshPlanned(Date?)
         case refreshTaken
         case refreshSucceeded
         /// A transient failure: try again after the backoff.
-        case refreshFailed(at: Date, random: Double)
+        case refreshFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
         /// Something was added to the cleanup list: work through it now (backoff reset).
         case cleanupNeeded(at: Date)
         case cleanupTaken
-        case cleanupFailed(at: Date, random: Double)
+        case cleanupFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
         case cleanupFinished
         /// Username steps were added or their pause should end: try now.
         case usernameStepsNeeded
@@ -91,23 +92,23 @@ public struct MaintenancePlan: Sendable, Hashable {
         case .anonymousCreated:
             anonymousBackoff.reset()
             anonymousAt = nil
-        case .anonymousFailed(let now, let random):
-            anonymousAt = now.addingTimeInterval(anonymousBackoff.nextDelay(random: random))
+        case .anonymousFailed(let now, let random, let retryAfter):
+            anonymousAt = now.addingTimeInterval(max(anonymousBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .refreshPlanned(let at):
             refreshAt = at
         case .refreshTaken:
             refreshAt = nil
         case .refreshSucceeded:
             refreshBackoff.reset()
-        case .refreshFailed(let now, let random):
-            refreshAt = now.addingTimeInterval(refreshBackoff.nextDelay(random: random))
+        case .refreshFailed(let now, let random, let retryAfter):
+            refreshAt = now.addingTimeInterval(max(refreshBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .cleanupNeeded(let now):
             cleanupBackoff.reset()
             cleanupAt = now
         case .cleanupTaken:
             cleanupAt = nil
-        case .cleanupFailed(let now, let random):
-            cleanupAt = now.addingTimeInterval(cleanupBackoff.nextDelay(random: random))
+        case .cleanupFailed(let now, let random, let retryAfter):
+            cleanupAt = now.addingTimeInterval(max(cleanupBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .cleanupFinished:
             cleanupBackoff.reset()
             cleanupAt = nil

@@ -6,7 +6,7 @@ import Darwin
 
 /// Whole-file reads and crash-safe replacement with plain system calls.
 ///
-/// `replace` is the recipe of platform.md §5: a temporary file in the same directory, created
+/// `replace` is the usual durable-replace recipe: a temporary file in the same directory, created
 /// with `O_EXCL` and the requested mode, written in full, `fsync`ed, renamed over the target,
 /// then the directory `fsync`ed. After a crash at any point the target holds either its old or
 /// its new bytes. All functions block; call them off any event loop.
