@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameLocalAPI
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -54,7 +55,10 @@ struct SupabaseDaemonTests {
             return guest?.status == .anonymous
         }
         let guestUid = try #require(guest?.user?.uid)
-        #expect(daemon.stderr.contains("backend=supabase \(url)") || daemon.stderr.contains("supabase \(url)"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("supabase \(url)"), "\(daemon.stderr)")
+        let socketPath = directory + "/s.sock"
+        let hello = try await Task.detached { try rawCall(socketPath, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }.value
+        #expect(hello["result"]?["backend"] == "supabase")
 
         let account = try await client.createAccount(email: "ann@example.com", password: "secret-123")
         #expect(account.status == .authenticated && account.user?.uid == guestUid)
@@ -68,6 +72,19 @@ struct SupabaseDaemonTests {
         let (_, calls) = try await faultsCalls(url)
         #expect((calls["logout"] ?? 0) >= 1, "\(calls)")
 
+        // A one-time code from the email completes a sign-in on the wire (Supabase sends codes):
+        // the address's account, with the guest merged into it.
+        _ = try await client.sendSignInLink(email: "code@example.com")
+        let messages = try await emulatorJSON(url + "/sesame/v1/supabase/messages")["messages"] as? [[String: Any]] ?? []
+        let otp = try #require(messages.last { $0["email"] as? String == "code@example.com" }?["otp"] as? String)
+        let completed = try await Task.detached {
+            try rawCall(
+                socketPath,
+                #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"code@example.com","code":"\#(otp)"}}"#)
+        }.value
+        #expect(completed["result"]?["state"]?["user"]?["email"] == "code@example.com", "\(completed)")
+        #expect(completed["result"]?["merge"]?["fromUid"]?.stringValue == signedOut.user?.uid)
+
         daemon.signal(SIGTERM)
         #expect(try await daemon.waitForExit() == 0)
         emulator.signal(SIGTERM)
@@ -75,9 +92,14 @@ struct SupabaseDaemonTests {
     }
 
     private func faultsCalls(_ url: String) async throws -> (Int, [String: Int]) {
-        let (data, response) = try await URLSession.shared.data(from: URL(string: url + "/sesame/v1/faults")!)
-        let object = (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+        let object = try await emulatorJSON(url + "/sesame/v1/faults")
         let calls = (object["calls"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.intValue ?? ($0 as? Int) }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, calls)
+        return (200, calls)
+    }
+
+    /// A GET of an emulator-only path, as a JSON object.
+    private func emulatorJSON(_ url: String) async throws -> [String: Any] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: url)!)
+        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
 }
