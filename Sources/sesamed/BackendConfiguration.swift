@@ -62,6 +62,11 @@ struct BackendConfiguration: Sendable, Hashable {
         else {
             throw ConfigurationError(message: "\(origin)'supabase.url' must be an http(s) URL such as \"https://<project>.supabase.co\", not \(url)")
         }
+        let path = parsed.path.hasSuffix("/") ? String(parsed.path.dropLast()) : parsed.path
+        if path.hasSuffix("/auth/v1") || path.hasSuffix("/rest/v1") {
+            throw ConfigurationError(
+                message: "\(origin)'supabase.url' is the project URL without /auth/v1 or /rest/v1 (the daemon adds them), not \(url)")
+        }
         if supabaseAnonKey.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ConfigurationError(
                 message: "\(origin)'supabase.anon_key' is required with backend.provider = \"supabase\" (Project settings > API keys: the anon key)")
