@@ -20,7 +20,8 @@ all: build
 
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
-	@echo "make test    build and run every test (Swift tests, unit-file checks, firebase-admin conformance, Python client)"
+	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
@@ -37,7 +38,7 @@ run: deps
 	$(SWIFT) build --product sesame-emulator
 	$(SWIFT) build --product sesamed
 	$(SWIFT) build --product sesamectl
-	@scripts/run.sh "$(BUILD_DIR)"
+	@scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -45,12 +45,34 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // One HTTP transport for every backend adapter: AsyncHTTPClient, timeouts, JSON,
+        // Retry-After. Imports no domain code.
+        .target(
+            name: "SesameHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
         // Adapter: Firebase Auth REST + RTDB username directory.
         .target(
             name: "SesameFirebase",
             dependencies: [
-                "SesameCore",
+                "SesameCore", "SesameHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: Supabase Auth (GoTrue) + PostgREST username directory.
+        .target(
+            name: "SesameSupabase",
+            dependencies: [
+                "SesameCore", "SesameHTTP",
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
                 .product(name: "Logging", package: "swift-log"),
@@ -108,6 +130,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // HS256 for the Supabase (GoTrue) surface's JWTs.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -121,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "sesamed",
             dependencies: [
-                "SesameCore", "SesameService", "SesameFirebase", "SesameKeyring",
+                "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameHTTP", "SesameKeyring",
                 "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -192,7 +216,34 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameFirebaseTests",
-            dependencies: ["SesameFirebase", "SesameCore", "SesameEmulator"],
+            dependencies: ["SesameFirebase", "SesameHTTP", "SesameCore", "SesameEmulator"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameHTTPTests",
+            dependencies: [
+                "SesameHTTP", "SesameEmulator",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameSupabaseTests",
+            dependencies: [
+                "SesameSupabase", "SesameHTTP", "SesameCore",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        // The RemoteAuthProvider conformance suite (SesameTesting) run against both adapters,
+        // each with its emulator.
+        .testTarget(
+            name: "ProviderConformanceTests",
+            dependencies: [
+                "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameEmulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -4,6 +4,8 @@ import TOMLKit
 /// Everything `sesamed` is configured with: the TOML file, then the flags, then the
 /// environment (`FIREBASE_*_EMULATOR_HOST`), each overriding the one before.
 struct DaemonConfiguration: Sendable {
+    /// `[backend]` and `[supabase]`.
+    var backend = BackendConfiguration()
     var apiKey = ""
     var projectId = ""
     var authEmulatorHost: String? = nil
@@ -23,8 +25,11 @@ struct DaemonConfiguration: Sendable {
     var keyringPath = ""
     var stateDirectory = ""
 
-    /// Usernames are on when a database URL or a database emulator host is set.
-    var usernamesEnabled: Bool { databaseURL != nil || databaseEmulatorHost != nil }
+    /// Usernames are on with Supabase (the tables are part of its setup), and on Firebase when
+    /// a database URL or a database emulator host is set.
+    var usernamesEnabled: Bool {
+        backend.provider == .supabase || databaseURL != nil || databaseEmulatorHost != nil
+    }
 }
 
 /// A configuration problem; the message names the key or path. `sesamed` exits with 78.
@@ -39,7 +44,7 @@ extension DaemonConfiguration {
         case string, bool, integer, stringArray, mode
     }
 
-    static let schema: [String: [String: KeyType]] = [
+    static let schema: [String: [String: KeyType]] = BackendConfiguration.schema.merging([
         "firebase": [
             "api_key": .string, "project_id": .string, "auth_emulator_host": .string, "database_url": .string,
             "database_emulator_host": .string,
@@ -50,7 +55,7 @@ extension DaemonConfiguration {
         "socket": ["path": .string, "mode": .mode, "max_connections": .integer],
         "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
         "keyring": ["path": .string],
-    ]
+    ]) { first, _ in first }
 
     /// Builds the configuration.
     /// - Parameters:
@@ -141,8 +146,9 @@ extension DaemonConfiguration {
             case "firebase.database_emulator_host": databaseEmulatorHost = optional
             case "socket.path": socketPath = string
             case "keyring.path": keyringPath = string
-            default: break
+            default: try backend.set(name, string, origin: "\(file): ")
             }
+            backend.noteValue(name, string)
         case .bool:
             guard value.type == .bool, let bool = value.bool else { throw wrong("true or false") }
             switch name {
@@ -188,6 +194,26 @@ extension DaemonConfiguration {
 
     private func validate(file: String?) throws(ConfigurationError) {
         let origin = file.map { "\($0): " } ?? ""
+        try backend.validate(origin: origin)
+        if backend.provider == .firebase {
+            try validateFirebase(origin: origin)
+        }
+        guard socketPath.hasPrefix("/") || socketPath.hasPrefix("./") || !socketPath.isEmpty else {
+            throw ConfigurationError(message: "\(origin)the socket path is empty")
+        }
+        if socketPath.utf8.count >= 108 {
+            throw ConfigurationError(message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
+        }
+        for (name, entries) in [("access.managers", managers), ("access.readers", readers), ("access.observers", observers)] {
+            for entry in entries where !Self.isValidPrincipal(entry) {
+                throw ConfigurationError(
+                    message: "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\"")
+            }
+        }
+    }
+
+    /// The keys `backend.provider = "firebase"` needs.
+    private func validateFirebase(origin: String) throws(ConfigurationError) {
         if apiKey.isEmpty {
             throw ConfigurationError(message: "\(origin)'firebase.api_key' is required (the project's Web API key)")
         }
@@ -201,18 +227,6 @@ extension DaemonConfiguration {
         }
         if let databaseURL, URL(string: databaseURL)?.host == nil {
             throw ConfigurationError(message: "\(origin)'firebase.database_url' is not a URL: \(databaseURL)")
-        }
-        guard socketPath.hasPrefix("/") || socketPath.hasPrefix("./") || !socketPath.isEmpty else {
-            throw ConfigurationError(message: "\(origin)the socket path is empty")
-        }
-        if socketPath.utf8.count >= 108 {
-            throw ConfigurationError(message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
-        }
-        for (name, entries) in [("access.managers", managers), ("access.readers", readers), ("access.observers", observers)] {
-            for entry in entries where !Self.isValidPrincipal(entry) {
-                throw ConfigurationError(
-                    message: "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\"")
-            }
         }
     }
 

@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import NIOPosix
 import SesameCore
-import SesameFirebase
 import SesameKeyring
 import SesameLocalAPI
 import SesameService
@@ -81,17 +80,10 @@ struct SesameDaemon: AsyncParsableCommand {
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
 
-        let firebase = FirebaseConfiguration(
-            apiKey: configuration.apiKey, projectId: configuration.projectId,
-            authEmulatorHost: configuration.authEmulatorHost, databaseURL: configuration.databaseURL,
-            databaseEmulatorHost: configuration.databaseEmulatorHost)
-        let transport = AsyncHTTPClientTransport(configuration: firebase)
-        let provider = FirebaseAuthProvider(
-            configuration: firebase, transport: transport, logger: Logger(label: "sesame.firebase"))
-        let directory = FirebaseUsernameDirectory(
-            configuration: firebase, transport: transport, logger: Logger(label: "sesame.firebase"))
+        if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
+        let backend = BackendFactory.make(configuration)
         let service = SessionService(
-            provider: provider, store: store, directory: directory, clock: SystemWallClock(),
+            provider: backend.provider, store: store, directory: backend.directory, clock: SystemWallClock(),
             configuration: SessionServiceConfiguration(
                 anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
                 mergeHold: TimeInterval(configuration.mergeHold), usernamesRequired: configuration.usernamesRequired,
@@ -102,7 +94,7 @@ struct SesameDaemon: AsyncParsableCommand {
             try await service.start()
         } catch {
             await store.close()
-            await transport.shutdown()
+            await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
 
@@ -127,14 +119,14 @@ struct SesameDaemon: AsyncParsableCommand {
             try await server.bind()
         } catch {
             await store.close()
-            await transport.shutdown()
+            await backend.shutdown()
             throw Self.fail("\(error)", status: 78)
         }
         logger.info(
             "sesamed is ready",
             metadata: [
                 "socket": "\(endpoint)", "keyring": "\(configuration.keyringPath)",
-                "backend": "\(service.backendName)\(configuration.authEmulatorHost.map { " (emulator \($0))" } ?? "")",
+                "backend": "\(backend.location)",
             ])
 
         let group = ServiceGroup(
@@ -150,7 +142,7 @@ struct SesameDaemon: AsyncParsableCommand {
                 logger: logger))
         try await group.run()
         await store.close()
-        await transport.shutdown()
+        await backend.shutdown()
         logger.info("sesamed stopped")
     }
 

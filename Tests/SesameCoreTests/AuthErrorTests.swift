@@ -23,4 +23,10 @@ struct AuthErrorTests {
         #expect(RemoteAuthError.transport("x").authError.reason == .networkRequestFailed)
         #expect(RemoteAuthError.rateLimited(retryAfterMs: nil).authError.reason == .tooManyRequests)
     }
+
+    @Test("a rate limit carries the backend's Retry-After to the caller, else 5 s")
+    func retryAfter() {
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: 12_000).authError.retryAfterMs == 12_000)
+        #expect(RemoteAuthError.rateLimited(retryAfterMs: nil).authError.retryAfterMs == 5000)
+    }
 }

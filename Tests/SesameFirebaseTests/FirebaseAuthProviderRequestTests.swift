@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// Request shapes of every endpoint (docs/firebase.md, "Endpoints"), as snapshots, and how each answer is
@@ -230,7 +231,7 @@ struct FirebaseAuthProviderRequestTests {
 
     @Test("email-link sign-in is sent once, even when the transport fails")
     func emailLinkNeverRetried() async throws {
-        let transport = ScriptedTransport([.failure(.transport("request timed out")), Fixtures.signInAnswer()])
+        let transport = ScriptedTransport([.failure(.requestTimedOut), Fixtures.signInAnswer()])
         await #expect(throws: RemoteAuthError.transport("request timed out")) {
             _ = try await Fixtures.provider(transport).signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("CODE")), linkingTo: nil)
         }

@@ -1,6 +1,8 @@
 import Foundation
+import NIOHTTP1
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// How failed answers become `RemoteAuthError`s (docs/firebase.md, "Error classification"), driven through the
@@ -110,11 +112,15 @@ struct FirebaseErrorClassificationTests {
         Row(.refresh, .error(400, "PROJECT_NUMBER_MISMATCH"), rejected(.invalidCredential)),
         Row(.refresh, .error(429, "TOO_MANY_ATTEMPTS_TRY_LATER"), .rateLimited(retryAfterMs: nil)),
         Row(.refresh, .error(503, "UNAVAILABLE"), .unavailable(status: 503)),
-        Row(.refresh, .failure(.transport("connect timed out")), .transport("connect timed out")),
+        Row(.refresh, .failure(.connectTimedOut), .transport("connect timed out")),
         // Transient classes.
         Row(.signInPassword, .error(400, "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled"), .rateLimited(retryAfterMs: nil)),
         Row(.signUpAnonymously, .error(400, "QUOTA_EXCEEDED"), .rateLimited(retryAfterMs: nil)),
         Row(.lookup, .json(429, "{}"), .rateLimited(retryAfterMs: nil)),
+        // Retry-After is carried: seconds or an HTTP date (measured from the provider's clock).
+        Row(.refresh, .json(429, "{}", headers: ["Retry-After": "7"]), .rateLimited(retryAfterMs: 7000)),
+        Row(.signInPassword, Reply.json(400, #"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#, headers: ["Retry-After": "30"]), .rateLimited(retryAfterMs: 30000)),
+        Row(.lookup, .json(429, "{}", headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:10 GMT"]), .rateLimited(retryAfterMs: 10000)),
         Row(.lookup, .json(500, "{}"), .unavailable(status: 500)),
         Row(.signUpAnonymously, .json(502, "<html>bad gateway</html>"), .unavailable(status: 502)),
         Row(.signUpAnonymously, .json(400, "<html>nope</html>"), .malformedResponse("accounts:signUp: HTTP 400 without an error body")),

@@ -1,6 +1,7 @@
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// The adapters log endpoint names, statuses and error codes, and never a secret.
@@ -16,7 +17,7 @@ struct FirebaseLoggingTests {
             .signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: Fixtures.idToken("SECRET.ID.TOKEN"))
         let request = try #require(await transport.requests.first)
         #expect("\(request)" == "POST accounts:signUp (redacted)")
-        #expect("\(FirebaseHTTPResponse(status: 200, text: "SECRET-REFRESH"))" == "HTTP 200 (14 bytes)")
+        #expect("\(HTTPResponse(status: 200, text: "SECRET-REFRESH"))" == "HTTP 200 (14 bytes)")
     }
 
     @Test("no log line contains a key, token, password or code")
@@ -29,7 +30,7 @@ struct FirebaseLoggingTests {
             Fixtures.signInAnswer(refresh: "SECRET-REFRESH"),
             .error(400, "INVALID_PASSWORD"),
             .error(400, "INVALID_OOB_CODE"),
-            .failure(.transport("request timed out")),
+            .failure(.requestTimedOut),
             .json(200, "not json"),
             .json(503, "{}"),
             .json(200, #""uid-1""#),

@@ -2,6 +2,7 @@ import Foundation
 import NIOHTTP1
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// Request shapes and answers of the Realtime Database username directory (docs/usernames.md).
@@ -197,7 +198,7 @@ struct FirebaseUsernameDirectoryTests {
                 .operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url."))),
             (Reply.json(400, #"{"error":"Invalid path"}"#), RemoteAuthError.rejected(AuthError(
                 .invalidUsername, message: "The username directory refused that name."))),
-            (Reply.failure(.transport("connect timed out")), RemoteAuthError.transport("connect timed out")),
+            (Reply.failure(.connectTimedOut), RemoteAuthError.transport("connect timed out")),
         ]
     )
     func errors(reply: Reply, expected: RemoteAuthError) async throws {

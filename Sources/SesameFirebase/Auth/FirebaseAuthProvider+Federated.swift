@@ -1,5 +1,6 @@
 import Logging
 import SesameCore
+import SesameHTTP
 
 extension FirebaseAuthProvider {
     /// Signs in with (or links) a federated identity through `accounts:signInWithIdp`.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import SesameHTTP
 
 extension FirebaseAuthProvider {
     /// A provider over an `HTTPClient` the caller owns (and shuts down), with

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SesameCore
+import SesameHTTP
 
 /// A ``RemoteAuthProvider`` over Firebase Authentication's REST APIs: Identity Toolkit v1 and
 /// Secure Token (docs/firebase.md, "Endpoints").
@@ -27,12 +28,13 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
     ///   - now: the clock that stamps tokens (`issuedAt`, `expiresAt = now + expiresIn`).
     public init(
         configuration: FirebaseConfiguration,
-        transport: any FirebaseTransport,
+        transport: any HTTPTransport,
         logger: Logger = Logger(label: "sesame.firebase", factory: { _ in SwiftLogNoOpLogHandler() }),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration
-        self.client = IdentityToolkitClient(urls: FirebaseAuthURLs(configuration: configuration), transport: transport, logger: logger)
+        self.client = IdentityToolkitClient(
+            urls: FirebaseAuthURLs(configuration: configuration), transport: transport, logger: logger, now: now)
         self.tokens = IDTokenFactory(now: now)
     }
 

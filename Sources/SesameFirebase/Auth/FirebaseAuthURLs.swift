@@ -1,3 +1,5 @@
+import SesameHTTP
+
 /// The URLs of Identity Toolkit and Secure Token for one configuration (docs/firebase.md, "Endpoints").
 ///
 /// Production: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SesameCore
+import SesameHTTP
 
 /// Sends Identity Toolkit (JSON) and Secure Token (form) requests and decodes or classifies
 /// their answers. Knows HTTP and JSON; what to send and what an answer means is
@@ -12,8 +13,9 @@ import SesameCore
 /// always sends the API key as `?key=`. Logs at debug only the endpoint, status and error code.
 struct IdentityToolkitClient: Sendable {
     let urls: FirebaseAuthURLs
-    let transport: any FirebaseTransport
+    let transport: any HTTPTransport
     let logger: Logger
+    let now: @Sendable () -> Date
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -33,7 +35,7 @@ struct IdentityToolkitClient: Sendable {
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
-        let request = FirebaseHTTPRequest(
+        let request = HTTPRequest(
             name: context.endpoint.name, method: .POST, url: urls.url(for: context.endpoint),
             headers: headers, body: ByteBuffer(bytes: data)
         )
@@ -46,7 +48,7 @@ struct IdentityToolkitClient: Sendable {
     ) async throws(RemoteAuthError) -> Response {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let request = FirebaseHTTPRequest(
+        let request = HTTPRequest(
             name: context.endpoint.name, method: .POST, url: urls.url(for: context.endpoint),
             headers: headers, body: ByteBuffer(string: PercentEncoding.form(fields))
         )
@@ -54,11 +56,11 @@ struct IdentityToolkitClient: Sendable {
     }
 
     private func send<Response: Decodable>(
-        _ request: FirebaseHTTPRequest, context: FirebaseCallContext, as response: Response.Type
+        _ request: HTTPRequest, context: FirebaseCallContext, as response: Response.Type
     ) async throws(RemoteAuthError) -> Response {
-        let answer: FirebaseHTTPResponse
+        let answer: HTTPResponse
         do {
-            answer = try await transport.send(request)
+            answer = try await transport.exchange(request)
         } catch {
             logger.debug(
                 "firebase call failed",
@@ -68,7 +70,8 @@ struct IdentityToolkitClient: Sendable {
         }
         let bytes = answer.bytes
         guard answer.status == 200 else {
-            let failure = FirebaseErrorClassifier.classify(status: answer.status, body: bytes, context: context)
+            let failure = FirebaseErrorClassifier.classify(
+                status: answer.status, body: bytes, context: context, retryAfterMs: answer.retryAfterMs(now: now()))
             logger.debug(
                 "firebase call refused",
                 metadata: [

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Logging
+import SesameHTTP
 
 extension FirebaseUsernameDirectory {
     /// A directory over an `HTTPClient` the caller owns (and shuts down); nil when usernames

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import SesameCore
+import SesameHTTP
 
 /// A ``UsernameDirectory`` in the Realtime Database, over its REST API (docs/usernames.md).
 ///
@@ -24,19 +25,23 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     static let detailsPath = ["users", "details"]
 
     let urls: RealtimeDatabaseURLs
-    let transport: any FirebaseTransport
+    let transport: any HTTPTransport
     let logger: Logger
+    let now: @Sendable () -> Date
 
     /// Nil when usernames are off (no database URL and no database emulator host).
+    /// `now` measures an HTTP-date `Retry-After`.
     public init?(
         configuration: FirebaseConfiguration,
-        transport: any FirebaseTransport,
-        logger: Logger = Logger(label: "sesame.firebase", factory: { _ in SwiftLogNoOpLogHandler() })
+        transport: any HTTPTransport,
+        logger: Logger = Logger(label: "sesame.firebase", factory: { _ in SwiftLogNoOpLogHandler() }),
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         guard let urls = RealtimeDatabaseURLs(configuration: configuration) else { return nil }
         self.urls = urls
         self.transport = transport
         self.logger = logger
+        self.now = now
     }
 
     public func owner(of key: String) async throws(RemoteAuthError) -> String? {
@@ -116,14 +121,14 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     private func send(
         _ name: String, _ method: HTTPMethod, _ segments: [String], auth: IDToken? = nil,
         headers: HTTPHeaders = [:], body: ByteBuffer? = nil
-    ) async throws(RemoteAuthError) -> FirebaseHTTPResponse {
+    ) async throws(RemoteAuthError) -> HTTPResponse {
         var headers = headers
         if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let request = FirebaseHTTPRequest(
+        let request = HTTPRequest(
             name: name, method: method, url: urls.url(segments, auth: auth?.rawValue), headers: headers, body: body
         )
         do {
-            let response = try await transport.send(request)
+            let response = try await transport.exchange(request)
             logger.debug("rtdb call answered", metadata: ["rtdb.call": "\(name)", "http.status": "\(response.status)"])
             return response
         } catch {
@@ -132,8 +137,10 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
         }
     }
 
-    private func classify(_ response: FirebaseHTTPResponse, sentAuth: Bool) -> RemoteAuthError {
-        RealtimeDatabaseErrorClassifier.classify(status: response.status, body: response.bytes, sentAuth: sentAuth)
+    private func classify(_ response: HTTPResponse, sentAuth: Bool) -> RemoteAuthError {
+        RealtimeDatabaseErrorClassifier.classify(
+            status: response.status, body: response.bytes, sentAuth: sentAuth,
+            retryAfterMs: RetryAfter.milliseconds(response.headers.first(name: "Retry-After"), now: now()))
     }
 
     private static let encoder: JSONEncoder = {
@@ -148,7 +155,7 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     }
 
     /// The JSON value of a body (`NSNull` for `null`).
-    private static func value(in response: FirebaseHTTPResponse, name: String) throws(RemoteAuthError) -> Any {
+    private static func value(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> Any {
         guard let value = try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed]) else {
             throw .malformedResponse("\(name): not JSON")
         }
@@ -157,7 +164,7 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
 
     /// The uid stored at a username key: a JSON string (this layout), or an object with a
     /// `uid` field (the layout docs/usernames.md describes); nil for `null`.
-    private static func uid(in response: FirebaseHTTPResponse, name: String) throws(RemoteAuthError) -> String? {
+    private static func uid(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> String? {
         let value = try value(in: response, name: name)
         if value is NSNull { return nil }
         if let uid = value as? String { return uid }

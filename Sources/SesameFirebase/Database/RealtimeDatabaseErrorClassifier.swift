@@ -9,8 +9,8 @@ import SesameCore
 /// path or data was refused (`invalid-username`); an unexpected 412 → unavailable (the
 /// location kept changing).
 enum RealtimeDatabaseErrorClassifier {
-    static func classify(status: Int, body: [UInt8], sentAuth: Bool) -> RemoteAuthError {
-        if status == 429 { return .rateLimited(retryAfterMs: nil) }
+    static func classify(status: Int, body: [UInt8], sentAuth: Bool, retryAfterMs: Int? = nil) -> RemoteAuthError {
+        if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
         if status >= 500 || status == 412 { return .unavailable(status: status) }
         let text = errorText(body)?.lowercased() ?? ""
         switch status {

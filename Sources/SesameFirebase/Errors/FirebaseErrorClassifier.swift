@@ -8,22 +8,23 @@ import SesameCore
 /// or its account; then the domain reason of the code, or the call's fallback for unknown
 /// codes. A non-2xx answer without a readable error body is a malformed response.
 enum FirebaseErrorClassifier {
-    /// Classifies a non-200 answer.
-    static func classify(status: Int, body: [UInt8], context: FirebaseCallContext) -> RemoteAuthError {
-        if status == 429 { return .rateLimited(retryAfterMs: nil) }
+    /// Classifies a non-200 answer. `retryAfterMs` is the answer's `Retry-After`, carried by
+    /// every rate-limit classification (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
+    static func classify(status: Int, body: [UInt8], context: FirebaseCallContext, retryAfterMs: Int? = nil) -> RemoteAuthError {
+        if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
         if status >= 500 { return .unavailable(status: status) }
         guard let envelope = FirebaseErrorEnvelope.parse(body) else {
             return .malformedResponse("\(context.endpoint.name): HTTP \(status) without an error body")
         }
-        return classify(code: envelope.code, context: context)
+        return classify(code: envelope.code, context: context, retryAfterMs: retryAfterMs)
     }
 
     /// Classifies an error code (from an error body, or a 200 `errorMessage` of signInWithIdp).
-    static func classify(code: FirebaseErrorCode?, context: FirebaseCallContext) -> RemoteAuthError {
+    static func classify(code: FirebaseErrorCode?, context: FirebaseCallContext, retryAfterMs: Int? = nil) -> RemoteAuthError {
         guard let code else { return .rejected(AuthError(context.fallback)) }
         switch code {
         case .tooManyAttemptsTryLater, .quotaExceeded:
-            return .rateLimited(retryAfterMs: nil)
+            return .rateLimited(retryAfterMs: retryAfterMs)
         default:
             break
         }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// `FirebaseAuthProvider` over real HTTP on loopback against `SesameEmulator`.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 import Testing
 
 /// `FirebaseUsernameDirectory` over real HTTP against the emulator's Realtime Database.

@@ -5,6 +5,7 @@ import NIOHTTP1
 import SesameCore
 import SesameEmulator
 import SesameFirebase
+import SesameHTTP
 import Synchronization
 import Testing
 

@@ -2,19 +2,20 @@ import NIOCore
 import NIOHTTP1
 import SesameCore
 import SesameFirebase
+import SesameHTTP
 
-/// A ``FirebaseTransport`` that records every request and answers from a script, in order.
+/// A ``HTTPTransport`` that records every request and answers from a script, in order.
 /// When the script runs out it answers 599, which no test expects.
-actor ScriptedTransport: FirebaseTransport {
+actor ScriptedTransport: HTTPTransport {
     enum Reply: Sendable {
-        case response(FirebaseHTTPResponse)
-        case failure(RemoteAuthError)
+        case response(HTTPResponse)
+        case failure(HTTPTransportError)
 
         /// A JSON answer.
         static func json(_ status: Int = 200, _ text: String, headers: HTTPHeaders = [:]) -> Reply {
             var headers = headers
             headers.add(name: "Content-Type", value: "application/json")
-            return .response(FirebaseHTTPResponse(status: status, headers: headers, text: text))
+            return .response(HTTPResponse(status: status, headers: headers, text: text))
         }
 
         /// A Google REST error envelope with `message` (docs/firebase.md, "Endpoints").
@@ -23,16 +24,16 @@ actor ScriptedTransport: FirebaseTransport {
         }
     }
 
-    private(set) var requests: [FirebaseHTTPRequest] = []
+    private(set) var requests: [HTTPRequest] = []
     private var replies: [Reply]
 
     init(_ replies: [Reply]) {
         self.replies = replies
     }
 
-    func send(_ request: FirebaseHTTPRequest) async throws(RemoteAuthError) -> FirebaseHTTPResponse {
+    func send(_ request: HTTPRequest) async throws(HTTPTransportError) -> HTTPResponse {
         requests.append(request)
-        guard !replies.isEmpty else { return FirebaseHTTPResponse(status: 599, text: "script exhausted") }
+        guard !replies.isEmpty else { return HTTPResponse(status: 599, text: "script exhausted") }
         switch replies.removeFirst() {
         case .response(let response): return response
         case .failure(let error): throw error

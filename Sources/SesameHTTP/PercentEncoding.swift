@@ -1,20 +1,20 @@
 /// RFC 3986 percent-encoding, written out so request shapes do not depend on Foundation's
 /// character sets.
-enum PercentEncoding {
+public enum PercentEncoding {
     /// Encodes everything but the unreserved characters `A-Z a-z 0-9 - . _ ~`: for query values
     /// and `application/x-www-form-urlencoded` bodies (spaces become `%20`).
-    static func queryValue(_ text: String) -> String {
+    public static func queryValue(_ text: String) -> String {
         encode(text, keeping: { isUnreserved($0) })
     }
 
     /// Encodes one path segment: unreserved characters and `,` stay, everything else
     /// (including `/`, `?`, `#`, `%` and non-ASCII) is encoded.
-    static func pathSegment(_ text: String) -> String {
+    public static func pathSegment(_ text: String) -> String {
         encode(text, keeping: { isUnreserved($0) || $0 == UInt8(ascii: ",") })
     }
 
     /// `name=value&…` with both sides encoded.
-    static func form(_ fields: [(String, String)]) -> String {
+    public static func form(_ fields: [(String, String)]) -> String {
         fields.map { "\(queryValue($0.0))=\(queryValue($0.1))" }.joined(separator: "&")
     }
 

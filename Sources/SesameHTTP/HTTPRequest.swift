@@ -1,13 +1,13 @@
 import NIOCore
 import NIOHTTP1
 
-/// One HTTP request to a Firebase REST API, as the adapter builds it.
+/// One HTTP request, as an adapter builds it.
 ///
-/// A value, so tests can record and compare request shapes. The URL may carry secrets (the API
-/// key, an RTDB `auth=` token) and the body may carry passwords and codes: never log either;
-/// `name` is what logs show.
-public struct FirebaseHTTPRequest: Sendable, Equatable, CustomStringConvertible {
-    /// A short, secret-free name of the call, e.g. `accounts:signUp` or `rtdb.put`.
+/// A value, so tests can record and compare request shapes. The URL may carry secrets (an API
+/// key, an `auth=` token), and the headers and body may carry bearer tokens, passwords and
+/// codes: never log them. `name` is what logs show.
+public struct HTTPRequest: Sendable, Equatable, CustomStringConvertible {
+    /// A short, secret-free name of the call, e.g. `accounts:signUp` or `auth.token`.
     public var name: String
     public var method: HTTPMethod
     /// The absolute URL including the query.
@@ -23,7 +23,7 @@ public struct FirebaseHTTPRequest: Sendable, Equatable, CustomStringConvertible 
         self.body = body
     }
 
-    /// Method and name only: the URL and body may hold secrets.
+    /// Method and name only: the URL, headers and body may hold secrets.
     public var description: String { "\(method.rawValue) \(name) (redacted)" }
 
     /// The body as UTF-8 text (tests and snapshots).

@@ -1,8 +1,8 @@
 import NIOCore
 import NIOHTTP1
 
-/// The complete answer to a ``FirebaseHTTPRequest``: status, headers and the whole body.
-public struct FirebaseHTTPResponse: Sendable, Equatable, CustomStringConvertible {
+/// The complete answer to an ``HTTPRequest``: status, headers and the whole body.
+public struct HTTPResponse: Sendable, Equatable, CustomStringConvertible {
     public var status: Int
     public var headers: HTTPHeaders
     public var body: ByteBuffer
@@ -22,5 +22,8 @@ public struct FirebaseHTTPResponse: Sendable, Equatable, CustomStringConvertible
     public var description: String { "HTTP \(status) (\(body.readableBytes) bytes)" }
 
     /// The body's bytes.
-    var bytes: [UInt8] { Array(body.readableBytesView) }
+    public var bytes: [UInt8] { Array(body.readableBytesView) }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
 }

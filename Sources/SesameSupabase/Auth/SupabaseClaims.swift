@@ -1,0 +1,65 @@
+import Foundation
+
+/// Reads a GoTrue access token's claims without verifying it (the daemon trusts the backend
+/// that just issued the token; verifying is the business of whoever receives it).
+enum SupabaseClaims {
+    /// AMR methods that prove an email address: the account signs in "by email" (Firebase's
+    /// `password` provider covers email links too).
+    static let emailMethods: Set<String> = [
+        "password", "otp", "magiclink", "email", "email/signup", "email_signup", "email_change", "invite", "recovery",
+    ]
+
+    /// The sign-in provider of `jwt` in Firebase's names: `anonymous` when `is_anonymous` is
+    /// true; else the newest `amr` entry (ignoring `token_refresh`): email methods →
+    /// `password`, OAuth and ID-token methods → the provider (`app_metadata.provider`, mapped);
+    /// else `app_metadata.provider`, mapped; `unknown` when the token cannot be read.
+    static func signInProvider(of jwt: String) -> String {
+        guard let payload = payload(of: jwt) else { return "unknown" }
+        if payload["is_anonymous"] as? Bool == true { return "anonymous" }
+        let appProvider = ((payload["app_metadata"] as? [String: Any])?["provider"] as? String).flatMap {
+            $0.isEmpty ? nil : $0
+        }
+        let entries = (payload["amr"] as? [[String: Any]] ?? [])
+            .filter { ($0["method"] as? String).map { $0 != "token_refresh" } ?? false }
+        let newest = entries.enumerated().max { left, right in
+            let l = number(left.element["timestamp"]) ?? 0
+            let r = number(right.element["timestamp"]) ?? 0
+            return l == r ? left.offset < right.offset : l < r
+        }?.element
+        if let method = newest?["method"] as? String {
+            if method == "anonymous" { return "anonymous" }
+            if emailMethods.contains(method) { return "password" }
+            if let provider = (newest?["provider"] as? String) ?? appProvider, !provider.isEmpty {
+                return SupabaseProviderIds.firebaseName(provider)
+            }
+        }
+        return appProvider.map(SupabaseProviderIds.firebaseName) ?? "unknown"
+    }
+
+    /// A JSON number as a Double, whichever numeric type the parser chose.
+    static func number(_ value: Any?) -> Double? {
+        if let value = value as? Double { return value }
+        if let value = value as? Int { return Double(value) }
+        return (value as? NSNumber)?.doubleValue
+    }
+
+    /// The `sub` claim.
+    static func subject(of jwt: String) -> String? {
+        payload(of: jwt)?["sub"] as? String
+    }
+
+    /// The payload object of `jwt` (its second, base64url-encoded segment).
+    static func payload(of jwt: String) -> [String: Any]? {
+        let segments = jwt.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count >= 2, let data = base64URLDecode(segments[1]) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    static func base64URLDecode(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let remainder = base64.count % 4
+        if remainder == 1 { return nil }
+        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,68 @@
+/// Request bodies of the GoTrue endpoints the adapter calls (reference §A.2).
+struct EmptyBody: Encodable, Sendable {}
+
+struct EmailPasswordBody: Encodable, Sendable {
+    var email: String
+    var password: String
+}
+
+struct RefreshBody: Encodable, Sendable {
+    var refreshToken: String
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+struct OTPBody: Encodable, Sendable {
+    var email: String
+    var createUser = true
+    enum CodingKeys: String, CodingKey {
+        case email
+        case createUser = "create_user"
+    }
+}
+
+/// `/verify` with the code from the email, or with the hashed token of its link.
+struct VerifyBody: Encodable, Sendable {
+    var type: String
+    var email: String?
+    var token: String?
+    var tokenHash: String?
+    enum CodingKeys: String, CodingKey {
+        case type, email, token
+        case tokenHash = "token_hash"
+    }
+}
+
+struct IDTokenGrantBody: Encodable, Sendable {
+    var provider: String
+    var idToken: String
+    var accessToken: String?
+    var linkIdentity: Bool?
+    enum CodingKeys: String, CodingKey {
+        case provider
+        case idToken = "id_token"
+        case accessToken = "access_token"
+        case linkIdentity = "link_identity"
+    }
+}
+
+struct EmailBody: Encodable, Sendable {
+    var email: String
+}
+
+struct ResendBody: Encodable, Sendable {
+    var type: String
+    var email: String
+}
+
+/// `PUT /user {"data":{"display_name":…}}`; a nil name is sent as JSON null (removes it).
+struct DisplayNameBody: Encodable, Sendable {
+    var displayName: String?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyKey.self)
+        var data = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("data"))
+        if let displayName { try data.encode(displayName, forKey: AnyKey("display_name")) } else {
+            try data.encodeNil(forKey: AnyKey("display_name"))
+        }
+    }
+}

@@ -1,0 +1,69 @@
+/// A GoTrue user object (reference §A.5). Only the fields the daemon reads; everything is
+/// optional but `id`, so a server that adds or drops fields does not break sign-in.
+struct GoTrueUser: Decodable, Sendable {
+    struct AppMetadata: Decodable, Sendable {
+        var provider: String?
+        var providers: [String]?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            provider = try? container.decodeIfPresent(String.self, forKey: AnyKey("provider"))
+            providers = try? container.decodeIfPresent([String].self, forKey: AnyKey("providers"))
+        }
+    }
+
+    /// `user_metadata`: free-form; only the display-name keys the SDKs set are read.
+    struct UserMetadata: Decodable, Sendable {
+        var displayName: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            displayName = ["display_name", "full_name", "name"].lazy
+                .compactMap { (try? container.decodeIfPresent(String.self, forKey: AnyKey($0))) ?? nil }
+                .first { !$0.isEmpty }
+        }
+    }
+
+    struct Identity: Decodable, Sendable {
+        var identityId: String?
+        var id: String?
+        var provider: String
+
+        enum CodingKeys: String, CodingKey {
+            case identityId = "identity_id"
+            case id
+            case provider
+        }
+    }
+
+    var id: String
+    var email: String?
+    var newEmail: String?
+    var emailConfirmedAt: String?
+    var isAnonymous: Bool?
+    var appMetadata: AppMetadata?
+    var userMetadata: UserMetadata?
+    var identities: [Identity]?
+    var createdAt: String?
+    var lastSignInAt: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, identities
+        case newEmail = "new_email"
+        case emailConfirmedAt = "email_confirmed_at"
+        case isAnonymous = "is_anonymous"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case lastSignInAt = "last_sign_in_at"
+    }
+}
+
+/// A coding key for free-form objects.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}

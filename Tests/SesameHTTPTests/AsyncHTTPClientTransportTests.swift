@@ -1,0 +1,57 @@
+import NIOCore
+import NIOHTTP1
+import SesameEmulator
+import SesameHTTP
+import Testing
+
+/// The transport over real loopback HTTP against the in-process emulator.
+@Suite("AsyncHTTPClient transport")
+struct AsyncHTTPClientTransportTests {
+    static func withEmulator(_ body: (SesameEmulator, AsyncHTTPClientTransport) async throws -> Void) async throws {
+        let emulator = try await SesameEmulator.start(
+            EmulatorConfiguration(host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project"))
+        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+        do {
+            try await body(emulator, transport)
+        } catch {
+            await transport.shutdown()
+            await emulator.stop()
+            throw error
+        }
+        await transport.shutdown()
+        await emulator.stop()
+    }
+
+    @Test("a complete answer comes back whatever its status; a dropped connection is connectionClosed")
+    func answers() async throws {
+        try await Self.withEmulator { emulator, transport in
+            let base = "http://127.0.0.1:\(emulator.authPort)"
+            let ok = try await transport.send(HTTPRequest(name: "faults", method: .GET, url: base + "/sesame/v1/faults"))
+            #expect(ok.status == 200 && ok.isSuccess)
+            #expect(ok.bytes.count > 2)
+
+            let fault = HTTPRequest.json(name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["failNext": 1])
+            #expect(try await transport.send(fault).status == 200)
+            let failed = try await transport.send(HTTPRequest(name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
+            #expect(failed.status == 503 && !failed.isSuccess)
+
+            let down = HTTPRequest.json(name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["down": true])
+            #expect(try await transport.send(down).status == 200)
+            await #expect(throws: HTTPTransportError.connectionClosed) {
+                _ = try await transport.send(HTTPRequest(name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
+            }
+        }
+    }
+
+    @Test("nothing listening is a connect failure, described without the URL")
+    func refused() async throws {
+        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
+        let failure = await #expect(throws: HTTPTransportError.self) {
+            _ = try await transport.send(HTTPRequest(name: "x", method: .GET, url: "http://127.0.0.1:1/secret-path?key=SECRET"))
+        }
+        await transport.shutdown()
+        let description = try #require(failure).description
+        #expect(!description.contains("SECRET"))
+        #expect(description.hasPrefix("connect") || description.hasPrefix("connection failed"), "\(description)")
+    }
+}
