@@ -63,6 +63,9 @@ struct SesameDaemon: AsyncParsableCommand {
         let factory = JournalLogHandler.factory(identifier: "sesamed", environment: environment, logLevel: level)
         LoggingSystem.bootstrap { label in factory(label, nil) }
         let logger = Logger(label: "sesamed")
+        // Trapped before anything slow happens: a SIGTERM during start-up (keyring, bind) is
+        // kept and stops the daemon cleanly once its services run, instead of killing it (143).
+        let stopSignals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
 
         let configuration: DaemonConfiguration
         do {
@@ -138,9 +141,17 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: server),
                     .init(service: systemd),
                 ],
-                gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
-        try await group.run()
+        try await withThrowingTaskGroup(of: Void.self) { watcher in
+            watcher.addTask {
+                for await _ in stopSignals {
+                    await group.triggerGracefulShutdown()
+                    return
+                }
+            }
+            try await group.run()
+            watcher.cancelAll()
+        }
         await store.close()
         await backend.shutdown()
         logger.info("sesamed stopped")
