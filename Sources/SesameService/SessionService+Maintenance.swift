@@ -68,6 +68,8 @@ extension SessionService {
     func performDueWork() async {
         for job in plan.due(at: now(), maintenanceFacts) {
             switch job {
+            case .writeKeyring:
+                await rewriteKeyring()
             case .createAnonymousUser:
                 do throws(AuthError) {
                     try await exclusively { () async throws(AuthError) in

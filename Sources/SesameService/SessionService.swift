@@ -157,13 +157,24 @@ public actor SessionService {
     private func persist() async {
         do {
             try await store.save(machine.persisted)
+            plan.handle(.keyringWritten)
         } catch {
-            // The state stays in memory and is written again with the next change; clients are
-            // still told, since the in-memory session is what the daemon serves.
+            // The state stays in memory and is written again with the next change or by the
+            // maintenance loop (backoff); clients are still told, since the in-memory session is
+            // what the daemon serves (docs/configuration.md, "When the keyring cannot be written").
             logger.critical(
-                "Could not write the keyring; the change is kept in memory",
+                "Could not write the keyring; the change is kept in memory and written again later",
                 metadata: ["error": "\(error.message)"])
+            plan.handle(.keyringWriteFailed(at: now(), random: .random(in: 0...1)))
+            wakeMaintenance()
         }
+    }
+
+    /// The maintenance job after a failed write: the current state, written again.
+    func rewriteKeyring() async {
+        await lockApply()
+        defer { applyLock.release() }
+        await persist()
     }
 
     func emit(_ kind: SessionEvent.Kind) {

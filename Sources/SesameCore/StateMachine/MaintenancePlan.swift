@@ -3,7 +3,8 @@ import Foundation
 /// What background work is due, and when: a pure value the service's maintenance loop asks
 /// and tells. It performs nothing.
 ///
-/// Five jobs: create the anonymous user (anonymous first, retried with backoff while offline),
+/// Six jobs: write the keyring again after a failed write (disk full, I/O error; retried with
+/// backoff, before anything else), create the anonymous user (anonymous first, retried with backoff while offline),
 /// renew the token ahead of expiry (retried with backoff after a transient failure), the backend
 /// cleanup list (deletions and server-side sign-outs, retried with backoff), the username
 /// directory steps left by a crash (retried after a pause), and merges whose hold ran out. A job
@@ -11,6 +12,7 @@ import Foundation
 /// spins on work it cannot do.
 public struct MaintenancePlan: Sendable, Hashable {
     public enum Job: Sendable, Hashable {
+        case writeKeyring
         case createAnonymousUser
         case refreshToken
         case cleanup
@@ -68,6 +70,10 @@ public struct MaintenancePlan: Sendable, Hashable {
         /// Username steps were added or their pause should end: try now.
         case usernameStepsNeeded
         case usernameStepsFailed(at: Date, random: Double)
+        /// Writing the keyring failed: the change lives in memory only, so write it again.
+        case keyringWriteFailed(at: Date, random: Double)
+        /// The keyring holds the current state (after any successful write).
+        case keyringWritten
     }
 
     /// Pause before retrying the username directory steps (times 1...1.5, jittered).
@@ -76,11 +82,14 @@ public struct MaintenancePlan: Sendable, Hashable {
     public private(set) var refreshAt: Date?
     public private(set) var anonymousAt: Date?
     public private(set) var cleanupAt: Date?
+    /// When to write the keyring again; nil while the last write succeeded.
+    public private(set) var keyringAt: Date?
     /// Not before this; nil = as soon as steps wait.
     public private(set) var usernameNotBefore: Date?
     private var refreshBackoff = Backoff()
     private var anonymousBackoff = Backoff()
     private var cleanupBackoff = Backoff()
+    private var keyringBackoff = Backoff()
 
     public init() {}
 
@@ -116,6 +125,11 @@ public struct MaintenancePlan: Sendable, Hashable {
             usernameNotBefore = nil
         case .usernameStepsFailed(let now, let random):
             usernameNotBefore = now.addingTimeInterval(Self.usernameRetryDelay * (1 + 0.5 * max(0, min(1, random))))
+        case .keyringWriteFailed(let now, let random):
+            keyringAt = now.addingTimeInterval(keyringBackoff.nextDelay(random: random))
+        case .keyringWritten:
+            keyringBackoff.reset()
+            keyringAt = nil
         }
     }
 
@@ -123,6 +137,7 @@ public struct MaintenancePlan: Sendable, Hashable {
     public func schedule(_ facts: Facts) -> [(job: Job, at: Date)] {
         guard facts.loaded else { return [] }
         var jobs: [(job: Job, at: Date)] = []
+        if let keyringAt { jobs.append((.writeKeyring, keyringAt)) }
         if !facts.hasSession, facts.anonymousFirst, let anonymousAt { jobs.append((.createAnonymousUser, anonymousAt)) }
         if facts.hasSession, let refreshAt { jobs.append((.refreshToken, refreshAt)) }
         if facts.hasCleanup, let cleanupAt { jobs.append((.cleanup, cleanupAt)) }
@@ -140,8 +155,8 @@ public struct MaintenancePlan: Sendable, Hashable {
         schedule(facts).map(\.at).min()
     }
 
-    /// The jobs due at `now`, in a fixed order: the user first, then its token, then cleanup,
-    /// usernames and merges.
+    /// The jobs due at `now`, in a fixed order: the keyring first, then the user, its token,
+    /// cleanup, usernames and merges.
     public func due(at now: Date, _ facts: Facts) -> [Job] {
         schedule(facts).filter { $0.at <= now }.map(\.job)
     }
