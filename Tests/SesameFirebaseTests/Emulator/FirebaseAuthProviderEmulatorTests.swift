@@ -99,7 +99,12 @@ struct FirebaseAuthProviderEmulatorTests {
                 }
                 try await h.faults(#"{"latencyMs":0}"#)
                 await transport.shutdown()  // a no-op: the client is the caller's
-                #expect(try await auth.signUpAnonymously().isNewUser)
+                // The shared client still works; a roomier timeout so a slow (sanitized, loaded)
+                // machine does not fail the call that proves it.
+                let patient = FirebaseAuthProvider(
+                    configuration: h.configuration,
+                    transport: AsyncHTTPClientTransport(client: client, requestTimeout: .seconds(15)))
+                #expect(try await patient.signUpAnonymously().isNewUser)
             } catch {
                 try await client.shutdown()
                 throw error
