@@ -14,7 +14,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test test-swift test-units test-conformance test-fuzz test-python fuzz bench soak \
-	install deb deb-binaries test-systemd clean help
+	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
 
@@ -23,6 +23,7 @@ help:
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
+	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
 	@echo "make deb     build dist/sesame_VERSION_ARCH.deb (Swift runtime linked statically) and lint it"
@@ -71,6 +72,9 @@ bench: deps
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/sesame-load bench/sesame-load.c
 	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT) build -c release --show-bin-path)" --tools .build/bench-tools
 	$$($(SWIFT) build -c release --show-bin-path)/sesame-emulator-bench
+
+test-sanitizers: deps
+	scripts/test-sanitizers.sh
 
 ROUNDS ?= 1000
 soak: deps
