@@ -4,7 +4,7 @@ import Foundation
 /// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
 /// `database_export/<namespace>.json`.
 enum EmulatorSnapshot {
-    static func write(to directory: String, auth: AuthState, database: DatabaseState) async throws {
+    static func write(to directory: String, auth: AccountStore, database: DatabaseState) async throws {
         let (accounts, config) = await auth.exportSnapshot()
         let trees = await database.trees
         let root = URL(fileURLWithPath: directory)
@@ -29,7 +29,7 @@ enum EmulatorSnapshot {
         }
     }
 
-    static func read(from directory: String, auth: AuthState, database: DatabaseState) async throws {
+    static func read(from directory: String, auth: AccountStore, database: DatabaseState) async throws {
         let snapshot = try load(directory)
         if let accounts = snapshot.accounts {
             await auth.importSnapshot(accounts: accounts, config: snapshot.config)

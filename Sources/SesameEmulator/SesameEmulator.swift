@@ -19,12 +19,12 @@ public final class SesameEmulator: Sendable {
 
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
-    private let auth: AuthState
+    private let auth: AccountStore
     private let database: DatabaseState
 
     private init(
         authPort: Int, databasePort: Int, configuration: EmulatorConfiguration, group: ServiceGroup,
-        running: Task<Void, any Error>, auth: AuthState, database: DatabaseState
+        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState
     ) {
         self.authPort = authPort
         self.databasePort = databasePort
@@ -45,7 +45,7 @@ public final class SesameEmulator: Sendable {
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
         let logger = configuration.logger
-        let auth = AuthState(projectId: configuration.projectId, clock: configuration.clock, logger: logger)
+        let auth = AccountStore(projectId: configuration.projectId, clock: configuration.clock, logger: logger)
         let database = DatabaseState(clock: configuration.clock)
         if let directory = configuration.importDirectory {
             try await EmulatorSnapshot.read(from: directory, auth: auth, database: database)

@@ -3,7 +3,7 @@ extension AuthEndpoints {
     func emulatorEndpoint(_ request: EmulatorRequest) async throws -> EmulatorReply {
         if request.path == "/emulator/action" && request.method == "GET" { return await action(request) }
         let parts = request.path.split(separator: "/")
-        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw AuthError.notFound }
+        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw IdentityToolkitError.notFound }
         switch (request.method, parts[4]) {
         case ("GET", "oobCodes"): return .json(await state.listOobCodes())
         case ("DELETE", "accounts"): return .json(await state.deleteAllAccounts())
@@ -11,7 +11,7 @@ extension AuthEndpoints {
         case ("PATCH", "config"):
             let body = try AuthRequestBody.parse(request.body)
             return .json(try await state.patchConfiguration(body))
-        default: throw AuthError.notFound
+        default: throw IdentityToolkitError.notFound
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The Auth emulator's HTTP surface (reference §1, §4, §7, §10): routes a request to the
-/// ``AuthState`` operation, after the API-key and `Authorization: Bearer owner` checks.
+/// ``AccountStore`` operation, after the API-key and `Authorization: Bearer owner` checks.
 struct AuthEndpoints: EmulatorEndpoints {
-    let state: AuthState
+    let state: AccountStore
     let projectId: String
     /// `host:port` used for links when a request has no `Host` header.
     let fallbackHost: String
@@ -59,13 +59,13 @@ struct AuthEndpoints: EmulatorEndpoints {
 
     func errorReply(status: Int, message: String) -> EmulatorReply {
         let reason = status == 503 ? "backendError" : "invalid"
-        let error = AuthError(
+        let error = IdentityToolkitError(
             httpStatus: status, message: message, reason: reason, status: status == 400 ? nil : message)
         return .json(error.json, status: status)
     }
 
     func payloadTooLargeReply() -> EmulatorReply {
-        .json(AuthError.payloadTooLarge.json, status: 413)
+        .json(IdentityToolkitError.payloadTooLarge.json, status: 413)
     }
 
     func faultSettingsChanged(_ settings: FaultSettings) async {
@@ -75,10 +75,10 @@ struct AuthEndpoints: EmulatorEndpoints {
     func respond(to request: EmulatorRequest) async -> EmulatorReply {
         do {
             return try await dispatch(request)
-        } catch let error as AuthError {
+        } catch let error as IdentityToolkitError {
             return .json(error.json, status: error.httpStatus)
         } catch {
-            let failure = AuthError(httpStatus: 500, message: "INTERNAL", reason: "backendError", status: "INTERNAL")
+            let failure = IdentityToolkitError(httpStatus: 500, message: "INTERNAL", reason: "backendError", status: "INTERNAL")
             return .json(failure.json, status: 500)
         }
     }
@@ -94,15 +94,15 @@ struct AuthEndpoints: EmulatorEndpoints {
             ])
         }
         if path.hasPrefix("/emulator/") { return try await emulatorEndpoint(request) }
-        guard let route = Self.route(path) else { throw AuthError.notFound }
+        guard let route = Self.route(path) else { throw IdentityToolkitError.notFound }
         let isGet = route.operation == "accounts:batchGet"
-        guard request.method == (isGet ? "GET" : "POST") else { throw AuthError.notFound }
+        guard request.method == (isGet ? "GET" : "POST") else { throw IdentityToolkitError.notFound }
 
         let privileged = try Self.isPrivileged(request, allowBearer: route.operation != "token")
         if !privileged {
             let key = request.query["key"] ?? request.header("x-goog-api-key") ?? ""
-            if key.isEmpty { throw AuthError.missingAPIKey }
-            if route.projectScoped { throw AuthError.insufficientPermission }
+            if key.isEmpty { throw IdentityToolkitError.missingAPIKey }
+            if route.projectScoped { throw IdentityToolkitError.insufficientPermission }
         }
         var body: AuthRequestBody
         if route.operation == "token" {
@@ -111,9 +111,9 @@ struct AuthEndpoints: EmulatorEndpoints {
             body = try AuthRequestBody.parse(request.body)
         }
         if isGet { body.merge(defaults: request.query.mapValues(JSON.string)) }
-        if body.has("targetProjectId") && !privileged { throw AuthError.insufficientPermission }
+        if body.has("targetProjectId") && !privileged { throw IdentityToolkitError.insufficientPermission }
         if body.has("tenantId") {
-            throw AuthError.notImplemented("NOT_IMPLEMENTED : sesame-emulator does not support multi-tenancy (tenantId).")
+            throw IdentityToolkitError.notImplemented("NOT_IMPLEMENTED : sesame-emulator does not support multi-tenancy (tenantId).")
         }
 
         let result: JSON
@@ -132,33 +132,33 @@ struct AuthEndpoints: EmulatorEndpoints {
         case "accounts:resetPassword": result = try await state.resetPassword(body)
         case "token": result = try await state.grantToken(body)
         case "accounts:batchDelete", "accounts:batchGet", "accounts:query":
-            guard privileged else { throw AuthError.insufficientPermission }
+            guard privileged else { throw IdentityToolkitError.insufficientPermission }
             switch route.operation {
             case "accounts:batchDelete": result = try await state.batchDelete(body)
             case "accounts:batchGet": result = try await state.batchGet(body)
             default: result = try await state.query(body)
             }
         case _ where Self.knownUnsupported.contains(route.operation):
-            throw AuthError.notImplemented("NOT_IMPLEMENTED : \(route.operation) is not supported by sesame-emulator.")
+            throw IdentityToolkitError.notImplemented("NOT_IMPLEMENTED : \(route.operation) is not supported by sesame-emulator.")
         default:
-            throw AuthError.notFound
+            throw IdentityToolkitError.notFound
         }
         return .json(result)
     }
 
     /// `Bearer owner` (any case) or `Bearer ya29.…` is privileged; any other bearer value is a
     /// 401 (when bearers are honoured at all); other schemes are ignored.
-    static func isPrivileged(_ request: EmulatorRequest, allowBearer: Bool) throws(AuthError) -> Bool {
+    static func isPrivileged(_ request: EmulatorRequest, allowBearer: Bool) throws(IdentityToolkitError) -> Bool {
         guard allowBearer, let header = request.header("authorization") else { return false }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         if token.lowercased() == "owner" || token.hasPrefix("ya29.") { return true }
-        throw AuthError.unauthenticated
+        throw IdentityToolkitError.unauthenticated
     }
 
     /// The Secure Token body: form-urlencoded or JSON, snake_case or camelCase.
-    static func parseTokenBody(_ request: EmulatorRequest) throws(AuthError) -> AuthRequestBody {
+    static func parseTokenBody(_ request: EmulatorRequest) throws(IdentityToolkitError) -> AuthRequestBody {
         let contentType = request.header("content-type")?.lowercased() ?? ""
         let firstByte = request.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if contentType.contains("json") || firstByte == UInt8(ascii: "{") {

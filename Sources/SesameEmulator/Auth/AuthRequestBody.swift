@@ -13,8 +13,8 @@ struct AuthRequestBody: Sendable {
     }
 
     /// Parses a JSON object body (an empty body is `{}`).
-    /// - Throws: ``AuthError`` for text that is not JSON or not an object.
-    static func parse(_ bytes: [UInt8]) throws(AuthError) -> AuthRequestBody {
+    /// - Throws: ``IdentityToolkitError`` for text that is not JSON or not an object.
+    static func parse(_ bytes: [UInt8]) throws(IdentityToolkitError) -> AuthRequestBody {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return AuthRequestBody(fields: [:])
         }
@@ -52,7 +52,7 @@ struct AuthRequestBody: Sendable {
     }
 
     /// A string field (numbers are coerced); `nil` when absent or null.
-    func string(_ key: String) throws(AuthError) -> String? {
+    func string(_ key: String) throws(IdentityToolkitError) -> String? {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let s)?: return s
@@ -63,12 +63,12 @@ struct AuthRequestBody: Sendable {
     }
 
     /// A string field that counts only when non-empty (the emulator's "truthy" test).
-    func nonEmpty(_ key: String) throws(AuthError) -> String? {
+    func nonEmpty(_ key: String) throws(IdentityToolkitError) -> String? {
         guard let s = try string(key), !s.isEmpty else { return nil }
         return s
     }
 
-    func bool(_ key: String) throws(AuthError) -> Bool? {
+    func bool(_ key: String) throws(IdentityToolkitError) -> Bool? {
         switch fields[key] {
         case nil, .null?: return nil
         case .bool(let b)?: return b
@@ -79,7 +79,7 @@ struct AuthRequestBody: Sendable {
     }
 
     /// An integer field; int64 values may arrive as strings.
-    func int(_ key: String) throws(AuthError) -> Int? {
+    func int(_ key: String) throws(IdentityToolkitError) -> Int? {
         switch fields[key] {
         case nil, .null?: return nil
         case .string(let s)?:
@@ -91,7 +91,7 @@ struct AuthRequestBody: Sendable {
         }
     }
 
-    func stringArray(_ key: String) throws(AuthError) -> [String]? {
+    func stringArray(_ key: String) throws(IdentityToolkitError) -> [String]? {
         switch fields[key] {
         case nil, .null?: return nil
         case .array(let a)?:
@@ -109,7 +109,7 @@ struct AuthRequestBody: Sendable {
         }
     }
 
-    func objectArray(_ key: String) throws(AuthError) -> [AuthRequestBody]? {
+    func objectArray(_ key: String) throws(IdentityToolkitError) -> [AuthRequestBody]? {
         switch fields[key] {
         case nil, .null?: return nil
         case .array(let a)?:
@@ -125,7 +125,7 @@ struct AuthRequestBody: Sendable {
         }
     }
 
-    func object(_ key: String) throws(AuthError) -> [String: JSON]? {
+    func object(_ key: String) throws(IdentityToolkitError) -> [String: JSON]? {
         switch fields[key] {
         case nil, .null?: return nil
         case .object(let o)?: return o

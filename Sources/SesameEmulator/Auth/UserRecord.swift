@@ -2,7 +2,7 @@ import Foundation
 
 /// One account as the Auth emulator keeps it. Times are milliseconds since 1970 unless noted.
 ///
-/// Invariants kept by ``AuthState``: `localId` is unique; `email` is stored lower-cased;
+/// Invariants kept by ``AccountStore``: `localId` is unique; `email` is stored lower-cased;
 /// `federatedProviders` never holds `password` or `phone` entries (those are derived).
 struct UserRecord: Sendable, Equatable {
     var localId: String

@@ -1,8 +1,8 @@
-extension AuthState {
+extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
-    func signInWithPassword(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func signInWithPassword(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let email = try body.string("email") else { throw .invalid("MISSING_EMAIL") }
-        if !AuthState.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+        if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
         guard let password = try body.nonEmpty("password") else { throw .invalid("MISSING_PASSWORD") }
         if body.has("idToken") || body.has("pendingIdToken") {
             throw .notImplemented("NOT_IMPLEMENTED : idToken and pendingIdToken are not supported")
@@ -25,7 +25,7 @@ extension AuthState {
     }
 
     /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
-    func signInWithCustomToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func signInWithCustomToken(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let token = try body.nonEmpty("token") else { throw .invalid("MISSING_CUSTOM_TOKEN") }
         var payload: [String: JSON]
         if token.hasPrefix("{") {
@@ -50,7 +50,7 @@ extension AuthState {
         case .object(let o)?: claims = o
         default: throw .invalid("INVALID_CLAIMS")
         }
-        try AuthState.checkClaims(claims)
+        try AccountStore.checkClaims(claims)
         var isNewUser = false
         var user: UserRecord
         if let existing = users[uid] {
@@ -68,7 +68,7 @@ extension AuthState {
     }
 
     /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.
-    func grantToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func grantToken(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let grantType = try body.nonEmpty("grantType") else { throw .invalid("MISSING_GRANT_TYPE") }
         if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
         guard let refreshToken = try body.nonEmpty("refreshToken") else { throw .invalid("MISSING_REFRESH_TOKEN") }

@@ -1,4 +1,4 @@
-extension AuthState {
+extension AccountStore {
     /// Accounts and configuration in the Firebase emulator's export layout
     /// (`auth_export/accounts.json`, `auth_export/config.json`).
     func exportSnapshot() -> (accounts: JSON, config: JSON) {

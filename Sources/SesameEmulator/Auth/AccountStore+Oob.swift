@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthState {
+extension AccountStore {
     static let requestTypeNames: [Int: String] = [
         0: "OOB_REQ_TYPE_UNSPECIFIED", 1: "PASSWORD_RESET", 2: "OLD_EMAIL_AGREE", 3: "NEW_EMAIL_ACCEPT",
         4: "VERIFY_EMAIL", 5: "RECOVER_EMAIL", 6: "EMAIL_SIGNIN", 7: "VERIFY_AND_CHANGE_EMAIL",
@@ -15,9 +15,9 @@ extension AuthState {
     }
 
     /// `accounts:sendOobCode`, reference §4.3. `baseURL` is `http://host:port` for links.
-    func sendOobCode(_ body: AuthRequestBody, privileged: Bool, baseURL: String) throws(AuthError) -> JSON {
+    func sendOobCode(_ body: AuthRequestBody, privileged: Bool, baseURL: String) throws(IdentityToolkitError) -> JSON {
         var requestType: String
-        if let n = try? body.int("requestType"), let name = AuthState.requestTypeNames[n] {
+        if let n = try? body.int("requestType"), let name = AccountStore.requestTypeNames[n] {
             requestType = name
         } else {
             guard let t = try body.nonEmpty("requestType") else { throw .invalid("MISSING_REQ_TYPE") }
@@ -26,7 +26,7 @@ extension AuthState {
         let returnOobLink = try body.bool("returnOobLink") ?? false
         if returnOobLink && !privileged { throw .invalid("INSUFFICIENT_PERMISSION") }
         let continueUrl = try body.nonEmpty("continueUrl")
-        if let continueUrl, !AuthState.isAbsoluteURI(continueUrl) {
+        if let continueUrl, !AccountStore.isAbsoluteURI(continueUrl) {
             throw .invalid("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
         }
         let record: OobRecord
@@ -34,7 +34,7 @@ extension AuthState {
         switch requestType {
         case "EMAIL_SIGNIN":
             guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
-            if !AuthState.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+            if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
             responseEmail = email.lowercased()
             record = createOobRecord(
                 email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL, continueUrl: continueUrl)
@@ -69,14 +69,14 @@ extension AuthState {
             guard let newEmail = try body.nonEmpty("newEmail") else { throw .invalid("MISSING_NEW_EMAIL") }
             guard let idToken = try body.nonEmpty("idToken") else { throw .invalid("MISSING_ID_TOKEN") }
             let user = try verifyIdToken(idToken).user
-            if !AuthState.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
+            if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
             if let owner = self.user(withEmail: newEmail), owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
             responseEmail = user.email ?? newEmail.lowercased()
             record = createOobRecord(
                 email: responseEmail, requestType: requestType, mode: "verifyAndChangeEmail", baseURL: baseURL,
                 continueUrl: continueUrl, newEmail: newEmail.lowercased(), localId: user.localId)
         default:
-            if AuthState.requestTypeNames.values.contains(requestType) {
+            if AccountStore.requestTypeNames.values.contains(requestType) {
                 throw .notImplemented("NOT_IMPLEMENTED : requestType \(requestType) is not supported")
             }
             throw .invalidArgument("Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
@@ -91,7 +91,7 @@ extension AuthState {
 
     /// `accounts:signInWithEmailLink`, reference §4.4. The code is consumed once it matches,
     /// even when a later check fails.
-    func signInWithEmailLink(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func signInWithEmailLink(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         var linkTarget: UserRecord?
         if let idToken = try body.nonEmpty("idToken") { linkTarget = try verifyIdToken(idToken).user }
         guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
@@ -129,7 +129,7 @@ extension AuthState {
 
     /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a
     /// `PASSWORD_RESET` code with `newPassword`.
-    func resetPassword(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func resetPassword(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let code = try body.nonEmpty("oobCode") else { throw .invalid("MISSING_OOB_CODE") }
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
         var response: [String: JSON] = [
@@ -153,7 +153,7 @@ extension AuthState {
 
     /// Applies a `VERIFY_EMAIL`, `VERIFY_AND_CHANGE_EMAIL` or `RECOVER_EMAIL` code
     /// (`accounts:update {oobCode}` and the action link). Returns the changed account.
-    func applyActionCode(_ code: String) throws(AuthError) -> UserRecord {
+    func applyActionCode(_ code: String) throws(IdentityToolkitError) -> UserRecord {
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
         switch record.requestType {
         case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":

@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthState {
+extension AccountStore {
     /// What a fake IdP credential says about the IdP account.
     struct IdpAccount {
         var providerId: String
@@ -22,7 +22,7 @@ extension AuthState {
     }
 
     /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5).
-    func parseIdpCredential(_ body: AuthRequestBody) throws(AuthError) -> IdpAccount {
+    func parseIdpCredential(_ body: AuthRequestBody) throws(IdentityToolkitError) -> IdpAccount {
         guard let requestUri = try body.nonEmpty("requestUri") else { throw .invalid("MISSING_REQUEST_URI") }
         guard let components = URLComponents(string: requestUri), components.scheme != nil else {
             throw .invalid("INVALID_REQUEST_URI")
@@ -100,7 +100,7 @@ extension AuthState {
     }
 
     /// `accounts:signInWithIdp`, reference §4.5: sign in, sign up, or link a fake IdP account.
-    func signInWithIdp(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func signInWithIdp(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         if body.has("returnRefreshToken") {
             throw .notImplemented("NOT_IMPLEMENTED : returnRefreshToken is not implemented yet.")
         }
@@ -113,7 +113,7 @@ extension AuthState {
         let emailMatching = !config.allowDuplicateEmails
         let idpEmail = idp.email?.lowercased()
 
-        func conflict(_ code: String) -> AuthError? {
+        func conflict(_ code: String) -> IdentityToolkitError? {
             if returnIdpCredential { return nil }
             return .invalid(code)
         }

@@ -1,6 +1,6 @@
-extension AuthState {
+extension AccountStore {
     /// `accounts:lookup`, reference §4.7. `users` is omitted when nothing matches.
-    func lookup(_ body: AuthRequestBody, privileged: Bool) throws(AuthError) -> JSON {
+    func lookup(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
         var found: [UserRecord] = []
         if let idToken = try body.nonEmpty("idToken") {
             found.append(try verifyIdToken(idToken).user)
@@ -26,7 +26,7 @@ extension AuthState {
     }
 
     /// `accounts:delete`, reference §4.8.
-    func delete(_ body: AuthRequestBody, privileged: Bool) throws(AuthError) -> JSON {
+    func delete(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
         let uid: String
         if let idToken = try body.nonEmpty("idToken") {
             uid = try verifyIdToken(idToken).user.localId
@@ -43,7 +43,7 @@ extension AuthState {
 
     /// `accounts:batchDelete` (privileged): deletes every listed account. Without `force`, an
     /// enabled account is kept and reported in `errors` (`NOT_DISABLED`), as Google's service does.
-    func batchDelete(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func batchDelete(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let ids = try body.stringArray("localIds") else { throw .invalid("MISSING_LOCAL_ID") }
         if ids.count > 1000 { throw .invalid("TOO_MANY_IDS_TO_DELETE : Cannot delete more than 1000 accounts at once") }
         let force = try body.bool("force") ?? false
@@ -62,7 +62,7 @@ extension AuthState {
     }
 
     /// `accounts:batchGet` (privileged GET): pages of accounts ordered by `localId`.
-    func batchGet(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func batchGet(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         let maxResults = try body.int("maxResults") ?? 20
         if maxResults < 0 || maxResults > 1000 { throw .invalid("INVALID_PAGE_SELECTION") }
         let after = try body.nonEmpty("nextPageToken")
@@ -78,7 +78,7 @@ extension AuthState {
 
     /// `accounts:query` (privileged): filter by `expression[].email|userId|phoneNumber`, with
     /// `offset` and `limit`; `returnUserInfo: false` gives only the count.
-    func query(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func query(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         var selected = users.values.sorted { $0.localId < $1.localId }
         if let expressions = try body.objectArray("expression"), !expressions.isEmpty {
             var matches: [UserRecord] = []
@@ -99,12 +99,12 @@ extension AuthState {
     }
 
     /// `accounts:createAuthUri`, reference §4.9 (hidden under email enumeration protection).
-    func createAuthUri(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func createAuthUri(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         guard let identifier = try body.nonEmpty("identifier") else { throw .invalid("MISSING_IDENTIFIER") }
         guard let continueUri = try body.nonEmpty("continueUri") else { throw .invalid("MISSING_CONTINUE_URI") }
         if body.has("providerId") { throw .notImplemented("NOT_IMPLEMENTED : providerId is not supported") }
-        if !AuthState.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
-        if !AuthState.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
+        if !AccountStore.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
+        if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
         let sessionId = try body.nonEmpty("sessionId") ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)
         var response: [String: JSON] = ["kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": .string(sessionId)]
         if config.enableImprovedEmailPrivacy { return .object(response) }
@@ -142,7 +142,7 @@ extension AuthState {
 
     func configuration() -> JSON { config.json }
 
-    func patchConfiguration(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func patchConfiguration(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
         if let signIn = try body.object("signIn"), let allow = signIn["allowDuplicateEmails"] {
             guard let b = allow.boolValue else { throw .invalidArgument("Invalid JSON payload received. /signIn/allowDuplicateEmails should be boolean") }
             config.allowDuplicateEmails = b

@@ -1,7 +1,7 @@
-extension AuthState {
+extension AccountStore {
     /// `accounts:update` (setAccountInfo), reference §4.6: by `idToken` or `oobCode`, or
     /// privileged by `localId`.
-    func update(_ body: AuthRequestBody, privileged: Bool) throws(AuthError) -> JSON {
+    func update(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
         if body.has("provider") || body.has("upgradeToFederatedLogin") {
             throw .notImplemented("NOT_IMPLEMENTED : provider and upgradeToFederatedLogin are not supported")
         }
@@ -15,7 +15,7 @@ extension AuthState {
         let adminPath = privileged && idToken == nil && oobCode == nil
         if adminPath && localId == nil { throw .invalid("MISSING_LOCAL_ID") }
         if privileged, let attributes = try body.string("customAttributes") {
-            try AuthState.checkCustomAttributes(attributes)
+            try AccountStore.checkCustomAttributes(attributes)
         }
 
         if let oobCode, idToken == nil, !adminPath {
@@ -40,7 +40,7 @@ extension AuthState {
 
         let newEmail = try body.string("email")
         if let newEmail {
-            if !AuthState.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
+            if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
             if !config.allowDuplicateEmails, let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
                 throw .invalid("EMAIL_EXISTS")
             }

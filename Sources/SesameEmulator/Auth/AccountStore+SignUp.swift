@@ -1,7 +1,7 @@
-extension AuthState {
+extension AccountStore {
     /// `accounts:signUp` (and, privileged, `projects/{p}/accounts`): anonymous, email+password,
     /// or linking email+password to the `idToken`'s user. Reference §4.1.
-    func signUp(_ body: AuthRequestBody, privileged: Bool) throws(AuthError) -> JSON {
+    func signUp(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
         if !privileged && body.has("localId") { throw .invalid("UNEXPECTED_PARAMETER : User ID") }
         let rawEmail = try body.string("email")
         let email = try body.nonEmpty("email")
@@ -13,7 +13,7 @@ extension AuthState {
             if email == nil { throw .invalid("MISSING_EMAIL") }
             if password == nil { throw .invalid("MISSING_PASSWORD") }
         }
-        if let rawEmail, !AuthState.isValidEmail(rawEmail) { throw .invalid("INVALID_EMAIL") }
+        if let rawEmail, !AccountStore.isValidEmail(rawEmail) { throw .invalid("INVALID_EMAIL") }
         if let email, !config.allowDuplicateEmails, user(withEmail: email) != nil { throw .invalid("EMAIL_EXISTS") }
         if let password { try checkPassword(password) }
 
