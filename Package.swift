@@ -104,6 +104,7 @@ let package = Package(
             name: "SesameEmulator",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,6 +194,7 @@ let package = Package(
                 "SesameEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
+                .product(name: "NIOPosix", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict

@@ -18,7 +18,7 @@ enum EmulatorSnapshot {
                 "database": ["version": "sesame-emulator", "path": "database_export"],
             ]
             try Data(metadata.serializedBytes()).write(to: root.appendingPathComponent("firebase-export-metadata.json"), options: .atomic)
-            try Data(accounts.serializedBytes()).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
+            try Data(JSON.encodedBytes(accounts)).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
             try Data(config.serializedBytes()).write(to: root.appendingPathComponent("auth_export/config.json"), options: .atomic)
             for (namespace, tree) in trees {
                 let file = root.appendingPathComponent("database_export/\(namespace).json")
@@ -71,7 +71,7 @@ enum EmulatorSnapshot {
     static func parseFile(_ url: URL) throws -> JSON? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSONParser.parse(Array(try Data(contentsOf: url)))
+            return try JSON.parse(Array(try Data(contentsOf: url)))
         } catch {
             throw SesameEmulatorError("cannot import \(url.path): \(error)")
         }

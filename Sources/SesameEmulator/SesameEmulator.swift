@@ -45,8 +45,11 @@ public final class SesameEmulator: Sendable {
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
         let logger = configuration.logger
-        let auth = AccountStore(projectId: configuration.projectId, clock: configuration.clock, logger: logger)
-        let database = DatabaseState(clock: configuration.clock)
+        let authSkew = ClockSkew()
+        let databaseSkew = ClockSkew()
+        let auth = AccountStore(
+            projectId: configuration.projectId, clock: configuration.clock.skewed(by: authSkew), logger: logger)
+        let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
         if let directory = configuration.importDirectory {
             try await EmulatorSnapshot.read(from: directory, auth: auth, database: database)
         }
@@ -54,8 +57,9 @@ public final class SesameEmulator: Sendable {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: (String, Int).self)
         let authEndpoints = AuthEndpoints(
             state: auth, projectId: configuration.projectId,
-            fallbackHost: "\(configuration.host):\(configuration.authPort)")
-        let databaseEndpoints = DatabaseEndpoints(state: database, defaultNamespace: configuration.defaultNamespace)
+            fallbackHost: "\(configuration.host):\(configuration.authPort)", clockSkew: authSkew)
+        let databaseEndpoints = DatabaseEndpoints(
+            state: database, defaultNamespace: configuration.defaultNamespace, clockSkew: databaseSkew)
         let authApp = Self.application(
             name: "auth", endpoints: authEndpoints, host: configuration.host, port: configuration.authPort,
             logger: logger, bound: boundContinuation)
@@ -94,9 +98,12 @@ public final class SesameEmulator: Sendable {
         bound: AsyncStream<(String, Int)>.Continuation
     ) -> some Service {
         let faults = FaultInjector()
-        let responder = EmulatorResponder(endpoints: endpoints, faults: faults)
+        let router = Router(context: EmulatorRequestContext.self)
+        router.add(middleware: EmulatorMiddleware(endpoints: endpoints, faults: faults))
+        FaultRoutes(faults: faults, endpoints: endpoints).add(to: router)
+        endpoints.addRoutes(to: router)
         return Application(
-            responder: responder,
+            router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sesame-emulator"),
             onServerRunning: { channel in
                 bound.yield((name, channel.localAddress?.port ?? port))

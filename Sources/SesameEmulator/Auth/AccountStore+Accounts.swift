@@ -1,17 +1,17 @@
 extension AccountStore {
     /// `accounts:lookup`, reference §4.7. `users` is omitted when nothing matches.
-    func lookup(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
+    func lookup(_ body: LookupRequest, privileged: Bool) throws(IdentityToolkitError) -> GetAccountInfoResponse {
         var found: [UserRecord] = []
-        if let idToken = try body.nonEmpty("idToken") {
+        if let idToken = body.idToken.nonEmpty {
             found.append(try verifyIdToken(idToken).user)
         } else if !privileged {
             throw .invalid("MISSING_ID_TOKEN")
         } else {
-            for uid in try body.stringArray("localId") ?? [] { if let u = users[uid] { found.append(u) } }
-            for email in try body.stringArray("email") ?? [] { if let u = user(withEmail: email) { found.append(u) } }
-            for phone in try body.stringArray("phoneNumber") ?? [] { if let u = user(withPhone: phone) { found.append(u) } }
-            for federated in try body.objectArray("federatedUserId") ?? [] {
-                if let p = try federated.string("providerId"), let r = try federated.string("rawId"),
+            for uid in body.localId ?? [] { if let u = users[uid] { found.append(u) } }
+            for email in body.email ?? [] { if let u = user(withEmail: email) { found.append(u) } }
+            for phone in body.phoneNumber ?? [] { if let u = user(withPhone: phone) { found.append(u) } }
+            for federated in body.federatedUserId ?? [] {
+                if let p = federated.providerId, let r = federated.rawId,
                     let u = user(withProvider: p, rawId: r)
                 {
                     found.append(u)
@@ -20,33 +20,31 @@ extension AccountStore {
         }
         var seen: Set<String> = []
         let unique = found.filter { seen.insert($0.localId).inserted }
-        var response: [String: JSON] = ["kind": "identitytoolkit#GetAccountInfoResponse"]
-        if !unique.isEmpty { response["users"] = .array(unique.map(\.json)) }
-        return .object(response)
+        return GetAccountInfoResponse(users: unique.isEmpty ? nil : unique.map(AccountInfo.init))
     }
 
     /// `accounts:delete`, reference §4.8.
-    func delete(_ body: AuthRequestBody, privileged: Bool) throws(IdentityToolkitError) -> JSON {
+    func delete(_ body: DeleteRequest, privileged: Bool) throws(IdentityToolkitError) -> DeleteAccountResponse {
         let uid: String
-        if let idToken = try body.nonEmpty("idToken") {
+        if let idToken = body.idToken.nonEmpty {
             uid = try verifyIdToken(idToken).user.localId
         } else if privileged {
-            guard let localId = try body.nonEmpty("localId") else { throw .invalid("MISSING_LOCAL_ID") }
+            guard let localId = body.localId.nonEmpty else { throw .invalid("MISSING_LOCAL_ID") }
             guard users[localId] != nil else { throw .invalid("USER_NOT_FOUND") }
             uid = localId
         } else {
             throw .invalid("MISSING_ID_TOKEN")
         }
         users[uid] = nil
-        return ["kind": "identitytoolkit#DeleteAccountResponse"]
+        return DeleteAccountResponse()
     }
 
     /// `accounts:batchDelete` (privileged): deletes every listed account. Without `force`, an
     /// enabled account is kept and reported in `errors` (`NOT_DISABLED`), as Google's service does.
-    func batchDelete(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
-        guard let ids = try body.stringArray("localIds") else { throw .invalid("MISSING_LOCAL_ID") }
+    func batchDelete(_ body: BatchDeleteRequest) throws(IdentityToolkitError) -> JSON {
+        guard let ids = body.localIds else { throw .invalid("MISSING_LOCAL_ID") }
         if ids.count > 1000 { throw .invalid("TOO_MANY_IDS_TO_DELETE : Cannot delete more than 1000 accounts at once") }
-        let force = try body.bool("force") ?? false
+        let force = body.force ?? false
         var errors: [JSON] = []
         for (index, uid) in ids.enumerated() {
             guard let user = users[uid] else { continue }
@@ -62,50 +60,46 @@ extension AccountStore {
     }
 
     /// `accounts:batchGet` (privileged GET): pages of accounts ordered by `localId`.
-    func batchGet(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
-        let maxResults = try body.int("maxResults") ?? 20
+    func batchGet(_ body: BatchGetRequest) throws(IdentityToolkitError) -> DownloadAccountResponse {
+        let maxResults = body.maxResults ?? 20
         if maxResults < 0 || maxResults > 1000 { throw .invalid("INVALID_PAGE_SELECTION") }
-        let after = try body.nonEmpty("nextPageToken")
+        let after = body.nextPageToken.nonEmpty
         let ordered = users.keys.sorted().filter { after == nil || $0 > after! }
         let page = ordered.prefix(maxResults)
-        var response: [String: JSON] = [
-            "kind": "identitytoolkit#DownloadAccountResponse",
-            "users": .array(page.map { users[$0]!.json }),
-        ]
-        if ordered.count > page.count, let last = page.last { response["nextPageToken"] = .string(last) }
-        return .object(response)
+        var response = DownloadAccountResponse(users: page.map { AccountInfo(users[$0]!) })
+        if ordered.count > page.count, let last = page.last { response.nextPageToken = last }
+        return response
     }
 
     /// `accounts:query` (privileged): filter by `expression[].email|userId|phoneNumber`, with
     /// `offset` and `limit`; `returnUserInfo: false` gives only the count.
-    func query(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
+    func query(_ body: QueryRequest) -> QueryAccountsResponse {
         var selected = users.values.sorted { $0.localId < $1.localId }
-        if let expressions = try body.objectArray("expression"), !expressions.isEmpty {
+        if let expressions = body.expression, !expressions.isEmpty {
             var matches: [UserRecord] = []
             for e in expressions {
-                if let email = try e.string("email") { matches += selected.filter { $0.email == email.lowercased() } }
-                if let uid = try e.string("userId") { matches += selected.filter { $0.localId == uid } }
-                if let phone = try e.string("phoneNumber") { matches += selected.filter { $0.phoneNumber == phone } }
+                if let email = e.email { matches += selected.filter { $0.email == email.lowercased() } }
+                if let uid = e.userId { matches += selected.filter { $0.localId == uid } }
+                if let phone = e.phoneNumber { matches += selected.filter { $0.phoneNumber == phone } }
             }
             var seen: Set<String> = []
             selected = matches.filter { seen.insert($0.localId).inserted }
         }
-        let offset = max(0, try body.int("offset") ?? 0)
-        let limit = max(0, try body.int("limit") ?? 500)
+        let offset = max(0, body.offset ?? 0)
+        let limit = max(0, body.limit ?? 500)
         let page = Array(selected.dropFirst(offset).prefix(limit))
-        var response: [String: JSON] = ["recordsCount": .string(String(selected.count))]
-        if try body.bool("returnUserInfo") ?? true { response["userInfo"] = .array(page.map(\.json)) }
-        return .object(response)
+        let userInfo = body.returnUserInfo ?? true ? page.map(AccountInfo.init) : nil
+        return QueryAccountsResponse(recordsCount: String(selected.count), userInfo: userInfo)
     }
 
     /// `accounts:createAuthUri`, reference §4.9 (hidden under email enumeration protection).
-    func createAuthUri(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
-        guard let identifier = try body.nonEmpty("identifier") else { throw .invalid("MISSING_IDENTIFIER") }
-        guard let continueUri = try body.nonEmpty("continueUri") else { throw .invalid("MISSING_CONTINUE_URI") }
-        if body.has("providerId") { throw .notImplemented("NOT_IMPLEMENTED : providerId is not supported") }
+    func createAuthUri(_ body: CreateAuthUriRequest) throws(IdentityToolkitError) -> JSON {
+        guard let identifier = body.identifier.nonEmpty else { throw .invalid("MISSING_IDENTIFIER") }
+        guard let continueUri = body.continueUri.nonEmpty else { throw .invalid("MISSING_CONTINUE_URI") }
+        if body.providerId != nil { throw .notImplemented("NOT_IMPLEMENTED : providerId is not supported") }
         if !AccountStore.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
         if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
-        let sessionId = try body.nonEmpty("sessionId") ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)
+        let sessionId = body.sessionId.nonEmpty ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)
         var response: [String: JSON] = ["kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": .string(sessionId)]
         if config.enableImprovedEmailPrivacy { return .object(response) }
         let email = identifier.lowercased()
@@ -142,17 +136,9 @@ extension AccountStore {
 
     func configuration() -> JSON { config.json }
 
-    func patchConfiguration(_ body: AuthRequestBody) throws(IdentityToolkitError) -> JSON {
-        if let signIn = try body.object("signIn"), let allow = signIn["allowDuplicateEmails"] {
-            guard let b = allow.boolValue else { throw .invalidArgument("Invalid JSON payload received. /signIn/allowDuplicateEmails should be boolean") }
-            config.allowDuplicateEmails = b
-        }
-        if let privacy = try body.object("emailPrivacyConfig"), let enable = privacy["enableImprovedEmailPrivacy"] {
-            guard let b = enable.boolValue else {
-                throw .invalidArgument("Invalid JSON payload received. /emailPrivacyConfig/enableImprovedEmailPrivacy should be boolean")
-            }
-            config.enableImprovedEmailPrivacy = b
-        }
+    func patchConfiguration(_ body: ConfigPatchRequest) -> JSON {
+        if let allow = body.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = allow }
+        if let enable = body.emailPrivacyConfig?.enableImprovedEmailPrivacy { config.enableImprovedEmailPrivacy = enable }
         return config.json
     }
 }

@@ -82,7 +82,7 @@ actor AccountStore {
 
     /// Validates a `customAttributes` JSON string.
     static func checkCustomAttributes(_ text: String) throws(IdentityToolkitError) {
-        guard case .object(let claims)? = try? JSONParser.parse(text) else { throw .invalid("INVALID_CLAIMS") }
+        guard case .object(let claims)? = try? JSON.parse(text) else { throw .invalid("INVALID_CLAIMS") }
         try checkClaims(claims)
         if text.utf8.count > 1000 { throw .invalid("CLAIMS_TOO_LARGE") }
     }
@@ -108,9 +108,8 @@ actor AccountStore {
         user.validSince = nowSeconds
     }
 
-    /// Stores `user` and returns fresh tokens for it as response fields
-    /// (`idToken`, `refreshToken`, `expiresIn`).
-    func issueTokens(for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]) -> [String: JSON] {
+    /// Stores `user` and returns fresh tokens for it.
+    func issueTokens(for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]) -> IssuedTokens {
         let now = nowMilliseconds
         user.lastRefreshAt = now
         users[user.localId] = user
@@ -119,7 +118,7 @@ actor AccountStore {
             lifetime: tokenLifetime)
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims)
-        return ["idToken": .string(idToken), "refreshToken": .string(refreshToken), "expiresIn": .string(String(tokenLifetime))]
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: String(tokenLifetime))
     }
 
     func newUser(localId: String? = nil) -> UserRecord {

@@ -48,13 +48,28 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
         "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
 
     /// The JSON envelope.
-    var json: JSON {
-        var e: [String: JSON] = [
-            "code": .int(httpStatus),
-            "message": .string(message),
-            "errors": [["message": .string(message), "reason": .string(reason), "domain": "global"]],
-        ]
-        e["status"] = status.map(JSON.string)
-        return ["error": .object(e)]
+    var envelope: Envelope {
+        Envelope(
+            error: .init(
+                code: httpStatus, message: message,
+                errors: [.init(message: message, reason: reason, domain: "global")], status: status))
+    }
+
+    /// `{"error":{"code","message","errors":[{"message","reason","domain"}],"status"?}}`.
+    struct Envelope: Encodable, Sendable {
+        struct Body: Encodable, Sendable {
+            var code: Int
+            var message: String
+            var errors: [Detail]
+            var status: String?
+        }
+
+        struct Detail: Encodable, Sendable {
+            var message: String
+            var reason: String
+            var domain: String
+        }
+
+        var error: Body
     }
 }

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Why a body could not be read as JSON.
+struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Human-readable text such as `Unexpected token.`; never quotes the input.
+    let message: String
+    var description: String { message }
+}
+
+extension JSON: Codable {
+    /// Nesting deeper than this is refused before decoding, so hostile input cannot exhaust the
+    /// stack.
+    static let maximumDepth = 256
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let i = try? container.decode(Int.self) {
+            self = .int(i)
+        } else if let d = try? container.decode(Double.self) {
+            self = .double(d)
+        } else if let s = try? container.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? container.decode([JSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try container.decode([String: JSON].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .int(let i): try container.encode(i)
+        case .double(let d):
+            // Integral doubles within ±2^53 are written as integers, so 1.0 and 1 encode alike.
+            if d.rounded() == d, abs(d) < 9_007_199_254_740_992 {
+                try container.encode(Int(d))
+            } else {
+                try container.encode(d)
+            }
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o): try container.encode(o)
+        }
+    }
+
+    /// Decodes one JSON document (Foundation's `JSONDecoder`).
+    /// - Throws: ``JSONParseError`` for text that is not JSON or nests deeper than ``maximumDepth``.
+    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
+        try decode(JSON.self, from: bytes)
+    }
+
+    /// Decodes a Swift string as one JSON document.
+    static func parse(_ text: String) throws(JSONParseError) -> JSON {
+        try parse(Array(text.utf8))
+    }
+
+    /// Decodes `bytes` as `T` after the depth check; type mismatches are reported as
+    /// ``JSONParseError`` too (callers that want typed errors decode themselves).
+    static func decode<T: Decodable>(
+        _ type: T.Type, from bytes: [UInt8], decoder: JSONDecoder = JSONDecoder()
+    ) throws(JSONParseError) -> T {
+        if JSONNesting.exceeds(maximumDepth, in: bytes) {
+            throw JSONParseError(message: "Nesting deeper than \(maximumDepth) levels.")
+        }
+        do {
+            return try decoder.decode(T.self, from: Data(bytes))
+        } catch {
+            throw JSONParseError(message: "Unexpected token.")
+        }
+    }
+
+    /// Compact JSON text with object keys sorted, so equal values always give identical text
+    /// (the RTDB ETag depends on that).
+    func serialized() -> String {
+        String(decoding: serializedBytes(), as: UTF8.self)
+    }
+
+    /// UTF-8 bytes of ``serialized()``.
+    func serializedBytes() -> [UInt8] {
+        JSON.encodedBytes(self)
+    }
+
+    /// Canonical bytes of any `Encodable`: compact, keys sorted, slashes unescaped.
+    static func encodedBytes(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every value the emulator encodes is finite and string-keyed, so encoding cannot fail.
+        return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+    }
+}
+
+/// A guard run before decoding: does the text open more than `limit` nested arrays or objects?
+/// Brackets inside strings are skipped; the text is otherwise not validated.
+enum JSONNesting {
+    static func exceeds(_ limit: Int, in bytes: [UInt8]) -> Bool {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for b in bytes {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if b == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if b == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch b {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: continue
+            }
+        }
+        return false
+    }
+}
