@@ -1,3 +1,4 @@
+import NIOCore
 import Testing
 
 @testable import SesameEmulator

@@ -40,8 +40,12 @@ enum IdentityToolkitRequestDecoding {
     }
 
     private static func typeName(_ type: Any.Type) -> String {
-        if type is [Any].Type { return "array" }
-        if type is [String: Any].Type { return "object" }
-        return "\(type)".lowercased()
+        switch type {
+        case is Bool.Type: return "boolean"
+        case is Int.Type: return "integer"
+        case is String.Type: return "string"
+        case is [String: Any].Type: return "object"
+        default: return "\(type)".hasPrefix("Array") ? "array" : "object"
+        }
     }
 }
