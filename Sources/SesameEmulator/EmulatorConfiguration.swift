@@ -17,6 +17,8 @@ public struct EmulatorConfiguration: Sendable {
     public var clock: EmulatorClock
     /// Where the emulator logs; secrets are never logged above `debug`.
     public var logger: Logger
+    /// The Supabase surface (GoTrue + PostgREST subset) on its own port; `nil` = not served.
+    public var supabase: SupabaseEmulatorConfiguration?
 
     /// The RTDB namespace used when a request has no `?ns=`: `<projectId>-default-rtdb`.
     public var defaultNamespace: String { "\(projectId)-default-rtdb" }
@@ -28,7 +30,8 @@ public struct EmulatorConfiguration: Sendable {
         projectId: String = "demo-project",
         importDirectory: String? = nil,
         clock: EmulatorClock = .system,
-        logger: Logger = Logger(label: "sesame-emulator", factory: { _ in SwiftLogNoOpLogHandler() })
+        logger: Logger = Logger(label: "sesame-emulator", factory: { _ in SwiftLogNoOpLogHandler() }),
+        supabase: SupabaseEmulatorConfiguration? = nil
     ) {
         self.host = host
         self.authPort = authPort
@@ -37,5 +40,6 @@ public struct EmulatorConfiguration: Sendable {
         self.importDirectory = importDirectory
         self.clock = clock
         self.logger = logger
+        self.supabase = supabase
     }
 }

@@ -4,10 +4,11 @@ import NIOCore
 import ServiceLifecycle
 public import UnixSignals
 
-/// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset.
+/// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset, and
+/// optionally Supabase Auth (GoTrue) with a PostgREST subset on a third port.
 ///
 /// Start one with ``start(_:gracefulShutdownSignals:)``; it serves until ``stop()`` (or one of
-/// the given signals). All state is in memory, owned by two actors (accounts and database), so
+/// the given signals). All state is in memory, owned by actors (accounts, database, Supabase), so
 /// the value is `Sendable` and may be shared freely between tasks.
 public final class SesameEmulator: Sendable {
     /// The port the Auth emulator is bound to (the real one when 0 was asked for).
@@ -16,18 +17,27 @@ public final class SesameEmulator: Sendable {
     public let databasePort: Int
     /// The configuration it was started with.
     public let configuration: EmulatorConfiguration
+    /// The port of the Supabase surface, when ``EmulatorConfiguration/supabase`` is set.
+    public let supabasePort: Int?
+    /// The Supabase anon key (an HS256 JWT with `role: anon`), when Supabase is served.
+    public var supabaseAnonKey: String? { supabaseStore?.jwt.apiKey(role: "anon") }
+    /// The Supabase service_role key, when Supabase is served.
+    public var supabaseServiceRoleKey: String? { supabaseStore?.jwt.apiKey(role: "service_role") }
 
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
     private let auth: AccountStore
     private let database: DatabaseState
+    private let supabaseStore: GoTrueStore?
 
     private init(
-        authPort: Int, databasePort: Int, configuration: EmulatorConfiguration, group: ServiceGroup,
-        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState
+        authPort: Int, databasePort: Int, supabasePort: Int?, configuration: EmulatorConfiguration, group: ServiceGroup,
+        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState, supabaseStore: GoTrueStore?
     ) {
         self.authPort = authPort
         self.databasePort = databasePort
+        self.supabasePort = supabasePort
+        self.supabaseStore = supabaseStore
         self.configuration = configuration
         self.group = group
         self.running = running
@@ -66,9 +76,22 @@ public final class SesameEmulator: Sendable {
         let databaseApp = Self.application(
             name: "database", endpoints: databaseEndpoints, host: configuration.host, port: configuration.databasePort,
             logger: logger, bound: boundContinuation)
+        var services: [any Service] = [authApp, databaseApp]
+        var supabaseStore: GoTrueStore?
+        if let supabase = configuration.supabase {
+            let supabaseSkew = ClockSkew()
+            let store = GoTrueStore(configuration: supabase, clock: configuration.clock.skewed(by: supabaseSkew))
+            let endpoints = SupabaseEndpoints(
+                store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew)
+            services.append(
+                Self.application(
+                    name: "supabase", endpoints: endpoints, host: configuration.host, port: supabase.port, logger: logger,
+                    bound: boundContinuation))
+            supabaseStore = store
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [authApp, databaseApp], gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+                services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         let running = Task {
             defer { boundContinuation.finish() }
             try await group.run()
@@ -77,9 +100,11 @@ public final class SesameEmulator: Sendable {
         var ports: [String: Int] = [:]
         for await (name, port) in bound {
             ports[name] = port
-            if ports.count == 2 { break }
+            if ports.count == services.count { break }
         }
-        guard let authPort = ports["auth"], let databasePort = ports["database"] else {
+        guard let authPort = ports["auth"], let databasePort = ports["database"],
+            configuration.supabase == nil || ports["supabase"] != nil
+        else {
             await group.triggerGracefulShutdown()
             do {
                 try await running.value
@@ -89,8 +114,8 @@ public final class SesameEmulator: Sendable {
             throw SesameEmulatorError("sesame-emulator stopped before it was ready")
         }
         return SesameEmulator(
-            authPort: authPort, databasePort: databasePort, configuration: configuration, group: group,
-            running: running, auth: auth, database: database)
+            authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"], configuration: configuration,
+            group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
     }
 
     private static func application<E: EmulatorEndpoints>(

@@ -17,6 +17,11 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             Logs go to standard error. SIGINT or SIGTERM stops it (after exporting, with --export-on-exit).
             Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:AUTH_PORT and
             FIREBASE_DATABASE_EMULATOR_HOST=HOST:DATABASE_PORT. See docs/emulator.md.
+            With --supabase-port it also serves Supabase Auth (GoTrue, /auth/v1) and a PostgREST
+            subset (/rest/v1) on that port, and prints three more lines:
+              sesame-emulator: supabase listening on http://HOST:PORT
+              sesame-emulator: supabase anon key JWT
+              sesame-emulator: supabase service_role key JWT
             """)
 
     @Option(help: "Port of the Auth emulator (0 picks a free port).")
@@ -40,11 +45,15 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @OptionGroup(title: "Supabase (GoTrue + PostgREST subset)")
+    var supabase: SupabaseOptions
+
     func validate() throws {
         for (name, port) in [("--auth-port", authPort), ("--database-port", databasePort)] where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535")
         }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
+        try supabase.validate()
     }
 
     func run() async throws {
@@ -52,7 +61,7 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let configuration = EmulatorConfiguration(
             host: host, authPort: authPort, databasePort: databasePort, projectId: project,
-            importDirectory: importDirectory, logger: logger)
+            importDirectory: importDirectory, logger: logger, supabase: supabase.configuration)
         let emulator: SesameEmulator
         do {
             emulator = try await SesameEmulator.start(configuration, gracefulShutdownSignals: [.sigterm, .sigint])
@@ -64,12 +73,24 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             sesame-emulator: auth listening on http://\(host):\(emulator.authPort)
             sesame-emulator: database listening on http://\(host):\(emulator.databasePort)
 
-            """
+            """ + supabaseLines(emulator)
         FileHandle.standardOutput.write(Data(ready.utf8))
         try await emulator.waitUntilStopped()
         if let exportOnExit {
             try await emulator.export(to: exportOnExit)
             logger.info("emulator.exported", metadata: ["emulator.export.directory": "\(exportOnExit)"])
         }
+    }
+
+    private func supabaseLines(_ emulator: SesameEmulator) -> String {
+        guard let port = emulator.supabasePort, let anon = emulator.supabaseAnonKey,
+            let service = emulator.supabaseServiceRoleKey
+        else { return "" }
+        return """
+            sesame-emulator: supabase listening on http://\(host):\(port)
+            sesame-emulator: supabase anon key \(anon)
+            sesame-emulator: supabase service_role key \(service)
+
+            """
     }
 }

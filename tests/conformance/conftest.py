@@ -40,3 +40,43 @@ def rest(operation, body):
 
 def unique_email(prefix="user"):
     return f"{prefix}-{uuid.uuid4().hex[:10]}@example.com"
+
+
+@pytest.fixture(scope="session")
+def supabase():
+    """A second sesame-emulator with the Supabase surface (--supabase-port 0), started from the
+    binary run.sh names in SESAME_EMULATOR_BINARY; yields its URL and the printed keys. The reuse
+    interval is 0 so reuse detection can be seen without waiting."""
+    import select
+    import subprocess
+    import time
+
+    binary = os.environ.get("SESAME_EMULATOR_BINARY")
+    assert binary, "run through run.sh (it sets SESAME_EMULATOR_BINARY)"
+    process = subprocess.Popen(
+        [binary, "--auth-port", "0", "--database-port", "0", "--supabase-port", "0",
+         "--supabase-refresh-reuse-interval", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,  # unbuffered: select() sees every line
+    )
+    found = {}
+    deadline = time.monotonic() + 120
+    try:
+        while len(found) < 3:
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, "sesame-emulator did not print its supabase lines within 120 s"
+            ready, _, _ = select.select([process.stdout], [], [], remaining)
+            if not ready:
+                continue
+            line = process.stdout.readline().decode()
+            assert line, "sesame-emulator exited before printing its supabase lines"
+            for prefix, name in (
+                ("sesame-emulator: supabase listening on ", "url"),
+                ("sesame-emulator: supabase anon key ", "anon"),
+                ("sesame-emulator: supabase service_role key ", "service_role"),
+            ):
+                if line.startswith(prefix):
+                    found[name] = line[len(prefix):].strip()
+        yield found
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

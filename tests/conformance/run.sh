@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Conformance: runs Google's firebase-admin (Python) against a sesame-emulator binary.
+# Conformance: runs Google's firebase-admin (Python) and Supabase's supabase-auth (Python)
+# against a sesame-emulator binary.
 # Usage: tests/conformance/run.sh PATH_TO_sesame-emulator
-# Creates tests/conformance/.venv (gitignored), installs firebase-admin and pytest from PyPI,
-# starts the emulator on ephemeral ports, runs pytest, stops the emulator, exits with pytest's status.
+# Creates tests/conformance/.venv (gitignored), installs firebase-admin, supabase-auth (pinned)
+# and pytest from PyPI, starts the emulator on ephemeral ports, runs pytest, stops the emulator,
+# exits with pytest's status. The Supabase tests start their own emulator (conftest.py, fixture
+# `supabase`) from SESAME_EMULATOR_BINARY.
 set -euo pipefail
 
 if [ $# -ne 1 ] || [ ! -x "$1" ]; then
@@ -16,7 +19,7 @@ VENV="$HERE/.venv"
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"
 fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check firebase-admin pytest
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check firebase-admin pytest 'supabase-auth==2.34.1'
 
 WORK="$(mktemp -d)"
 : >"$WORK/stdout"
@@ -50,6 +53,7 @@ if [ -z "$AUTH_HOST" ] || [ -z "$DATABASE_HOST" ]; then
 fi
 export FIREBASE_AUTH_EMULATOR_HOST="$AUTH_HOST"
 export FIREBASE_DATABASE_EMULATOR_HOST="$DATABASE_HOST"
+export SESAME_EMULATOR_BINARY="$BINARY"
 echo "conformance: auth at $AUTH_HOST, database at $DATABASE_HOST"
 
 set +e

@@ -1,0 +1,52 @@
+import ArgumentParser
+import SesameEmulator
+
+/// The `--supabase-*` options; `--supabase-port` absent means no Supabase surface.
+struct SupabaseOptions: ParsableArguments {
+    @Option(help: "Serve Supabase Auth (/auth/v1) and the PostgREST subset (/rest/v1) on this port (0 picks a free port).")
+    var supabasePort: Int?
+
+    @Option(help: ArgumentHelp("HS256 secret for the anon key, service_role key and access tokens.", valueName: "secret"))
+    var supabaseJwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret
+
+    @Option(help: ArgumentHelp("Access-token lifetime.", valueName: "seconds"))
+    var supabaseJwtExpiry: Int = 3600
+
+    @Option(help: ArgumentHelp("How long a rotated refresh token may still be used.", valueName: "seconds"))
+    var supabaseRefreshReuseInterval: Int = 10
+
+    @Option(help: ArgumentHelp("Confirm email addresses without a mail.", valueName: "true|false"))
+    var supabaseAutoconfirm: Bool = true
+
+    @Option(help: ArgumentHelp("Allow anonymous sign-ins (POST /auth/v1/signup with no email).", valueName: "true|false"))
+    var supabaseAnonymous: Bool = true
+
+    @Option(help: ArgumentHelp("The deployed delete-account function (POST /rest/v1/rpc/NAME), or none.", valueName: "name|none"))
+    var supabaseDeleteFunction: String = "delete_user"
+
+    func validate() throws {
+        if let supabasePort, !(0...65535).contains(supabasePort) {
+            throw ValidationError("--supabase-port must be between 0 and 65535")
+        }
+        if supabaseJwtSecret.utf8.count < 32 {
+            throw ValidationError("--supabase-jwt-secret must be at least 32 characters, as Supabase requires")
+        }
+        if supabaseJwtExpiry < 1 { throw ValidationError("--supabase-jwt-expiry must be at least 1 second") }
+        if supabaseRefreshReuseInterval < 0 { throw ValidationError("--supabase-refresh-reuse-interval must be 0 or more") }
+        if supabaseDeleteFunction.isEmpty
+            || !supabaseDeleteFunction.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        {
+            throw ValidationError("--supabase-delete-function must be a function name (letters, digits, _) or none")
+        }
+    }
+
+    /// The configuration, or `nil` without `--supabase-port`.
+    var configuration: SupabaseEmulatorConfiguration? {
+        guard let supabasePort else { return nil }
+        return SupabaseEmulatorConfiguration(
+            port: supabasePort, jwtSecret: supabaseJwtSecret, jwtExpirySeconds: supabaseJwtExpiry,
+            refreshReuseIntervalSeconds: supabaseRefreshReuseInterval, autoconfirm: supabaseAutoconfirm,
+            anonymousSignIns: supabaseAnonymous,
+            deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction)
+    }
+}

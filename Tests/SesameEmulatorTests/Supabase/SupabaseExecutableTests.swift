@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+@testable import SesameEmulator
+
+/// The built `sesame-emulator` binary beside the test bundle, when it was built.
+private let binary: String? = {
+    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for candidate in [directory, directory.deletingLastPathComponent()] {
+        let path = candidate.appendingPathComponent("sesame-emulator").path
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+}()
+
+@Suite("The sesame-emulator executable with --supabase-port")
+struct SupabaseExecutableTests {
+    /// The keys `supabase start` prints for the development secret.
+    static let wellKnownAnon =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0"
+    static let wellKnownService =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"
+
+    @Test func inProcessKeysAreTheWellKnownLocalKeys() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            #expect(emu.anonKey == Self.wellKnownAnon)
+            #expect(emu.serviceKey == Self.wellKnownService)
+        }
+    }
+
+    @Test(.enabled(if: binary != nil, "sesame-emulator was not built"))
+    func printsTheSupabaseLinesWithTheWellKnownKeys() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-supa-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stdoutURL = work.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary!)
+        process.arguments = [
+            "--auth-port", "0", "--database-port", "0", "--supabase-port", "0", "--supabase-delete-function", "none",
+        ]
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Await readiness: poll the output with a deadline (the lines appear once all ports are bound).
+        let deadline = ContinuousClock.now + .seconds(30)
+        var lines: [String] = []
+        while ContinuousClock.now < deadline {
+            lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= 5 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(lines.count == 5)
+        let url = try #require(lines.first { $0.hasPrefix("sesame-emulator: supabase listening on http://127.0.0.1:") })
+        #expect(Int(url.split(separator: ":").last ?? "") ?? 0 > 0)
+        #expect(lines.contains("sesame-emulator: supabase anon key \(SupabaseExecutableTests.wellKnownAnon)"))
+        #expect(lines.contains("sesame-emulator: supabase service_role key \(SupabaseExecutableTests.wellKnownService)"))
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
