@@ -47,7 +47,7 @@ struct SupabaseJWT: Sendable {
     /// byte for byte Supabase's well-known local keys.
     func apiKey(role: String) -> String {
         var payload = #"{"iss":"supabase-demo","role":"#
-        JSON.writeString(role, into: &payload)
+        payload += JSON.string(role).serialized()
         payload += #","exp":1983812996}"#
         return sign(payload: Array(payload.utf8))
     }
