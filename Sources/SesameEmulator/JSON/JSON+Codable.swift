@@ -66,8 +66,8 @@ extension JSON: Codable {
     static func decode<T: Decodable>(
         _ type: T.Type, from bytes: [UInt8], decoder: JSONDecoder = JSONDecoder()
     ) throws(JSONParseError) -> T {
-        if JSONNesting.exceeds(maximumDepth, in: bytes) {
-            throw JSONParseError(message: "Nesting deeper than \(maximumDepth) levels.")
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: maximumDepth) {
+            throw JSONParseError(message: problem)
         }
         do {
             return try decoder.decode(T.self, from: Data(bytes))
@@ -96,13 +96,17 @@ extension JSON: Codable {
     }
 }
 
-/// A guard run before decoding: does the text open more than `limit` nested arrays or objects?
-/// Brackets inside strings are skipped; the text is otherwise not validated.
-enum JSONNesting {
-    static func exceeds(_ limit: Int, in bytes: [UInt8]) -> Bool {
+/// Checks run over the raw text before Foundation's decoder sees it, for what that decoder lets
+/// through or only notices lazily: nesting deeper than a limit, control characters inside
+/// strings (also in fields a typed body ignores), and trailing commas. The text is otherwise not
+/// validated here.
+enum JSONPrecheck {
+    /// What is wrong with `bytes`, or `nil`.
+    static func problem(in bytes: [UInt8], maximumDepth: Int) -> String? {
         var depth = 0
         var inString = false
         var escaped = false
+        var lastSignificant: UInt8 = 0
         for b in bytes {
             if inString {
                 if escaped {
@@ -111,18 +115,25 @@ enum JSONNesting {
                     escaped = true
                 } else if b == UInt8(ascii: "\"") {
                     inString = false
+                    lastSignificant = b
+                } else if b < 0x20 {
+                    return "Control character in a string."
                 }
                 continue
             }
             switch b {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > limit { return true }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: continue
+                if depth > maximumDepth { return "Nesting deeper than \(maximumDepth) levels." }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if lastSignificant == UInt8(ascii: ",") { return "Trailing comma." }
+                depth -= 1
+            default: break
             }
+            lastSignificant = b
         }
-        return false
+        return nil
     }
 }
