@@ -14,20 +14,21 @@ extension JSON: Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Most likely first: every failed attempt costs a thrown DecodingError.
         if container.decodeNil() {
             self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? container.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? container.decode(Double.self) {
-            self = .double(d)
         } else if let s = try? container.decode(String.self) {
             self = .string(s)
+        } else if let i = try? container.decode(Int.self) {
+            self = .int(i)
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let o = try? container.decode([String: JSON].self) {
+            self = .object(o)
         } else if let a = try? container.decode([JSON].self) {
             self = .array(a)
         } else {
-            self = .object(try container.decode([String: JSON].self))
+            self = .double(try container.decode(Double.self))
         }
     }
 
