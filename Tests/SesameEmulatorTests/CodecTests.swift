@@ -39,7 +39,9 @@ struct CodecTests {
         #expect(JSON.double(1.0).serialized() == "1")
     }
 
-    @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\\x\"", "[1] 2", "{\"a\":\"\u{01}\"}"])
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "1.", "1e999", "tru", "\"\\x\"", "[1] 2", "{\"a\":\"\u{01}\"}",
+    ])
     func jsonRejectsInvalidText(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSON.parse(text) }
     }

@@ -12,7 +12,7 @@ struct FaultExtensionTests {
     }
 
     static let signUpRequest =
-        "POST /identitytoolkit.googleapis.com/v1/accounts:signUp?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+        "POST /identitytoolkit.googleapis.com/v1/accounts:signUp?key=k HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 
     @Test func retryAfterIsSentOnInjectedFailuresAsSecondsOrAsText() async throws {
         try await TestEmulator.with { emu in
@@ -54,7 +54,7 @@ struct FaultExtensionTests {
             #expect(down.received.isEmpty)
 
             _ = try await setFaults(emu, base: emu.authBase, ["down": false])
-            let answered = try await RawExchange.send(Self.signUpRequest + "", port: emu.emulator.authPort)
+            let answered = try await RawExchange.send(Self.signUpRequest, port: emu.emulator.authPort)
             #expect(String(decoding: answered.received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
 
             _ = try await setFaults(emu, base: emu.databaseBase, ["reset": true])

@@ -47,14 +47,23 @@ struct TokenFactory: Sendable {
 
     /// The refresh token for a session of `localId`.
     func refreshToken(localId: String, signInProvider: String, extraClaims: [String: JSON]) -> String {
-        let body: JSON = [
-            "_AuthEmulatorRefreshToken": "DO NOT MODIFY",
-            "localId": .string(localId),
-            "provider": .string(signInProvider),
-            "extraClaims": .object(extraClaims),
-            "projectId": .string(projectId),
-        ]
-        return Base64URL.standard(body.serializedBytes())
+        let body = RefreshTokenPayload(
+            marker: "DO NOT MODIFY", localId: localId, provider: signInProvider, extraClaims: extraClaims,
+            projectId: projectId)
+        return Base64URL.standard(JSON.encodedBytes(body))
+    }
+
+    /// The JSON inside a refresh token, as Google's emulator writes it.
+    struct RefreshTokenPayload: Codable, Sendable {
+        var marker: String
+        var localId: String
+        var provider: String?
+        var extraClaims: [String: JSON]?
+        var projectId: String
+
+        enum CodingKeys: String, CodingKey {
+            case marker = "_AuthEmulatorRefreshToken", localId, provider, extraClaims, projectId
+        }
     }
 
     /// The parts of a refresh token, or `nil` when it is not one of ours.
@@ -67,14 +76,12 @@ struct TokenFactory: Sendable {
 
     /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
     func decodeRefreshToken(_ token: String) -> RefreshGrant? {
-        guard let bytes = Base64URL.decode(token), let json = try? JSON.parse(bytes),
-            json["_AuthEmulatorRefreshToken"] != nil,
-            let localId = json["localId"]?.stringValue,
-            let project = json["projectId"]?.stringValue
+        guard let bytes = Base64URL.decode(token),
+            let payload = try? JSON.decode(RefreshTokenPayload.self, from: bytes)
         else { return nil }
         return RefreshGrant(
-            localId: localId, signInProvider: json["provider"]?.stringValue ?? "password",
-            extraClaims: json["extraClaims"]?.objectValue ?? [:], projectId: project)
+            localId: payload.localId, signInProvider: payload.provider ?? "password",
+            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId)
     }
 
     /// Decodes any JWT's header and payload without checking a signature; `nil` when the text

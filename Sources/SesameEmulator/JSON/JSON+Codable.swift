@@ -14,20 +14,21 @@ extension JSON: Codable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Most likely first: every failed attempt costs a thrown DecodingError.
         if container.decodeNil() {
             self = .null
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let i = try? container.decode(Int.self) {
-            self = .int(i)
-        } else if let d = try? container.decode(Double.self) {
-            self = .double(d)
         } else if let s = try? container.decode(String.self) {
             self = .string(s)
+        } else if let i = try? container.decode(Int.self) {
+            self = .int(i)
+        } else if let b = try? container.decode(Bool.self) {
+            self = .bool(b)
+        } else if let o = try? container.decode([String: JSON].self) {
+            self = .object(o)
         } else if let a = try? container.decode([JSON].self) {
             self = .array(a)
         } else {
-            self = .object(try container.decode([String: JSON].self))
+            self = .double(try container.decode(Double.self))
         }
     }
 
@@ -66,8 +67,8 @@ extension JSON: Codable {
     static func decode<T: Decodable>(
         _ type: T.Type, from bytes: [UInt8], decoder: JSONDecoder = JSONDecoder()
     ) throws(JSONParseError) -> T {
-        if JSONNesting.exceeds(maximumDepth, in: bytes) {
-            throw JSONParseError(message: "Nesting deeper than \(maximumDepth) levels.")
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: maximumDepth) {
+            throw JSONParseError(message: problem)
         }
         do {
             return try decoder.decode(T.self, from: Data(bytes))
@@ -96,13 +97,17 @@ extension JSON: Codable {
     }
 }
 
-/// A guard run before decoding: does the text open more than `limit` nested arrays or objects?
-/// Brackets inside strings are skipped; the text is otherwise not validated.
-enum JSONNesting {
-    static func exceeds(_ limit: Int, in bytes: [UInt8]) -> Bool {
+/// Checks run over the raw text before Foundation's decoder sees it, for what that decoder lets
+/// through or only notices lazily: nesting deeper than a limit, control characters inside
+/// strings (also in fields a typed body ignores), and trailing commas. The text is otherwise not
+/// validated here.
+enum JSONPrecheck {
+    /// What is wrong with `bytes`, or `nil`.
+    static func problem(in bytes: [UInt8], maximumDepth: Int) -> String? {
         var depth = 0
         var inString = false
         var escaped = false
+        var lastSignificant: UInt8 = 0
         for b in bytes {
             if inString {
                 if escaped {
@@ -111,18 +116,25 @@ enum JSONNesting {
                     escaped = true
                 } else if b == UInt8(ascii: "\"") {
                     inString = false
+                    lastSignificant = b
+                } else if b < 0x20 {
+                    return "Control character in a string."
                 }
                 continue
             }
             switch b {
+            case 0x20, 0x09, 0x0A, 0x0D: continue
             case UInt8(ascii: "\""): inString = true
             case UInt8(ascii: "["), UInt8(ascii: "{"):
                 depth += 1
-                if depth > limit { return true }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: continue
+                if depth > maximumDepth { return "Nesting deeper than \(maximumDepth) levels." }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                if lastSignificant == UInt8(ascii: ",") { return "Trailing comma." }
+                depth -= 1
+            default: break
             }
+            lastSignificant = b
         }
-        return false
+        return nil
     }
 }

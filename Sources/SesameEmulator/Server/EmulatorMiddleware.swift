@@ -54,6 +54,9 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
             return Self.withCORS(reply.response, origin: origin)
         }
         request.body = RequestBody(buffer: ByteBuffer(bytes: body))
+        var context = context
+        context.head = head
+        context.head?.body = body
         let response: Response
         do {
             response = try await next(request, context)

@@ -10,7 +10,12 @@ extension Router where Context == EmulatorRequestContext {
         _ handler: @escaping @Sendable (EmulatorRequest) async -> EmulatorReply
     ) -> Self {
         on(path, method: method) { request, context -> Response in
-            var emulatorRequest = try await EmulatorRequest.read(request)
+            var emulatorRequest: EmulatorRequest
+            if let head = context.head {
+                emulatorRequest = head
+            } else {
+                emulatorRequest = try await EmulatorRequest.read(request)
+            }
             for (name, value) in context.parameters {
                 emulatorRequest.parameters[String(name)] = FormURLEncoding.decodePath(String(value))
             }

@@ -15,8 +15,8 @@ enum IdentityToolkitRequestDecoding {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return try decode(type, from: Array("{}".utf8))
         }
-        if JSONNesting.exceeds(JSON.maximumDepth, in: bytes) {
-            throw .parseError("Nesting deeper than \(JSON.maximumDepth) levels.")
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSON.maximumDepth) {
+            throw .parseError(problem)
         }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
