@@ -124,11 +124,11 @@ struct GenerateLinkBody: Decodable, Sendable {
 enum GoTrueRequestDecoding {
     /// Decodes a JSON body; a blank body is `{}`.
     /// - Throws: 400 `bad_json` for text that is not a JSON object, nests deeper than
-    ///   ``JSON/maximumDepth``, or has a field of the wrong type (naming the field).
+    ///   ``JSON/maximumDepth`` (or is otherwise refused by ``JSONPrecheck``), or has a field of the wrong type (naming the field).
     static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(GoTrueError) -> Body {
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if JSONNesting.exceeds(JSON.maximumDepth, in: bytes) {
-            throw .badJSON("nesting deeper than \(JSON.maximumDepth) levels")
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSON.maximumDepth) {
+            throw .badJSON(problem)
         }
         do {
             return try JSONDecoder().decode(type, from: Data(blank ? Array("{}".utf8) : bytes))
