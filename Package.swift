@@ -125,13 +125,12 @@ let package = Package(
             name: "SesameEmulator",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                // HS256 for the Supabase (GoTrue) surface's JWTs.
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -210,6 +209,7 @@ let package = Package(
                 "SesameEmulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
+                .product(name: "NIOPosix", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict

@@ -4,7 +4,7 @@ import Foundation
 /// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
 /// `database_export/<namespace>.json`.
 enum EmulatorSnapshot {
-    static func write(to directory: String, auth: AuthState, database: DatabaseState) async throws {
+    static func write(to directory: String, auth: AccountStore, database: DatabaseState) async throws {
         let (accounts, config) = await auth.exportSnapshot()
         let trees = await database.trees
         let root = URL(fileURLWithPath: directory)
@@ -18,7 +18,7 @@ enum EmulatorSnapshot {
                 "database": ["version": "sesame-emulator", "path": "database_export"],
             ]
             try Data(metadata.serializedBytes()).write(to: root.appendingPathComponent("firebase-export-metadata.json"), options: .atomic)
-            try Data(accounts.serializedBytes()).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
+            try Data(JSON.encodedBytes(accounts)).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
             try Data(config.serializedBytes()).write(to: root.appendingPathComponent("auth_export/config.json"), options: .atomic)
             for (namespace, tree) in trees {
                 let file = root.appendingPathComponent("database_export/\(namespace).json")
@@ -29,7 +29,7 @@ enum EmulatorSnapshot {
         }
     }
 
-    static func read(from directory: String, auth: AuthState, database: DatabaseState) async throws {
+    static func read(from directory: String, auth: AccountStore, database: DatabaseState) async throws {
         let snapshot = try load(directory)
         if let accounts = snapshot.accounts {
             await auth.importSnapshot(accounts: accounts, config: snapshot.config)
@@ -71,7 +71,7 @@ enum EmulatorSnapshot {
     static func parseFile(_ url: URL) throws -> JSON? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSONParser.parse(Array(try Data(contentsOf: url)))
+            return try JSON.parse(Array(try Data(contentsOf: url)))
         } catch {
             throw SesameEmulatorError("cannot import \(url.path): \(error)")
         }

@@ -26,13 +26,13 @@ public final class SesameEmulator: Sendable {
 
     private let group: ServiceGroup
     private let running: Task<Void, any Error>
-    private let auth: AuthState
+    private let auth: AccountStore
     private let database: DatabaseState
     private let supabaseStore: GoTrueStore?
 
     private init(
         authPort: Int, databasePort: Int, supabasePort: Int?, configuration: EmulatorConfiguration, group: ServiceGroup,
-        running: Task<Void, any Error>, auth: AuthState, database: DatabaseState, supabaseStore: GoTrueStore?
+        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState, supabaseStore: GoTrueStore?
     ) {
         self.authPort = authPort
         self.databasePort = databasePort
@@ -55,8 +55,11 @@ public final class SesameEmulator: Sendable {
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
         let logger = configuration.logger
-        let auth = AuthState(projectId: configuration.projectId, clock: configuration.clock, logger: logger)
-        let database = DatabaseState(clock: configuration.clock)
+        let authSkew = ClockSkew()
+        let databaseSkew = ClockSkew()
+        let auth = AccountStore(
+            projectId: configuration.projectId, clock: configuration.clock.skewed(by: authSkew), logger: logger)
+        let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
         if let directory = configuration.importDirectory {
             try await EmulatorSnapshot.read(from: directory, auth: auth, database: database)
         }
@@ -64,8 +67,9 @@ public final class SesameEmulator: Sendable {
         let (bound, boundContinuation) = AsyncStream.makeStream(of: (String, Int).self)
         let authEndpoints = AuthEndpoints(
             state: auth, projectId: configuration.projectId,
-            fallbackHost: "\(configuration.host):\(configuration.authPort)")
-        let databaseEndpoints = DatabaseEndpoints(state: database, defaultNamespace: configuration.defaultNamespace)
+            fallbackHost: "\(configuration.host):\(configuration.authPort)", clockSkew: authSkew)
+        let databaseEndpoints = DatabaseEndpoints(
+            state: database, defaultNamespace: configuration.defaultNamespace, clockSkew: databaseSkew)
         let authApp = Self.application(
             name: "auth", endpoints: authEndpoints, host: configuration.host, port: configuration.authPort,
             logger: logger, bound: boundContinuation)
@@ -75,8 +79,10 @@ public final class SesameEmulator: Sendable {
         var services: [any Service] = [authApp, databaseApp]
         var supabaseStore: GoTrueStore?
         if let supabase = configuration.supabase {
-            let store = GoTrueStore(configuration: supabase, clock: configuration.clock)
-            let endpoints = SupabaseEndpoints(store: store, fallbackHost: "\(configuration.host):\(supabase.port)")
+            let supabaseSkew = ClockSkew()
+            let store = GoTrueStore(configuration: supabase, clock: configuration.clock.skewed(by: supabaseSkew))
+            let endpoints = SupabaseEndpoints(
+                store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew)
             services.append(
                 Self.application(
                     name: "supabase", endpoints: endpoints, host: configuration.host, port: supabase.port, logger: logger,
@@ -117,9 +123,12 @@ public final class SesameEmulator: Sendable {
         bound: AsyncStream<(String, Int)>.Continuation
     ) -> some Service {
         let faults = FaultInjector()
-        let responder = EmulatorResponder(endpoints: endpoints, faults: faults)
+        let router = Router(context: EmulatorRequestContext.self)
+        router.add(middleware: EmulatorMiddleware(endpoints: endpoints, faults: faults))
+        FaultRoutes(faults: faults, endpoints: endpoints).add(to: router)
+        endpoints.addRoutes(to: router)
         return Application(
-            responder: responder,
+            router: router,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sesame-emulator"),
             onServerRunning: { channel in
                 bound.yield((name, channel.localAddress?.port ?? port))

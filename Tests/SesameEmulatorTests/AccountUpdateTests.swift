@@ -25,6 +25,20 @@ struct AccountUpdateTests {
         }
     }
 
+    @Test func settingAnEmailEchoesNewEmailAsSetAccountInfoDoes() async throws {
+        try await TestEmulator.with { emu in
+            let user = try await emu.signUp(email: "echo-before@example.com")
+            let changed = try await emu.auth("accounts:update", ["idToken": user["idToken"]!, "email": "Echo-After@Example.com"])
+            #expect(changed.status == 200)
+            #expect(changed.json["newEmail"] == "echo-after@example.com")
+            let admin = try await emu.admin("accounts:update", ["localId": user["localId"]!, "email": "echo-admin@example.com"])
+            #expect(admin.json["newEmail"] == "echo-admin@example.com")
+            let profileOnly = try await emu.auth("accounts:update", ["idToken": changed.json["idToken"]!, "displayName": "Echo"])
+            #expect(profileOnly.status == 200)
+            #expect(profileOnly.json["newEmail"] == nil)
+        }
+    }
+
     @Test func changingEmailIssuesTokensAndResetsVerification() async throws {
         try await TestEmulator.with { emu in
             let user = try await emu.signUp(email: "before@example.com")

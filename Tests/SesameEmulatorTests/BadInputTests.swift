@@ -20,7 +20,7 @@ struct BadInputTests {
     @Test func malformedAndMistypedBodies() async throws {
         try await TestEmulator.with { emu in
             let url = "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"
-            for body in ["{", "[1,2]", "\"text\"", "{\"email\":}", String(repeating: "[", count: 100_000), "{\"a\":\"\u{01}\"}"] {
+            for body in ["{", "[1,2]", "\"text\"", "{\"email\":}", "{\"email\":\"a@b.c\",}", String(repeating: "[", count: 100_000), "{\"a\":\"\u{01}\"}"] {
                 let answer = try await emu.request("POST", url, body: Array(body.utf8))
                 #expect(answer.status == 400, "\(body.prefix(20))")
                 #expect(answer.json["error"]?["status"] == "INVALID_ARGUMENT")
@@ -29,6 +29,7 @@ struct BadInputTests {
             let mistyped = try await emu.auth("accounts:signUp", ["email": true, "password": "secret-pw"])
             #expect(mistyped.status == 400)
             #expect(mistyped.json["error"]?["status"] == "INVALID_ARGUMENT")
+            #expect(mistyped.errorMessage == "Invalid JSON payload received. /email should be string, got boolean")
             let arrayForString = try await emu.auth("accounts:signInWithPassword", ["email": ["a"], "password": "x"])
             #expect(arrayForString.status == 400)
         }

@@ -93,7 +93,7 @@ struct LinkingTests {
 
     @Test func idpAcceptsUnsignedJWTs() async throws {
         try await TestEmulator.with { emu in
-            let payload = Base64.encodeURL(Array(#"{"sub":"jwt-sub","email":"jwt@example.com"}"#.utf8))
+            let payload = Base64URL.encode(Array(#"{"sub":"jwt-sub","email":"jwt@example.com"}"#.utf8))
             let jwt = "eyJhbGciOiJub25lIn0.\(payload).sig"
             let answer = try await emu.auth(
                 "accounts:signInWithIdp", ["postBody": .string("providerId=google.com&id_token=\(jwt)"), "requestUri": "http://localhost"])

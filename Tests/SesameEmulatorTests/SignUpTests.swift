@@ -28,7 +28,7 @@ struct SignUpTests {
             #expect(claims["exp"]?.intValue == iat + 3600)
             #expect(claims["email"] == nil)
             let refresh = try #require(answer["refreshToken"]?.stringValue)
-            let decoded = try JSONParser.parse(try #require(Base64.decode(refresh)))
+            let decoded = try JSON.parse(try #require(Base64URL.decode(refresh)))
             #expect(decoded["_AuthEmulatorRefreshToken"] == "DO NOT MODIFY")
             #expect(decoded["localId"]?.stringValue == uid)
             #expect(decoded["provider"] == "anonymous")

@@ -22,7 +22,7 @@ struct HTTPAnswer: Sendable {
     var headers: [(String, String)]
     var bytes: [UInt8]
 
-    var json: JSON { (try? JSONParser.parse(bytes)) ?? .null }
+    var json: JSON { (try? JSON.parse(bytes)) ?? .null }
 
     func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
@@ -64,13 +64,13 @@ struct TestEmulator: Sendable {
 
     func request(
         _ method: String, _ url: String, body: [UInt8]? = nil, headers: [(String, String)] = [],
-        client: HTTPClient = .shared
+        client: HTTPClient = .shared, timeout: TimeAmount = .seconds(30)
     ) async throws -> HTTPAnswer {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: timeout)
         let buffer = try await response.body.collect(upTo: 8 << 20)
         return HTTPAnswer(
             status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },

@@ -1,18 +1,21 @@
+import Hummingbird
+
 extension AuthEndpoints {
     /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
-    func emulatorEndpoint(_ request: EmulatorRequest) async throws -> EmulatorReply {
-        if request.path == "/emulator/action" && request.method == "GET" { return await action(request) }
-        let parts = request.path.split(separator: "/")
-        guard parts.count == 5, parts[0] == "emulator", parts[1] == "v1", parts[2] == "projects" else { throw AuthError.notFound }
-        switch (request.method, parts[4]) {
-        case ("GET", "oobCodes"): return .json(await state.listOobCodes())
-        case ("DELETE", "accounts"): return .json(await state.deleteAllAccounts())
-        case ("GET", "config"): return .json(await state.configuration())
-        case ("PATCH", "config"):
-            let body = try AuthRequestBody.parse(request.body)
-            return .json(try await state.patchConfiguration(body))
-        default: throw AuthError.notFound
+    func addEmulatorRoutes(to router: Router<EmulatorRequestContext>) {
+        let project = "/emulator/v1/projects/{project}"
+        router.route("\(project)/oobCodes", .get) { _ in .json(await state.listOobCodes()) }
+        router.route("\(project)/accounts", .delete) { _ in .json(await state.deleteAllAccounts()) }
+        router.route("\(project)/config", .get) { _ in .json(await state.configuration()) }
+        router.route("\(project)/config", .patch) { request in
+            do throws(IdentityToolkitError) {
+                let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: request.body)
+                return .json(await state.patchConfiguration(body))
+            } catch {
+                return Self.reply(error)
+            }
         }
+        router.route("/emulator/action", .get) { request in await action(request) }
     }
 
     private static func actionError(_ message: String) -> EmulatorReply {
@@ -42,7 +45,8 @@ extension AuthEndpoints {
         case "resetPassword":
             guard let newPassword = query["newPassword"] else { return Self.actionError("missing newPassword query parameter") }
             do {
-                let body = AuthRequestBody(fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])
+                let body = try IdentityToolkitRequestDecoding.decode(
+                    ResetPasswordRequest.self, fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])
                 _ = try await state.resetPassword(body)
                 success = ["authEmulator": ["success": "The password has been successfully updated."]]
             } catch {

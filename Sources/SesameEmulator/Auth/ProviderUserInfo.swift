@@ -1,8 +1,9 @@
 /// One identity provider linked to an account (`providerUserInfo[]` in Identity Toolkit).
 ///
 /// Federated entries are stored on the account; the `password` and `phone` entries are derived
-/// from the account's email/password and phone number when the record is rendered.
-struct ProviderUserInfo: Sendable, Equatable {
+/// from the account's email/password and phone number when the record is rendered. Encodes in
+/// the Identity Toolkit form, unset fields omitted.
+struct ProviderUserInfo: Sendable, Equatable, Encodable {
     var providerId: String
     var rawId: String
     var federatedId: String?
@@ -12,19 +13,7 @@ struct ProviderUserInfo: Sendable, Equatable {
     var screenName: String?
     var phoneNumber: String?
 
-    /// The Identity Toolkit JSON form; unset fields are omitted.
-    var json: JSON {
-        var o: [String: JSON] = ["providerId": .string(providerId), "rawId": .string(rawId)]
-        o["federatedId"] = federatedId.map(JSON.string)
-        o["email"] = email.map(JSON.string)
-        o["displayName"] = displayName.map(JSON.string)
-        o["photoUrl"] = photoUrl.map(JSON.string)
-        o["screenName"] = screenName.map(JSON.string)
-        o["phoneNumber"] = phoneNumber.map(JSON.string)
-        return .object(o)
-    }
-
-    /// Reads an entry written by ``json`` (used by import).
+    /// Reads an exported entry (used by import).
     init?(json: JSON) {
         guard let providerId = json["providerId"]?.stringValue, let rawId = json["rawId"]?.stringValue else {
             return nil

@@ -6,7 +6,7 @@
 struct TokenFactory: Sendable {
     let projectId: String
 
-    static let header = Base64.encodeURL(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+    static let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
 
     /// An ID token for `user`.
     /// - Parameters:
@@ -18,7 +18,7 @@ struct TokenFactory: Sendable {
         var claims: [String: JSON] = [:]
         claims["name"] = user.displayName.map(JSON.string)
         claims["picture"] = user.photoUrl.map(JSON.string)
-        if let custom = user.customAttributes, case .object(let o)? = try? JSONParser.parse(custom) {
+        if let custom = user.customAttributes, case .object(let o)? = try? JSON.parse(custom) {
             for (k, v) in o { claims[k] = v }
         }
         for (k, v) in extraClaims { claims[k] = v }
@@ -41,20 +41,29 @@ struct TokenFactory: Sendable {
         claims["aud"] = .string(projectId)
         claims["iss"] = .string("https://securetoken.google.com/\(projectId)")
         claims["sub"] = .string(user.localId)
-        let payload = Base64.encodeURL(JSON.object(claims).serializedBytes())
+        let payload = Base64URL.encode(JSON.object(claims).serializedBytes())
         return "\(Self.header).\(payload)."
     }
 
     /// The refresh token for a session of `localId`.
     func refreshToken(localId: String, signInProvider: String, extraClaims: [String: JSON]) -> String {
-        let body: JSON = [
-            "_AuthEmulatorRefreshToken": "DO NOT MODIFY",
-            "localId": .string(localId),
-            "provider": .string(signInProvider),
-            "extraClaims": .object(extraClaims),
-            "projectId": .string(projectId),
-        ]
-        return Base64.encode(body.serializedBytes())
+        let body = RefreshTokenPayload(
+            marker: "DO NOT MODIFY", localId: localId, provider: signInProvider, extraClaims: extraClaims,
+            projectId: projectId)
+        return Base64URL.standard(JSON.encodedBytes(body))
+    }
+
+    /// The JSON inside a refresh token, as Google's emulator writes it.
+    struct RefreshTokenPayload: Codable, Sendable {
+        var marker: String
+        var localId: String
+        var provider: String?
+        var extraClaims: [String: JSON]?
+        var projectId: String
+
+        enum CodingKeys: String, CodingKey {
+            case marker = "_AuthEmulatorRefreshToken", localId, provider, extraClaims, projectId
+        }
     }
 
     /// The parts of a refresh token, or `nil` when it is not one of ours.
@@ -67,14 +76,12 @@ struct TokenFactory: Sendable {
 
     /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
     func decodeRefreshToken(_ token: String) -> RefreshGrant? {
-        guard let bytes = Base64.decode(token), let json = try? JSONParser.parse(bytes),
-            json["_AuthEmulatorRefreshToken"] != nil,
-            let localId = json["localId"]?.stringValue,
-            let project = json["projectId"]?.stringValue
+        guard let bytes = Base64URL.decode(token),
+            let payload = try? JSON.decode(RefreshTokenPayload.self, from: bytes)
         else { return nil }
         return RefreshGrant(
-            localId: localId, signInProvider: json["provider"]?.stringValue ?? "password",
-            extraClaims: json["extraClaims"]?.objectValue ?? [:], projectId: project)
+            localId: payload.localId, signInProvider: payload.provider ?? "password",
+            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId)
     }
 
     /// Decodes any JWT's header and payload without checking a signature; `nil` when the text
@@ -82,9 +89,9 @@ struct TokenFactory: Sendable {
     static func decodeJWT(_ token: String) -> (header: [String: JSON], payload: [String: JSON])? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
-            let headerBytes = Base64.decode(parts[0]), let payloadBytes = Base64.decode(parts[1]),
-            case .object(let header)? = try? JSONParser.parse(headerBytes),
-            case .object(let payload)? = try? JSONParser.parse(payloadBytes)
+            let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+            case .object(let header)? = try? JSON.parse(headerBytes),
+            case .object(let payload)? = try? JSON.parse(payloadBytes)
         else { return nil }
         return (header, payload)
     }

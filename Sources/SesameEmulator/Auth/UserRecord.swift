@@ -2,7 +2,7 @@ import Foundation
 
 /// One account as the Auth emulator keeps it. Times are milliseconds since 1970 unless noted.
 ///
-/// Invariants kept by ``AuthState``: `localId` is unique; `email` is stored lower-cased;
+/// Invariants kept by ``AccountStore``: `localId` is unique; `email` is stored lower-cased;
 /// `federatedProviders` never holds `password` or `phone` entries (those are derived).
 struct UserRecord: Sendable, Equatable {
     var localId: String
@@ -48,30 +48,6 @@ struct UserRecord: Sendable, Equatable {
     var passwordHash: String? {
         guard let password, let salt else { return nil }
         return "fakeHash:salt=\(salt):password=\(password)"
-    }
-
-    /// The account as `accounts:lookup` returns it; unset fields omitted.
-    var json: JSON {
-        var o: [String: JSON] = ["localId": .string(localId), "createdAt": .string(String(createdAt))]
-        o["email"] = email.map(JSON.string)
-        o["emailVerified"] = emailVerified.map(JSON.bool)
-        o["displayName"] = displayName.map(JSON.string)
-        o["photoUrl"] = photoUrl.map(JSON.string)
-        o["phoneNumber"] = phoneNumber.map(JSON.string)
-        let providers = providerUserInfo
-        if !providers.isEmpty { o["providerUserInfo"] = .array(providers.map(\.json)) }
-        o["passwordHash"] = passwordHash.map(JSON.string)
-        o["salt"] = salt.map(JSON.string)
-        o["passwordUpdatedAt"] = passwordUpdatedAt.map(JSON.int)
-        o["validSince"] = validSince.map { .string(String($0)) }
-        o["lastLoginAt"] = lastLoginAt.map { .string(String($0)) }
-        o["lastRefreshAt"] = lastRefreshAt.map { .string(RFC3339.format(milliseconds: $0)) }
-        if emailLinkSignin { o["emailLinkSignin"] = true }
-        o["initialEmail"] = initialEmail.map(JSON.string)
-        if disabled { o["disabled"] = true }
-        o["customAttributes"] = customAttributes.map(JSON.string)
-        if customAuth { o["customAuth"] = true }
-        return .object(o)
     }
 
     /// Reads a record in the `accounts:lookup` form, as export files keep it (the password is

@@ -1,9 +1,14 @@
+import HTTPTypes
+import Hummingbird
+
 /// The Realtime Database REST subset (reference §9): `GET`, `PUT`, `PATCH`, `POST`, `DELETE` on
 /// `/<path>.json`, namespaces by `?ns=`, ETags and `if-match`, `print=silent`, `shallow=true`.
 /// Every request is allowed (no rules); `auth=` and `Authorization` are accepted and ignored.
 struct DatabaseEndpoints: EmulatorEndpoints {
     let state: DatabaseState
     let defaultNamespace: String
+    /// The port's clock skew (fault `clockSkewSeconds`), read by ``state``'s clock.
+    let clockSkew: ClockSkew
 
     static let unsupportedQueries = ["orderBy", "equalTo", "startAt", "endAt", "limitToFirst", "limitToLast", "startAfter", "endBefore"]
 
@@ -18,6 +23,17 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     func payloadTooLargeReply() -> EmulatorReply {
         .json(DatabaseError.payloadTooLarge.json, status: 413)
     }
+
+    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
+        .json(["error": "Method not allowed"], status: 405)
+    }
+
+    func faultSettingsChanged(_ settings: FaultSettings) async {
+        clockSkew.set(seconds: settings.clockSkewSeconds)
+    }
+
+    // Routes: the default catch-all (every path, the handler reads it itself), see
+    // ``EmulatorEndpoints/addRoutes(to:)``.
 
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
         if request.method == "POST", let override = request.header("x-http-method-override") { return override.uppercased() }
@@ -103,7 +119,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
 
     static func parseBody(_ bytes: [UInt8], allowLenient: Bool) throws(DatabaseError) -> JSON {
         do {
-            return try JSONParser.parse(bytes)
+            return try JSON.parse(bytes)
         } catch {
             if allowLenient { return .string(String(decoding: bytes, as: UTF8.self)) }
             throw DatabaseError.invalidJSON

@@ -1,3 +1,5 @@
+import Crypto
+
 /// How the database stores values: no nulls and no empty containers inside objects, arrays as
 /// integer-keyed objects, server values resolved. Reading turns dense integer-keyed objects back
 /// into arrays.
@@ -85,6 +87,6 @@ enum DatabaseValue {
     /// canonical (key-sorted) JSON.
     static func etag(of value: JSON) -> String {
         if value.isNull { return "null_etag" }
-        return Base64.encode(SHA1.digest(value.serializedBytes()))
+        return Base64URL.standard(Insecure.SHA1.hash(data: value.serializedBytes()))
     }
 }

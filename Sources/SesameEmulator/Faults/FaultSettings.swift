@@ -3,32 +3,68 @@
 /// Not a Firebase feature. Faults apply to requests whose path starts with `pathPrefix`, or,
 /// when it is unset, to every path except `/sesame/…` and `/emulator/…`; `/sesame/…` itself is
 /// never faulted so a test can always switch faults off again.
-struct FaultSettings: Sendable, Equatable {
+struct FaultSettings: Sendable, Equatable, Encodable {
+    /// Where each port serves its settings.
+    static let endpoint = "/sesame/v1/faults"
+
     /// Added delay before each matching request is handled.
     var latencyMs = 0
     /// How many of the next matching requests fail with `failStatus`.
     var failNext = 0
     var failStatus = 503
     var failMessage = "UNAVAILABLE"
+    /// A `Retry-After` header on injected failures.
+    var retryAfter: RetryAfter?
     var pathPrefix: String?
     /// Matching requests get their connection closed without any response.
     var down = false
+    /// Matching requests get their connection reset (RST) instead of an answer.
+    var reset = false
+    /// Matching requests get `200` with a body that is not JSON.
+    var garbage = false
     /// Lifetime of newly issued ID tokens (auth port only).
     var tokenTtlSeconds = 3600
-
-    var json: JSON {
-        var o: [String: JSON] = [
-            "latencyMs": .int(latencyMs), "failNext": .int(failNext), "failStatus": .int(failStatus),
-            "failMessage": .string(failMessage), "down": .bool(down), "tokenTtlSeconds": .int(tokenTtlSeconds),
-        ]
-        o["pathPrefix"] = pathPrefix.map(JSON.string)
-        return .object(o)
-    }
+    /// How far the port's clock runs ahead of the real one (negative: behind).
+    var clockSkewSeconds = 0
 
     /// Whether faults apply to `path`.
     func matches(_ path: String) -> Bool {
         if path.hasPrefix("/sesame/") { return false }
         if let pathPrefix { return path.hasPrefix(pathPrefix) }
         return !path.hasPrefix("/emulator/")
+    }
+}
+
+/// The `Retry-After` value of injected failures: delay seconds, or any text (an HTTP date) sent
+/// as is.
+enum RetryAfter: Sendable, Equatable, Codable {
+    case seconds(Int)
+    case text(String)
+
+    var headerValue: String {
+        switch self {
+        case .seconds(let s): return String(s)
+        case .text(let t): return t
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let seconds = try? container.decode(Int.self) {
+            guard seconds >= 0 else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "negative")
+            }
+            self = .seconds(seconds)
+        } else {
+            self = .text(try container.decode(String.self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .seconds(let s): try container.encode(s)
+        case .text(let t): try container.encode(t)
+        }
     }
 }

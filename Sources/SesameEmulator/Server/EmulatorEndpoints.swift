@@ -1,17 +1,30 @@
+import HTTPTypes
+import Hummingbird
+
 /// What an emulator port serves: the Auth API or the Realtime Database REST API.
 ///
-/// Implementations are `Sendable` values that forward to the actor owning their state; they must
-/// turn every bad input into an error reply and never throw.
+/// Implementations are `Sendable` values that forward to the actor owning their state. They add
+/// their routes to the port's Hummingbird `Router`; the port's ``EmulatorMiddleware`` (CORS,
+/// faults, the body cap) runs in front of every route. Handlers turn every bad input into an
+/// error reply and never throw.
 protocol EmulatorEndpoints: Sendable {
     /// The name under which a request is counted by the fault extension (`accounts:signUp`,
-    /// `token`, `GET`…), or `nil` for paths that are not counted.
+    /// `token`, `GET`…), or `nil` for paths that are not counted. Called for every request,
+    /// routed or not, before its body is read.
     func callKey(for request: EmulatorRequest) -> String?
 
-    /// Answers one request.
+    /// Adds the port's routes.
+    func addRoutes(to router: Router<EmulatorRequestContext>)
+
+    /// Answers a request that the port's catch-all routes handed over (see the default
+    /// ``addRoutes(to:)``); endpoints with their own routes do not need it.
     func respond(to request: EmulatorRequest) async -> EmulatorReply
 
     /// The port's error envelope for an injected failure or a transport-level problem.
     func errorReply(status: Int, message: String) -> EmulatorReply
+
+    /// The answer for a request no route matched (404 on auth, 405 on the database).
+    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply
 
     /// The 413 answer for a body over the 1 MiB cap, in the port's envelope.
     func payloadTooLargeReply() -> EmulatorReply
@@ -21,6 +34,27 @@ protocol EmulatorEndpoints: Sendable {
 }
 
 extension EmulatorEndpoints {
-    /// Called after `/sesame/v1/faults` changed the port's settings. Default: nothing.
+    /// Endpoints without routes of their own answer every path and method here. Default: the
+    /// unrouted answer.
+    func respond(to request: EmulatorRequest) async -> EmulatorReply {
+        unroutedReply(for: request)
+    }
+
+    /// Default: one catch-all route per method that hands every request to
+    /// ``respond(to:)``, for endpoints that dispatch themselves.
+    func addRoutes(to router: Router<EmulatorRequestContext>) {
+        for path: RouterPath in ["/", "**"] {
+            for method in [HTTPRequest.Method.get, .head, .put, .patch, .post, .delete] {
+                router.route(path, method) { request in await respond(to: request) }
+            }
+        }
+    }
+
+    /// Default: 404 in the port's error envelope.
+    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
+        errorReply(status: 404, message: "Not Found")
+    }
+
+    /// Default: nothing.
     func faultSettingsChanged(_ settings: FaultSettings) async {}
 }

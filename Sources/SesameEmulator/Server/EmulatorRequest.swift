@@ -1,4 +1,7 @@
-/// One HTTP request as the emulator's endpoints see it: already read, body capped.
+import Hummingbird
+
+/// One HTTP request as the emulator's endpoints see it: path decoded, headers folded, body read
+/// (the middleware has already capped it).
 struct EmulatorRequest: Sendable {
     var method: String
     /// The percent-decoded path, e.g. `/identitytoolkit.googleapis.com/v1/accounts:signUp`.
@@ -8,6 +11,44 @@ struct EmulatorRequest: Sendable {
     /// Header fields with lower-cased names; repeated fields joined with `, `.
     var headers: [String: String]
     var body: [UInt8]
+    /// Path parameters of the matched route (`operation`, `project`…), percent-decoded.
+    var parameters: [String: String] = [:]
+
+    /// Bodies over 1 MiB are refused with 413.
+    static var maximumBodySize: Int { 1 << 20 }
+
+    init(method: String, path: String, query: [String: String], headers: [String: String], body: [UInt8]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The request's head, without its body.
+    init(head request: Request) {
+        var headers: [String: String] = [:]
+        for field in request.headers {
+            let name = field.name.canonicalName
+            if let existing = headers[name] {
+                headers[name] = existing + ", " + field.value
+            } else {
+                headers[name] = field.value
+            }
+        }
+        if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
+        self.init(
+            method: request.method.rawValue, path: FormURLEncoding.decodePath(request.uri.path),
+            query: FormURLEncoding.parseDictionary(request.uri.query ?? ""), headers: headers, body: [])
+    }
+
+    /// The whole request; its body was collected by ``EmulatorMiddleware``.
+    static func read(_ request: Request) async throws -> EmulatorRequest {
+        var result = EmulatorRequest(head: request)
+        let buffer = try await request.body.collect(upTo: EmulatorRequest.maximumBodySize)
+        result.body = Array(buffer.readableBytesView)
+        return result
+    }
 
     func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

@@ -7,6 +7,9 @@ struct EmulatorRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// The connection the request arrived on.
     let channel: any Channel
+    /// The request's head as ``EmulatorMiddleware`` read it (path decoded, headers folded), so
+    /// the route does not read it again.
+    var head: EmulatorRequest?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -1,12 +1,30 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 
-/// Routes `/auth/v1/*` to the ``GoTrueStore`` operations and renders GoTrue's replies.
+/// The `/auth/v1/*` routes: each decodes its typed body, calls the ``GoTrueStore`` and renders
+/// GoTrue's reply, or its error in the shape the request asked for.
 struct GoTrueRouter: Sendable {
     static let prefix = "/auth/v1"
     static let apiVersionHeader = "X-Supabase-Api-Version"
     static let apiVersion = "2024-01-01"
 
     let store: GoTrueStore
+    /// The gateway's `apikey` check (``SupabaseEndpoints/checkAPIKey(_:)``).
+    let checkAPIKey: @Sendable (EmulatorRequest) -> EmulatorReply?
+    /// `host:port` used for links and `iss` when a request has no `Host` header.
+    let fallbackHost: String
+
+    /// What a GoTrue handler gets besides its request: the bearer token and the URLs to put in
+    /// links and in `iss`.
+    struct Call: Sendable {
+        var bearer: String?
+        /// `http://host:port` of this port, as the client addressed it.
+        var origin: String
+        var issuer: String { origin + GoTrueRouter.prefix }
+    }
+
+    typealias Handler = @Sendable (EmulatorRequest, Call) async throws(GoTrueError) -> EmulatorReply
 
     /// The fault extension's counter name: the path without `/auth/v1/`, with ids dropped
     /// (`token`, `signup`, `admin/users`).
@@ -29,136 +47,119 @@ struct GoTrueRouter: Sendable {
         return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
-    /// Answers `request`, whose path is `/auth/v1/<subpath>`; `origin` is `http://host:port`.
-    func respond(_ request: EmulatorRequest, subpath: String, origin: String) async -> EmulatorReply {
-        let versioned = Self.isVersioned(request)
-        let echo = versioned ? [(Self.apiVersionHeader, Self.apiVersion)] : []
-        if request.method == "GET" && subpath == "verify" {
-            return await verifyLink(request, origin: origin)
-        }
-        do {
-            var reply = try await dispatch(request, subpath: subpath, origin: origin)
-            reply.headers += echo
-            return reply
-        } catch {
-            return error.reply(versioned: versioned)
-        }
+    /// The typed body of `request`.
+    static func body<Body: Decodable>(_ type: Body.Type, _ request: EmulatorRequest) throws(GoTrueError) -> Body {
+        try GoTrueRequestDecoding.decode(type, from: request.body)
     }
 
-    private func dispatch(_ request: EmulatorRequest, subpath: String, origin: String) async throws(GoTrueError) -> EmulatorReply {
-        let issuer = origin + Self.prefix
-        let bearer = Self.bearer(request)
-        switch (request.method, subpath) {
-        case ("GET", "health"):
-            return .json(["version": "sesame-emulator", "name": "GoTrue", "description": "GoTrue-compatible emulator"])
-        case ("GET", "settings"):
-            return .json(await settings())
-        case ("POST", "signup"):
-            return .json(try await store.signUp(try Self.body(request), issuer: issuer, origin: origin))
-        case ("POST", "token"):
-            let body = try Self.body(request)
-            switch request.query["grant_type"] {
-            case "password": return .json(try await store.passwordGrant(body, issuer: issuer))
-            case "refresh_token": return .json(try await store.refreshGrant(body, issuer: issuer))
-            case "id_token": return .json(try await store.idTokenGrant(body, bearer: bearer, issuer: issuer))
-            default: throw .badRequest("invalid_credentials", "unsupported_grant_type")
-            }
-        case ("POST", "otp"):
-            return .json(try await store.sendOTP(try Self.body(request), origin: origin))
-        case ("POST", "verify"):
-            return .json(try await store.verify(try Self.body(request), issuer: issuer).session)
-        case ("POST", "recover"):
-            return .json(try await store.recover(try Self.body(request), origin: origin))
-        case ("GET", "user"):
-            return .json(try await store.currentUser(bearer: bearer))
-        case ("PUT", "user"):
-            return .json(try await store.updateUser(try Self.body(request), bearer: bearer, origin: origin))
-        case ("POST", "logout"):
-            try await store.logout(scope: request.query["scope"], bearer: bearer)
+    func add(to router: Router<EmulatorRequestContext>) {
+        on(router, "health", .get, open: true) { _, _ throws(GoTrueError) in
+            .json(["version": "sesame-emulator", "name": "GoTrue", "description": "GoTrue-compatible emulator"])
+        }
+        on(router, "settings", .get) { _, _ throws(GoTrueError) in .json(await settings()) }
+        on(router, "signup", .post) { request, call throws(GoTrueError) in
+            .json(try await store.signUp(try Self.body(SignUpBody.self, request), issuer: call.issuer, origin: call.origin))
+        }
+        on(router, "token", .post) { request, call throws(GoTrueError) in try await token(request, call) }
+        on(router, "otp", .post) { request, call throws(GoTrueError) in
+            .json(try await store.sendOTP(try Self.body(OTPBody.self, request), origin: call.origin))
+        }
+        on(router, "verify", .post, open: true) { request, call throws(GoTrueError) in
+            .json(try await store.verify(try Self.body(VerifyBody.self, request), issuer: call.issuer).session)
+        }
+        router.route(RouterPath(Self.prefix + "/verify"), .get) { request in
+            await verifyLink(request, origin: origin(request))
+        }
+        on(router, "recover", .post) { request, call throws(GoTrueError) in
+            .json(try await store.recover(try Self.body(RecoverBody.self, request), origin: call.origin))
+        }
+        on(router, "user", .get) { _, call throws(GoTrueError) in .json(try await store.currentUser(bearer: call.bearer)) }
+        on(router, "user", .put) { request, call throws(GoTrueError) in
+            .json(
+                try await store.updateUser(
+                    try Self.body(UserUpdateBody.self, request), bearer: call.bearer, origin: call.origin))
+        }
+        on(router, "logout", .post) { request, call throws(GoTrueError) in
+            try await store.logout(scope: request.query["scope"], bearer: call.bearer)
             return EmulatorReply(status: 204)
-        default:
-            break
         }
-        guard subpath.hasPrefix("admin/") else {
-            throw GoTrueError(status: 404, code: "not_found", message: "No GoTrue endpoint \(request.method) /auth/v1/\(subpath); see docs/emulator.md for the supported ones")
-        }
-        try await store.requireAdmin(bearer: bearer)
-        return try await admin(request, subpath: subpath, origin: origin)
+        addAdminRoutes(to: router)
     }
 
-    private func admin(_ request: EmulatorRequest, subpath: String, origin: String) async throws(GoTrueError) -> EmulatorReply {
-        switch (request.method, subpath) {
-        case ("GET", "admin/users"):
+    /// `/admin/*`, behind a service_role bearer.
+    private func addAdminRoutes(to router: Router<EmulatorRequestContext>) {
+        on(router, "admin/users", .get, admin: true) { request, _ throws(GoTrueError) in
             let page = request.query["page"].flatMap(Int.init) ?? 1
             let perPage = min(1000, max(1, request.query["per_page"].flatMap(Int.init) ?? 50))
             let (body, total) = await store.listUsers(page: page, perPage: perPage)
             return .json(body, headers: [("x-total-count", String(total))])
-        case ("POST", "admin/users"):
-            return .json(try await store.adminCreateUser(try Self.body(request)))
-        case ("POST", "admin/generate_link"):
-            return .json(try await store.generateLink(try Self.body(request), origin: origin))
+        }
+        on(router, "admin/users", .post, admin: true) { request, _ throws(GoTrueError) in
+            .json(try await store.adminCreateUser(try Self.body(AdminUserBody.self, request)))
+        }
+        on(router, "admin/generate_link", .post, admin: true) { request, call throws(GoTrueError) in
+            .json(try await store.generateLink(try Self.body(GenerateLinkBody.self, request), origin: call.origin))
+        }
+        on(router, "admin/users/{id}", .get, admin: true) { request, _ throws(GoTrueError) in
+            .json(try await store.adminUser(request.parameters["id"] ?? "").json)
+        }
+        on(router, "admin/users/{id}", .put, admin: true) { request, _ throws(GoTrueError) in
+            .json(
+                try await store.adminUpdateUser(
+                    request.parameters["id"] ?? "", try Self.body(AdminUserBody.self, request)))
+        }
+        on(router, "admin/users/{id}", .delete, admin: true) { request, _ throws(GoTrueError) in
+            .json(try await store.adminDeleteUser(request.parameters["id"] ?? ""))
+        }
+    }
+
+    /// Adds `/auth/v1/<subpath>`: the gateway's key check (unless `open`: Kong's open routes,
+    /// ``SupabaseEndpoints/openAuthPaths``), the service_role
+    /// check (when `admin`), the handler, and the error shape the request asked for.
+    private func on(
+        _ router: Router<EmulatorRequestContext>, _ subpath: String, _ method: HTTPRequest.Method,
+        admin: Bool = false, open: Bool = false, _ handler: @escaping Handler
+    ) {
+        router.route(RouterPath(Self.prefix + "/" + subpath), method) { request in
+            if !open, let refused = checkAPIKey(request) { return refused }
+            let versioned = Self.isVersioned(request)
+            let call = Call(bearer: Self.bearer(request), origin: origin(request))
+            do throws(GoTrueError) {
+                if admin { try await store.requireAdmin(bearer: call.bearer) }
+                var reply = try await handler(request, call)
+                if versioned { reply.headers.append((Self.apiVersionHeader, Self.apiVersion)) }
+                return reply
+            } catch {
+                return error.reply(versioned: versioned)
+            }
+        }
+    }
+
+    /// The 404 for a path under `/auth/v1` that has no route.
+    static func notFound(_ request: EmulatorRequest) -> EmulatorReply {
+        GoTrueError(
+            status: 404, code: "not_found",
+            message: "No GoTrue endpoint \(request.method) \(request.path); see docs/emulator.md for the supported ones"
+        ).reply(versioned: isVersioned(request))
+    }
+
+    private func origin(_ request: EmulatorRequest) -> String {
+        "http://" + (request.header("host") ?? fallbackHost)
+    }
+
+    /// `POST /token?grant_type=…`.
+    private func token(_ request: EmulatorRequest, _ call: Call) async throws(GoTrueError) -> EmulatorReply {
+        switch request.query["grant_type"] {
+        case "password":
+            return .json(try await store.passwordGrant(try Self.body(PasswordGrantBody.self, request), issuer: call.issuer))
+        case "refresh_token":
+            return .json(try await store.refreshGrant(try Self.body(RefreshGrantBody.self, request), issuer: call.issuer))
+        case "id_token":
+            return .json(
+                try await store.idTokenGrant(
+                    try Self.body(IdTokenGrantBody.self, request), bearer: call.bearer, issuer: call.issuer))
         default:
-            break
+            throw .badRequest("invalid_credentials", "unsupported_grant_type")
         }
-        if subpath.hasPrefix("admin/users/") {
-            let id = String(subpath.dropFirst("admin/users/".count))
-            switch request.method {
-            case "GET": return .json(try await store.adminUser(id).json)
-            case "PUT": return .json(try await store.adminUpdateUser(id, try Self.body(request)))
-            case "DELETE": return .json(try await store.adminDeleteUser(id))
-            default: break
-            }
-        }
-        throw GoTrueError(status: 404, code: "not_found", message: "No GoTrue admin endpoint \(request.method) /auth/v1/\(subpath)")
-    }
-
-    /// `GET /verify?token=<token_hash>&type=…&redirect_to=…`: redirects with the session in the
-    /// URL fragment, or with `error`, `error_code`, `error_description`.
-    private func verifyLink(_ request: EmulatorRequest, origin: String) async -> EmulatorReply {
-        let body: [String: JSON] = [
-            "type": .string(request.query["type"] ?? ""), "token_hash": .string(request.query["token"] ?? ""),
-        ]
-        var target = request.query["redirect_to"] ?? origin
-        do {
-            let (session, stored) = try await store.verify(body, issuer: origin + Self.prefix)
-            target = request.query["redirect_to"] ?? stored ?? origin
-            if let message = session["msg"]?.stringValue {
-                return EmulatorReply(status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
-            }
-            let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
-                let value = session[key].map { $0.stringValue ?? $0.serialized() } ?? ""
-                return "\(key)=\(FormURLEncoding.escape(value))"
-            }
-            target += "#" + (fields + ["type=\(FormURLEncoding.escape(body["type"]?.stringValue ?? ""))"]).joined(separator: "&")
-        } catch {
-            target += "#error=access_denied&error_code=\(error.code)&error_description=\(FormURLEncoding.escape(error.message))"
-        }
-        return EmulatorReply(status: 303, headers: [("Location", target)], body: nil)
-    }
-
-    private func settings() async -> JSON {
-        let configuration = store.configuration
-        return [
-            "external": [
-                "anonymous_users": .bool(configuration.anonymousSignIns), "email": true, "phone": false,
-                "google": true, "apple": true, "azure": true, "facebook": true, "keycloak": true, "kakao": true,
-                "github": false,
-            ],
-            "disable_signup": false, "mailer_autoconfirm": .bool(configuration.autoconfirm),
-            "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
-        ]
-    }
-
-    /// The JSON object body; an empty body is `{}`.
-    static func body(_ request: EmulatorRequest) throws(GoTrueError) -> [String: JSON] {
-        if request.body.isEmpty { return [:] }
-        let parsed: JSON
-        do {
-            parsed = try JSONParser.parse(request.body)
-        } catch {
-            throw .badJSON(error.message)
-        }
-        guard case .object(let fields) = parsed else { throw .badJSON("expected a JSON object") }
-        return fields
     }
 }

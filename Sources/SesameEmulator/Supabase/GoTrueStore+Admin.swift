@@ -17,48 +17,48 @@ extension GoTrueStore {
     }
 
     /// `POST /admin/users`.
-    func adminCreateUser(_ body: [String: JSON]) throws(GoTrueError) -> JSON {
-        guard let raw = body["email"]?.stringValue, !raw.isEmpty else {
+    func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSON {
+        guard let raw = body.email, !raw.isEmpty else {
             throw .validation("An email address is required (this emulator does not support phone users)")
         }
         let email = try Self.validEmail(raw)
         if user(byEmail: email) != nil { throw .emailExists }
         var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-        if let password = body["password"]?.stringValue, !password.isEmpty {
+        if let password = body.password, !password.isEmpty {
             try Self.checkPassword(password)
             user.password = StoredPassword(password)
         }
-        if body["email_confirm"]?.boolValue == true { user.emailConfirmedAt = now }
-        user.userMetadata = body["user_metadata"]?.objectValue ?? body["data"]?.objectValue ?? [:]
+        if body.emailConfirm == true { user.emailConfirmedAt = now }
+        user.userMetadata = body.userMetadata ?? body.data ?? [:]
         user.ensureEmailIdentity(now: now)
-        for (key, value) in body["app_metadata"]?.objectValue ?? [:] { user.appMetadata[key] = value }
-        try applyBan(body["ban_duration"], to: &user)
+        for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value }
+        try applyBan(body.banDuration, to: &user)
         users[user.id] = user
         return user.json
     }
 
     /// `PUT /admin/users/{id}`.
-    func adminUpdateUser(_ id: String, _ body: [String: JSON]) throws(GoTrueError) -> JSON {
+    func adminUpdateUser(_ id: String, _ body: AdminUserBody) throws(GoTrueError) -> JSON {
         var user = try adminUser(id)
-        if let raw = body["email"]?.stringValue, !raw.isEmpty {
+        if let raw = body.email, !raw.isEmpty {
             let email = try Self.validEmail(raw)
             if let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
             user.email = email
             user.newEmail = nil
             user.ensureEmailIdentity(now: now)
         }
-        if let password = body["password"]?.stringValue, !password.isEmpty {
+        if let password = body.password, !password.isEmpty {
             try Self.checkPassword(password)
             user.password = StoredPassword(password)
         }
-        if let confirm = body["email_confirm"]?.boolValue {
+        if let confirm = body.emailConfirm {
             user.emailConfirmedAt = confirm ? (user.emailConfirmedAt ?? now) : nil
             // GoTrue admin.go: confirming an email makes an anonymous user permanent.
             if confirm, user.email != nil { user.isAnonymous = false }
         }
-        for (key, value) in body["user_metadata"]?.objectValue ?? [:] { user.userMetadata[key] = value.isNull ? nil : value }
-        for (key, value) in body["app_metadata"]?.objectValue ?? [:] { user.appMetadata[key] = value.isNull ? nil : value }
-        try applyBan(body["ban_duration"], to: &user)
+        for (key, value) in body.userMetadata ?? [:] { user.userMetadata[key] = value.isNull ? nil : value }
+        for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value.isNull ? nil : value }
+        try applyBan(body.banDuration, to: &user)
         user.updatedAt = now
         users[user.id] = user
         return user.json
@@ -72,8 +72,8 @@ extension GoTrueStore {
     }
 
     /// `ban_duration`: `none` lifts a ban; `<n>h`, `<n>m`, `<n>s` (or combinations like `1h30m`) set one.
-    private func applyBan(_ value: JSON?, to user: inout GoTrueUser) throws(GoTrueError) {
-        guard let text = value?.stringValue, !text.isEmpty else { return }
+    private func applyBan(_ value: String?, to user: inout GoTrueUser) throws(GoTrueError) {
+        guard let text = value, !text.isEmpty else { return }
         if text == "none" {
             user.bannedUntil = nil
             return

@@ -41,9 +41,9 @@ extension GoTrueStore {
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
-    func sendOTP(_ body: [String: JSON], origin: String) throws(GoTrueError) -> JSON {
-        guard let raw = body["email"]?.stringValue, !raw.isEmpty else {
-            if body["phone"]?.stringValue?.isEmpty == false {
+    func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSON {
+        guard let raw = body.email, !raw.isEmpty else {
+            if body.phone?.isEmpty == false {
                 throw .unprocessable("phone_provider_disabled", "Unsupported phone provider")
             }
             throw .validation("An email address or phone number is required")
@@ -52,17 +52,17 @@ extension GoTrueStore {
         if let user = user(byEmail: email) {
             try sendCode(
                 type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email, origin: origin,
-                redirectTo: body["email_redirect_to"]?.stringValue, rateLimited: true)
+                redirectTo: body.emailRedirectTo, rateLimited: true)
             return [:]
         }
-        guard body["create_user"]?.boolValue ?? true else {
+        guard body.createUser ?? true else {
             throw .unprocessable("otp_disabled", "Signups not allowed for otp")
         }
         if let last = lastSent[email], now - last < Self.sendInterval * 1000 {
             throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - now) / 1000))
         }
         var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-        user.userMetadata = body["data"]?.objectValue ?? [:]
+        user.userMetadata = body.data ?? [:]
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
         try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
@@ -70,8 +70,8 @@ extension GoTrueStore {
     }
 
     /// `POST /recover`: mails a recovery code when the address is known; answers `{}` either way.
-    func recover(_ body: [String: JSON], origin: String) throws(GoTrueError) -> JSON {
-        let email = try Self.validEmail(body["email"]?.stringValue ?? "")
+    func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSON {
+        let email = try Self.validEmail(body.email ?? "")
         if let user = user(byEmail: email) {
             try sendCode(type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
         }
@@ -85,15 +85,15 @@ extension GoTrueStore {
 
     /// `POST /verify` (and the link form): checks a code by `token` + `email` or by `token_hash`,
     /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
-    func verify(_ body: [String: JSON], issuer: String) throws(GoTrueError) -> (session: JSON, redirectTo: String?) {
-        guard let type = body["type"]?.stringValue, let accepted = Self.verifyTypes[type] else {
+    func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSON, redirectTo: String?) {
+        guard let type = body.type, let accepted = Self.verifyTypes[type] else {
             throw .validation("Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
         }
         let index: Int?
-        if let hash = body["token_hash"]?.stringValue, !hash.isEmpty {
+        if let hash = body.tokenHash, !hash.isEmpty {
             index = codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
         } else {
-            guard let token = body["token"]?.stringValue, !token.isEmpty, let raw = body["email"]?.stringValue else {
+            guard let token = body.token, !token.isEmpty, let raw = body.email else {
                 throw .validation("Verify requires either a token_hash, or a token with an email address")
             }
             let email = raw.lowercased()
@@ -128,11 +128,11 @@ extension GoTrueStore {
 
     /// `POST /admin/generate_link`: makes the code without mailing it (no send timer) and answers
     /// the user plus `action_link`, `email_otp`, `hashed_token`, `verification_type`, `redirect_to`.
-    func generateLink(_ body: [String: JSON], origin: String) throws(GoTrueError) -> JSON {
-        var type = body["type"]?.stringValue ?? ""
-        let email = try Self.validEmail(body["email"]?.stringValue ?? "")
-        let redirectTo = body["redirect_to"]?.stringValue
-        let data = body["data"]?.objectValue
+    func generateLink(_ body: GenerateLinkBody, origin: String) throws(GoTrueError) -> JSON {
+        var type = body.type ?? ""
+        let email = try Self.validEmail(body.email ?? "")
+        let redirectTo = body.redirectTo
+        let data = body.data
         var target = email
         var existing = user(byEmail: email)
         if existing == nil {
@@ -150,8 +150,8 @@ extension GoTrueStore {
             if let user = existing, user.emailConfirmedAt != nil { throw .emailExists }
             if existing == nil {
                 var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-                if type == "signup", body["type"]?.stringValue == "signup" {
-                    let password = body["password"]?.stringValue ?? ""
+                if type == "signup", body.type == "signup" {
+                    let password = body.password ?? ""
                     if password.isEmpty { throw .validation("Signup requires a valid password") }
                     try Self.checkPassword(password)
                     user.password = StoredPassword(password)
@@ -164,7 +164,7 @@ extension GoTrueStore {
         case "magiclink", "recovery":
             break
         case "email_change_current", "email_change_new":
-            let newEmail = try Self.validEmail(body["new_email"]?.stringValue ?? "")
+            let newEmail = try Self.validEmail(body.newEmail ?? "")
             if let other = user(byEmail: newEmail), other.id != existing?.id { throw .emailExists }
             users[existing?.id ?? ""]?.newEmail = newEmail
             if type == "email_change_new" { target = newEmail }

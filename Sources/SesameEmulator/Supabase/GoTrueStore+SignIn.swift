@@ -1,10 +1,10 @@
 /// Sign-up and the `/token` grants: anonymous, email + password, refresh, id_token.
 extension GoTrueStore {
     /// `POST /signup`: anonymous without email or phone, else an email + password user.
-    func signUp(_ body: [String: JSON], issuer: String, origin: String) throws(GoTrueError) -> JSON {
-        let rawEmail = body["email"]?.stringValue ?? ""
-        let phone = body["phone"]?.stringValue ?? ""
-        let data = body["data"]?.objectValue ?? [:]
+    func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSON {
+        let rawEmail = body.email ?? ""
+        let phone = body.phone ?? ""
+        let data = body.data ?? [:]
         if rawEmail.isEmpty && phone.isEmpty {
             guard configuration.anonymousSignIns else { throw .anonymousDisabled }
             var user = GoTrueUser(now: now, email: nil, isAnonymous: true)
@@ -14,7 +14,7 @@ extension GoTrueStore {
         }
         if rawEmail.isEmpty { throw .unprocessable("phone_provider_disabled", "Phone signups are disabled") }
         let email = try Self.validEmail(rawEmail)
-        guard let password = body["password"]?.stringValue, !password.isEmpty else {
+        guard let password = body.password, !password.isEmpty else {
             throw .validation("Signup requires a valid password")
         }
         try Self.checkPassword(password)
@@ -45,8 +45,8 @@ extension GoTrueStore {
     }
 
     /// `POST /token?grant_type=password`.
-    func passwordGrant(_ body: [String: JSON], issuer: String) throws(GoTrueError) -> JSON {
-        guard let email = body["email"]?.stringValue, let password = body["password"]?.stringValue,
+    func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSON {
+        guard let email = body.email, let password = body.password,
             let user = user(byEmail: email), let stored = user.password, stored.matches(password)
         else { throw .invalidCredentials }
         if user.emailConfirmedAt == nil && !configuration.autoconfirm {
@@ -58,8 +58,8 @@ extension GoTrueStore {
 
     /// `POST /token?grant_type=refresh_token`: rotation with the parent rule, the reuse interval
     /// and family revocation (errata G.1–G.3).
-    func refreshGrant(_ body: [String: JSON], issuer: String) throws(GoTrueError) -> JSON {
-        guard let token = body["refresh_token"]?.stringValue, RefreshTokenChain.isWellFormed(token) else {
+    func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSON {
+        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
             throw .refreshTokenInvalid
         }
         guard let row = refreshTokens.row(token) else { throw .refreshTokenNotFound }
@@ -83,15 +83,15 @@ extension GoTrueStore {
     /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
     /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
     /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
-    func idTokenGrant(_ body: [String: JSON], bearer: String?, issuer: String) throws(GoTrueError) -> JSON {
-        let provider = body["provider"]?.stringValue ?? ""
+    func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSON {
+        let provider = body.provider ?? ""
         guard Self.idTokenProviders.contains(provider) || provider.hasPrefix("custom:") else {
             throw .oauth("invalid request", "Custom OIDC provider \"\(provider)\" not allowed")
         }
-        guard let idToken = body["id_token"]?.stringValue, let (_, claims) = TokenFactory.decodeJWT(idToken),
+        guard let idToken = body.idToken, let (_, claims) = TokenFactory.decodeJWT(idToken),
             let sub = claims["sub"]?.stringValue, !sub.isEmpty
         else { throw .oauth("invalid request", "Bad ID token") }
-        try Self.checkNonce(raw: body["nonce"]?.stringValue, inToken: claims["nonce"]?.stringValue)
+        try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
         var data: [String: JSON] = ["sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified)]
@@ -99,7 +99,7 @@ extension GoTrueStore {
         let identity = GoTrueIdentity(provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
         let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
 
-        if body["link_identity"]?.boolValue == true {
+        if body.linkIdentity == true {
             let (user, _) = try authenticate(bearer: bearer)
             if let owner {
                 throw .unprocessable(

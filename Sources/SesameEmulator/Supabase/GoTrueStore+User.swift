@@ -5,16 +5,16 @@ extension GoTrueStore {
     }
 
     /// `PUT /user`: metadata, password and email changes (GoTrue `UserUpdate`, errata G.7).
-    func updateUser(_ body: [String: JSON], bearer: String?, origin: String) throws(GoTrueError) -> JSON {
+    func updateUser(_ body: UserUpdateBody, bearer: String?, origin: String) throws(GoTrueError) -> JSON {
         let (current, session) = try authenticate(bearer: bearer)
         var user = current
-        if body["app_metadata"] != nil {
+        if body.appMetadata != nil {
             throw .forbidden("not_admin", "Updating app_metadata requires admin privileges")
         }
-        let email = try body["email"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }.map { (e: String) throws(GoTrueError) in
+        let email = try body.email.flatMap { $0.isEmpty ? nil : $0 }.map { (e: String) throws(GoTrueError) in
             try Self.validEmail(e)
         }
-        let password = body["password"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let password = body.password.flatMap { $0.isEmpty ? nil : $0 }
         if user.isAnonymous, password != nil, email == nil {
             throw .unprocessable(
                 "validation_failed", "Updating password of an anonymous user without an email or phone is not allowed")
@@ -29,7 +29,7 @@ extension GoTrueStore {
             user.password = StoredPassword(password)
             endSessions(sessionIds(of: user.id).filter { $0 != session.id })
         }
-        if let data = body["data"]?.objectValue {
+        if let data = body.data {
             for (key, value) in data { user.userMetadata[key] = value.isNull ? nil : value }
         }
         user.updatedAt = now

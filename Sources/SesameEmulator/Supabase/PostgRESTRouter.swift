@@ -1,20 +1,45 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 
-/// Routes `/rest/v1/*`: verifies the bearer JWT, parses PostgREST's query syntax (`col=eq.v`,
-/// `select=`) and `Prefer`, and calls the ``GoTrueStore`` table operations.
+/// The `/rest/v1/*` routes: verifies the bearer JWT, parses PostgREST's query syntax
+/// (`col=eq.v`, `select=`) and `Prefer`, and calls the ``GoTrueStore`` table operations.
 struct PostgRESTRouter: Sendable {
     static let prefix = "/rest/v1"
     static let reservedParameters: Set<String> = ["select", "order", "limit", "offset", "on_conflict", "columns", "apikey"]
 
     let store: GoTrueStore
+    /// The gateway's `apikey` check (``SupabaseEndpoints/checkAPIKey(_:)``).
+    let checkAPIKey: @Sendable (EmulatorRequest) -> EmulatorReply?
 
     /// The fault extension's counter name: `rest:<table>` or `rest:rpc/<name>`.
     static func callKey(_ subpath: String) -> String { "rest:" + subpath }
 
-    /// Answers `request`, whose path is `/rest/v1/<subpath>`.
-    func respond(_ request: EmulatorRequest, subpath: String) async -> EmulatorReply {
-        do {
-            return try await dispatch(request, subpath: subpath)
+    /// Every method goes to the handlers, which answer PostgREST's 405 for the ones not served.
+    func add(to router: Router<EmulatorRequestContext>) {
+        for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
+            router.route(RouterPath(Self.prefix + "/{table}"), method) { request in
+                await respond(request) { role throws(PostgRESTError) in
+                    try await table(request.parameters["table"] ?? "", request, as: role)
+                }
+            }
+            router.route(RouterPath(Self.prefix + "/rpc/{function}"), method) { request in
+                await respond(request) { role throws(PostgRESTError) in
+                    guard request.method == "POST" || request.method == "GET" else { throw Self.unsupported(request.method) }
+                    try await store.restCall(request.parameters["function"] ?? "", as: role)
+                    return EmulatorReply(status: 204)
+                }
+            }
+        }
+    }
+
+    private func respond(
+        _ request: EmulatorRequest,
+        _ handler: @Sendable (PostgRESTRole) async throws(PostgRESTError) -> EmulatorReply
+    ) async -> EmulatorReply {
+        if let refused = checkAPIKey(request) { return refused }
+        do throws(PostgRESTError) {
+            return try await handler(try role(request))
         } catch {
             return error.reply
         }
@@ -36,15 +61,11 @@ struct PostgRESTRouter: Sendable {
         return PostgRESTRole(role: role, uid: claims["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0.lowercased() })
     }
 
-    private func dispatch(_ request: EmulatorRequest, subpath: String) async throws(PostgRESTError) -> EmulatorReply {
-        let role = try role(request)
+    /// `GET`/`HEAD` (select), `POST` (insert, upsert), `DELETE` on `/rest/v1/<table>`.
+    private func table(_ table: String, _ request: EmulatorRequest, as role: PostgRESTRole) async throws(PostgRESTError)
+        -> EmulatorReply
+    {
         let prefer = Self.preferences(request.header("prefer"))
-        if subpath.hasPrefix("rpc/") {
-            guard request.method == "POST" || request.method == "GET" else { throw Self.unsupported(request.method) }
-            try await store.restCall(String(subpath.dropFirst(4)), as: role)
-            return EmulatorReply(status: 204)
-        }
-        let table = subpath
         let filters = try Self.filters(request.query)
         switch request.method {
         case "GET", "HEAD":
@@ -97,20 +118,27 @@ struct PostgRESTRouter: Sendable {
         return out
     }
 
-    /// A JSON object or array of objects.
+    /// The insert body: one row object or an array of them.
     static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSON]] {
-        let invalid = PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
-        guard let parsed = try? JSONParser.parse(body) else { throw invalid }
-        switch parsed {
-        case .object(let o): return [o]
-        case .array(let items):
-            var rows: [[String: JSON]] = []
-            for item in items {
-                guard case .object(let o) = item else { throw invalid }
-                rows.append(o)
-            }
-            return rows
-        default: throw invalid
+        do {
+            return try JSON.decode(PostgRESTInsertBody.self, from: body).rows
+        } catch {
+            throw PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
+        }
+    }
+}
+
+/// The typed body of a PostgREST insert: a JSON object (one row) or an array of objects. The
+/// columns are the table's, so a row stays a dictionary; ``GoTrueStore/restInsert`` checks them.
+struct PostgRESTInsertBody: Decodable, Sendable {
+    var rows: [[String: JSON]]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let row = try? container.decode([String: JSON].self) {
+            rows = [row]
+        } else {
+            rows = try container.decode([[String: JSON]].self)
         }
     }
 }

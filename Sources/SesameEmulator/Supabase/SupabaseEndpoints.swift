@@ -1,9 +1,13 @@
+import Hummingbird
+
 /// The Supabase port: GoTrue at `/auth/v1`, PostgREST at `/rest/v1`, behind the `apikey` check
 /// of Supabase's gateway, plus the emulator-only `/sesame/v1/supabase/messages`.
 struct SupabaseEndpoints: EmulatorEndpoints {
     let store: GoTrueStore
     /// `host:port` used for links and `iss` when a request has no `Host` header.
     let fallbackHost: String
+    /// Set by the fault extension's `clockSkewSeconds`; read by the store's clock.
+    let clockSkew: ClockSkew
 
     static let messagesPath = "/sesame/v1/supabase/messages"
     /// Paths the gateway lets through without an `apikey` (Kong's open routes).
@@ -22,24 +26,22 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         return String(sub)
     }
 
-    func respond(to request: EmulatorRequest) async -> EmulatorReply {
-        let origin = "http://" + (request.header("host") ?? fallbackHost)
-        if request.path == Self.messagesPath {
-            switch request.method {
-            case "GET": return .json(await store.messagesJSON())
-            case "DELETE":
-                await store.clearMessages()
-                return .json(await store.messagesJSON())
-            default: return .json(["error": "Use GET or DELETE"], status: 405)
-            }
+    func addRoutes(to router: Router<EmulatorRequestContext>) {
+        router.route(RouterPath(Self.messagesPath), .get) { _ in .json(await store.messagesJSON()) }
+        router.route(RouterPath(Self.messagesPath), .delete) { _ in
+            await store.clearMessages()
+            return .json(await store.messagesJSON())
         }
-        if let sub = Self.subpath(request.path, under: GoTrueRouter.prefix) {
-            if !Self.openAuthPaths.contains(sub), let refused = checkAPIKey(request) { return refused }
-            return await GoTrueRouter(store: store).respond(request, subpath: sub, origin: origin)
-        }
-        if let sub = Self.subpath(request.path, under: PostgRESTRouter.prefix) {
-            if let refused = checkAPIKey(request) { return refused }
-            return await PostgRESTRouter(store: store).respond(request, subpath: sub)
+        GoTrueRouter(store: store, checkAPIKey: checkAPIKey, fallbackHost: fallbackHost).add(to: router)
+        PostgRESTRouter(store: store, checkAPIKey: checkAPIKey).add(to: router)
+    }
+
+    /// GoTrue's 404 under `/auth/v1`, else a hint at the two prefixes.
+    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
+        if request.path == Self.messagesPath { return .json(["error": "Use GET or DELETE"], status: 405) }
+        if request.path.hasPrefix(GoTrueRouter.prefix + "/") {
+            let open = Self.openAuthPaths.contains(Self.subpath(request.path, under: GoTrueRouter.prefix) ?? "")
+            return (open ? nil : checkAPIKey(request)) ?? GoTrueRouter.notFound(request)
         }
         return .json(
             ["message": .string("no Supabase route \(request.method) \(request.path): use /auth/v1/… or /rest/v1/…")],
@@ -81,6 +83,10 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         return .json(
             ["code": .int(status), "error_code": .string(code), "msg": .string(message), "message": .string(message)],
             status: status, headers: [("x-sb-error-code", code)])
+    }
+
+    func faultSettingsChanged(_ settings: FaultSettings) async {
+        clockSkew.set(seconds: settings.clockSkewSeconds)
     }
 
     func payloadTooLargeReply() -> EmulatorReply {

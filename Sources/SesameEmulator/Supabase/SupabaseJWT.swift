@@ -8,7 +8,7 @@ struct SupabaseJWT: Sendable {
 
     private var key: SymmetricKey { SymmetricKey(data: secret) }
 
-    static let header = Base64.encodeURL(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+    static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
     /// `claims` signed with the secret.
     func sign(_ claims: [String: JSON]) -> String {
@@ -17,9 +17,9 @@ struct SupabaseJWT: Sendable {
 
     /// The JWT whose payload is exactly `payload` (JSON bytes).
     func sign(payload: [UInt8]) -> String {
-        let input = "\(Self.header).\(Base64.encodeURL(payload))"
+        let input = "\(Self.header).\(Base64URL.encode(payload))"
         let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)
-        return "\(input).\(Base64.encodeURL(Array(mac)))"
+        return "\(input).\(Base64URL.encode(Array(mac)))"
     }
 
     /// The claims of `token` when it is an HS256 JWT signed with the secret and not expired at
@@ -28,10 +28,10 @@ struct SupabaseJWT: Sendable {
     func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSON] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed(parts: parts.count) }
-        guard let headerBytes = Base64.decode(parts[0]), let payloadBytes = Base64.decode(parts[1]),
-            case .object(let header)? = try? JSONParser.parse(headerBytes),
-            case .object(let claims)? = try? JSONParser.parse(payloadBytes),
-            let signature = Base64.decode(parts[2])
+        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+            case .object(let header)? = try? JSON.parse(headerBytes),
+            case .object(let claims)? = try? JSON.parse(payloadBytes),
+            let signature = Base64URL.decode(parts[2])
         else { throw .malformed(parts: 3) }
         guard header["alg"]?.stringValue == "HS256" else { throw .badSignature }
         let input = Array("\(parts[0]).\(parts[1])".utf8)
@@ -47,7 +47,7 @@ struct SupabaseJWT: Sendable {
     /// byte for byte Supabase's well-known local keys.
     func apiKey(role: String) -> String {
         var payload = #"{"iss":"supabase-demo","role":"#
-        JSON.writeString(role, into: &payload)
+        payload += JSON.string(role).serialized()
         payload += #","exp":1983812996}"#
         return sign(payload: Array(payload.utf8))
     }

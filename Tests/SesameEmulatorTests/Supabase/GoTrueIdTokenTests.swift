@@ -6,7 +6,7 @@ import Testing
 struct GoTrueIdTokenTests {
     /// A fake IdP token: the emulator reads its claims and does not check the signature.
     static func idToken(_ claims: JSON) -> String {
-        "\(Base64.encodeURL(Array(#"{"alg":"RS256"}"#.utf8))).\(Base64.encodeURL(claims.serializedBytes())).c2ln"
+        "\(Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8))).\(Base64URL.encode(claims.serializedBytes())).c2ln"
     }
 
     @Test func signInCreatesAUserThenFindsItAgain() async throws {

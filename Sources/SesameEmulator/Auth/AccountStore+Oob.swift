@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthState {
+extension AccountStore {
     static let requestTypeNames: [Int: String] = [
         0: "OOB_REQ_TYPE_UNSPECIFIED", 1: "PASSWORD_RESET", 2: "OLD_EMAIL_AGREE", 3: "NEW_EMAIL_ACCEPT",
         4: "VERIFY_EMAIL", 5: "RECOVER_EMAIL", 6: "EMAIL_SIGNIN", 7: "VERIFY_AND_CHANGE_EMAIL",
@@ -15,31 +15,34 @@ extension AuthState {
     }
 
     /// `accounts:sendOobCode`, reference §4.3. `baseURL` is `http://host:port` for links.
-    func sendOobCode(_ body: AuthRequestBody, privileged: Bool, baseURL: String) throws(AuthError) -> JSON {
+    func sendOobCode(_ body: SendOobCodeRequest, privileged: Bool, baseURL: String) throws(IdentityToolkitError) -> JSON {
         var requestType: String
-        if let n = try? body.int("requestType"), let name = AuthState.requestTypeNames[n] {
+        let number = body.requestType.flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
+        if let number, let name = AccountStore.requestTypeNames[number] {
             requestType = name
         } else {
-            guard let t = try body.nonEmpty("requestType") else { throw .invalid("MISSING_REQ_TYPE") }
+            var text: String?
+            if let json = body.requestType { text = try String.coerce(json, path: "/requestType") }
+            guard let t = text.nonEmpty else { throw .invalid("MISSING_REQ_TYPE") }
             requestType = t
         }
-        let returnOobLink = try body.bool("returnOobLink") ?? false
+        let returnOobLink = body.returnOobLink ?? false
         if returnOobLink && !privileged { throw .invalid("INSUFFICIENT_PERMISSION") }
-        let continueUrl = try body.nonEmpty("continueUrl")
-        if let continueUrl, !AuthState.isAbsoluteURI(continueUrl) {
+        let continueUrl = body.continueUrl.nonEmpty
+        if let continueUrl, !AccountStore.isAbsoluteURI(continueUrl) {
             throw .invalid("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
         }
         let record: OobRecord
         var responseEmail: String
         switch requestType {
         case "EMAIL_SIGNIN":
-            guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
-            if !AuthState.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+            if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
             responseEmail = email.lowercased()
             record = createOobRecord(
                 email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL, continueUrl: continueUrl)
         case "PASSWORD_RESET":
-            guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
+            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
             responseEmail = email.lowercased()
             guard let user = user(withEmail: email) else {
                 if config.enableImprovedEmailPrivacy {
@@ -52,12 +55,12 @@ extension AuthState {
                 continueUrl: continueUrl, localId: user.localId)
         case "VERIFY_EMAIL":
             let user: UserRecord
-            if privileged, returnOobLink, try body.nonEmpty("idToken") == nil {
-                guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
+            if privileged, returnOobLink, body.idToken.nonEmpty == nil {
+                guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
                 guard let found = self.user(withEmail: email) else { throw .invalid("USER_NOT_FOUND") }
                 user = found
             } else {
-                guard let idToken = try body.nonEmpty("idToken") else { throw .invalid("INVALID_ID_TOKEN") }
+                guard let idToken = body.idToken.nonEmpty else { throw .invalid("INVALID_ID_TOKEN") }
                 user = try verifyIdToken(idToken).user
             }
             guard let email = user.email else { throw .invalid("MISSING_EMAIL") }
@@ -66,17 +69,17 @@ extension AuthState {
                 email: email, requestType: requestType, mode: "verifyEmail", baseURL: baseURL, continueUrl: continueUrl,
                 localId: user.localId)
         case "VERIFY_AND_CHANGE_EMAIL":
-            guard let newEmail = try body.nonEmpty("newEmail") else { throw .invalid("MISSING_NEW_EMAIL") }
-            guard let idToken = try body.nonEmpty("idToken") else { throw .invalid("MISSING_ID_TOKEN") }
+            guard let newEmail = body.newEmail.nonEmpty else { throw .invalid("MISSING_NEW_EMAIL") }
+            guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
             let user = try verifyIdToken(idToken).user
-            if !AuthState.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
+            if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
             if let owner = self.user(withEmail: newEmail), owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
             responseEmail = user.email ?? newEmail.lowercased()
             record = createOobRecord(
                 email: responseEmail, requestType: requestType, mode: "verifyAndChangeEmail", baseURL: baseURL,
                 continueUrl: continueUrl, newEmail: newEmail.lowercased(), localId: user.localId)
         default:
-            if AuthState.requestTypeNames.values.contains(requestType) {
+            if AccountStore.requestTypeNames.values.contains(requestType) {
                 throw .notImplemented("NOT_IMPLEMENTED : requestType \(requestType) is not supported")
             }
             throw .invalidArgument("Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
@@ -91,11 +94,11 @@ extension AuthState {
 
     /// `accounts:signInWithEmailLink`, reference §4.4. The code is consumed once it matches,
     /// even when a later check fails.
-    func signInWithEmailLink(_ body: AuthRequestBody) throws(AuthError) -> JSON {
+    func signInWithEmailLink(_ body: SignInWithEmailLinkRequest) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
         var linkTarget: UserRecord?
-        if let idToken = try body.nonEmpty("idToken") { linkTarget = try verifyIdToken(idToken).user }
-        guard let email = try body.nonEmpty("email") else { throw .invalid("MISSING_EMAIL") }
-        guard let code = try body.nonEmpty("oobCode") else { throw .invalid("MISSING_OOB_CODE") }
+        if let idToken = body.idToken.nonEmpty { linkTarget = try verifyIdToken(idToken).user }
+        guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+        guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
         guard let record = oobRecord(code), record.requestType == "EMAIL_SIGNIN" else { throw .invalid("INVALID_OOB_CODE") }
         let lowered = email.lowercased()
         if lowered != record.email {
@@ -119,24 +122,21 @@ extension AuthState {
         user.emailVerified = true
         user.emailLinkSignin = true
         user.lastLoginAt = nowMilliseconds
-        var response: [String: JSON] = [
-            "kind": "identitytoolkit#EmailLinkSigninResponse", "email": .string(lowered),
-            "localId": .string(user.localId), "isNewUser": .bool(isNewUser),
-        ]
-        response.merge(issueTokens(for: &user, signInProvider: "password")) { _, new in new }
-        return .object(response)
+        var response = SignInWithEmailLinkResponse(email: lowered, localId: user.localId, isNewUser: isNewUser)
+        response.carry(issueTokens(for: &user, signInProvider: "password"))
+        return response
     }
 
     /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a
     /// `PASSWORD_RESET` code with `newPassword`.
-    func resetPassword(_ body: AuthRequestBody) throws(AuthError) -> JSON {
-        guard let code = try body.nonEmpty("oobCode") else { throw .invalid("MISSING_OOB_CODE") }
+    func resetPassword(_ body: ResetPasswordRequest) throws(IdentityToolkitError) -> JSON {
+        guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
         var response: [String: JSON] = [
             "kind": "identitytoolkit#ResetPasswordResponse", "requestType": .string(record.requestType),
         ]
         if record.requestType != "EMAIL_SIGNIN" { response["email"] = .string(record.email) }
-        guard let newPassword = try body.string("newPassword") else { return .object(response) }
+        guard let newPassword = body.newPassword else { return .object(response) }
         guard record.requestType == "PASSWORD_RESET" else { throw .invalid("INVALID_OOB_CODE") }
         try checkPassword(newPassword)
         consumeOobCode(code)
@@ -153,7 +153,7 @@ extension AuthState {
 
     /// Applies a `VERIFY_EMAIL`, `VERIFY_AND_CHANGE_EMAIL` or `RECOVER_EMAIL` code
     /// (`accounts:update {oobCode}` and the action link). Returns the changed account.
-    func applyActionCode(_ code: String) throws(AuthError) -> UserRecord {
+    func applyActionCode(_ code: String) throws(IdentityToolkitError) -> UserRecord {
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
         switch record.requestType {
         case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":

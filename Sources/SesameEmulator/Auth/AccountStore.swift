@@ -3,9 +3,9 @@ import Logging
 /// The single owner of the Auth emulator's accounts, out-of-band codes and configuration.
 ///
 /// Every operation runs to completion inside the actor without suspending, so each request is
-/// atomic with respect to every other. Operations throw ``AuthError`` with the exact message
+/// atomic with respect to every other. Operations throw ``IdentityToolkitError`` with the exact message
 /// strings of the Firebase Auth Emulator.
-actor AuthState {
+actor AccountStore {
     let projectId: String
     let tokens: TokenFactory
     let clock: EmulatorClock
@@ -57,7 +57,7 @@ actor AuthState {
 
     /// The §3.1 checks for an incoming ID token, in the emulator's order.
     /// - Returns: the token's user and its `firebase.sign_in_provider`.
-    func verifyIdToken(_ idToken: String) throws(AuthError) -> (user: UserRecord, signInProvider: String, payload: [String: JSON]) {
+    func verifyIdToken(_ idToken: String) throws(IdentityToolkitError) -> (user: UserRecord, signInProvider: String, payload: [String: JSON]) {
         guard let (_, payload) = TokenFactory.decodeJWT(idToken) else { throw .invalid("INVALID_ID_TOKEN") }
         guard let uid = payload["user_id"]?.stringValue ?? payload["sub"]?.stringValue, let user = users[uid] else {
             throw .invalid("USER_NOT_FOUND")
@@ -71,18 +71,18 @@ actor AuthState {
         return (user, provider, payload)
     }
 
-    func checkPassword(_ password: String) throws(AuthError) {
+    func checkPassword(_ password: String) throws(IdentityToolkitError) {
         if password.count < 6 { throw .invalid("WEAK_PASSWORD : Password should be at least 6 characters") }
     }
 
-    func checkPhoneNumber(_ phone: String, excluding uid: String?) throws(AuthError) {
+    func checkPhoneNumber(_ phone: String, excluding uid: String?) throws(IdentityToolkitError) {
         guard phone.hasPrefix("+"), phone.count > 1 else { throw .invalid("INVALID_PHONE_NUMBER : Invalid format.") }
         if let owner = user(withPhone: phone), owner.localId != uid { throw .invalid("PHONE_NUMBER_EXISTS") }
     }
 
     /// Validates a `customAttributes` JSON string.
-    static func checkCustomAttributes(_ text: String) throws(AuthError) {
-        guard case .object(let claims)? = try? JSONParser.parse(text) else { throw .invalid("INVALID_CLAIMS") }
+    static func checkCustomAttributes(_ text: String) throws(IdentityToolkitError) {
+        guard case .object(let claims)? = try? JSON.parse(text) else { throw .invalid("INVALID_CLAIMS") }
         try checkClaims(claims)
         if text.utf8.count > 1000 { throw .invalid("CLAIMS_TOO_LARGE") }
     }
@@ -92,7 +92,7 @@ actor AuthState {
         "firebase", "at_hash", "c_hash",
     ]
 
-    static func checkClaims(_ claims: [String: JSON]) throws(AuthError) {
+    static func checkClaims(_ claims: [String: JSON]) throws(IdentityToolkitError) {
         for key in claims.keys.sorted() where reservedClaims.contains(key) {
             throw .invalid("FORBIDDEN_CLAIM : \(key)")
         }
@@ -108,9 +108,8 @@ actor AuthState {
         user.validSince = nowSeconds
     }
 
-    /// Stores `user` and returns fresh tokens for it as response fields
-    /// (`idToken`, `refreshToken`, `expiresIn`).
-    func issueTokens(for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]) -> [String: JSON] {
+    /// Stores `user` and returns fresh tokens for it.
+    func issueTokens(for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]) -> IssuedTokens {
         let now = nowMilliseconds
         user.lastRefreshAt = now
         users[user.localId] = user
@@ -119,7 +118,7 @@ actor AuthState {
             lifetime: tokenLifetime)
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims)
-        return ["idToken": .string(idToken), "refreshToken": .string(refreshToken), "expiresIn": .string(String(tokenLifetime))]
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: String(tokenLifetime))
     }
 
     func newUser(localId: String? = nil) -> UserRecord {

@@ -1,6 +1,6 @@
 import Foundation
 
-extension AuthState {
+extension AccountStore {
     /// What a fake IdP credential says about the IdP account.
     struct IdpAccount {
         var providerId: String
@@ -22,12 +22,12 @@ extension AuthState {
     }
 
     /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5).
-    func parseIdpCredential(_ body: AuthRequestBody) throws(AuthError) -> IdpAccount {
-        guard let requestUri = try body.nonEmpty("requestUri") else { throw .invalid("MISSING_REQUEST_URI") }
+    func parseIdpCredential(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> IdpAccount {
+        guard let requestUri = body.requestUri.nonEmpty else { throw .invalid("MISSING_REQUEST_URI") }
         guard let components = URLComponents(string: requestUri), components.scheme != nil else {
             throw .invalid("INVALID_REQUEST_URI")
         }
-        let postBody = try body.string("postBody") ?? ""
+        let postBody = body.postBody ?? ""
         var params: [String: String] = [:]
         for (k, v) in FormURLEncoding.parse(components.percentEncodedQuery ?? "") { params[k] = v }
         for (k, v) in FormURLEncoding.parse(postBody) { params[k] = v }
@@ -42,7 +42,7 @@ extension AuthState {
         }
         var claims: [String: JSON]
         if credential.hasPrefix("{") {
-            guard case .object(let o)? = try? JSONParser.parse(credential) else {
+            guard case .object(let o)? = try? JSON.parse(credential) else {
                 throw .invalid("INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
             }
             claims = o
@@ -100,26 +100,26 @@ extension AuthState {
     }
 
     /// `accounts:signInWithIdp`, reference §4.5: sign in, sign up, or link a fake IdP account.
-    func signInWithIdp(_ body: AuthRequestBody) throws(AuthError) -> JSON {
-        if body.has("returnRefreshToken") {
+    func signInWithIdp(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> JSON {
+        if body.returnRefreshToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : returnRefreshToken is not implemented yet.")
         }
-        if body.has("pendingIdToken") {
+        if body.pendingIdToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : pendingIdToken is not implemented yet.")
         }
         let idp = try parseIdpCredential(body)
-        let returnIdpCredential = try body.bool("returnIdpCredential") ?? false
+        let returnIdpCredential = body.returnIdpCredential ?? false
         var response = idp.response
         let emailMatching = !config.allowDuplicateEmails
         let idpEmail = idp.email?.lowercased()
 
-        func conflict(_ code: String) -> AuthError? {
+        func conflict(_ code: String) -> IdentityToolkitError? {
             if returnIdpCredential { return nil }
             return .invalid(code)
         }
 
         var user: UserRecord
-        if let idToken = try body.nonEmpty("idToken") {
+        if let idToken = body.idToken.nonEmpty {
             user = try verifyIdToken(idToken).user
             var failure: String?
             if self.user(withProvider: idp.providerId, rawId: idp.rawId) != nil {
@@ -185,7 +185,7 @@ extension AuthState {
         user.lastLoginAt = nowMilliseconds
         response["localId"] = .string(user.localId)
         if response["email"] == nil, let email = user.email { response["email"] = .string(email) }
-        response.merge(issueTokens(for: &user, signInProvider: idp.providerId)) { _, new in new }
+        response.merge(issueTokens(for: &user, signInProvider: idp.providerId).fields) { _, new in new }
         return .object(response)
     }
 }

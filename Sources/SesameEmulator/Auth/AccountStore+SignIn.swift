@@ -1,10 +1,10 @@
-extension AuthState {
+extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
-    func signInWithPassword(_ body: AuthRequestBody) throws(AuthError) -> JSON {
-        guard let email = try body.string("email") else { throw .invalid("MISSING_EMAIL") }
-        if !AuthState.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
-        guard let password = try body.nonEmpty("password") else { throw .invalid("MISSING_PASSWORD") }
-        if body.has("idToken") || body.has("pendingIdToken") {
+    func signInWithPassword(_ body: SignInWithPasswordRequest) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
+        guard let email = body.email else { throw .invalid("MISSING_EMAIL") }
+        if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+        guard let password = body.password.nonEmpty else { throw .invalid("MISSING_PASSWORD") }
+        if body.idToken != nil || body.pendingIdToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : idToken and pendingIdToken are not supported")
         }
         let privacy = config.enableImprovedEmailPrivacy
@@ -16,20 +16,17 @@ extension AuthState {
             throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
         }
         user.lastLoginAt = nowMilliseconds
-        var response: [String: JSON] = [
-            "kind": "identitytoolkit#VerifyPasswordResponse", "registered": true,
-            "localId": .string(user.localId), "email": .string(user.email ?? email.lowercased()),
-        ]
-        response.merge(issueTokens(for: &user, signInProvider: "password")) { _, new in new }
-        return .object(response)
+        var response = SignInWithPasswordResponse(localId: user.localId, email: user.email ?? email.lowercased())
+        response.carry(issueTokens(for: &user, signInProvider: "password"))
+        return response
     }
 
     /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
-    func signInWithCustomToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
-        guard let token = try body.nonEmpty("token") else { throw .invalid("MISSING_CUSTOM_TOKEN") }
+    func signInWithCustomToken(_ body: SignInWithCustomTokenRequest) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
+        guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
         var payload: [String: JSON]
         if token.hasPrefix("{") {
-            guard case .object(let o)? = try? JSONParser.parse(token) else {
+            guard case .object(let o)? = try? JSON.parse(token) else {
                 throw .invalid("INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
             payload = o
@@ -50,7 +47,7 @@ extension AuthState {
         case .object(let o)?: claims = o
         default: throw .invalid("INVALID_CLAIMS")
         }
-        try AuthState.checkClaims(claims)
+        try AccountStore.checkClaims(claims)
         var isNewUser = false
         var user: UserRecord
         if let existing = users[uid] {
@@ -62,25 +59,21 @@ extension AuthState {
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         user.lastLoginAt = nowMilliseconds
-        var response: [String: JSON] = ["kind": "identitytoolkit#VerifyCustomTokenResponse", "isNewUser": .bool(isNewUser)]
-        response.merge(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims)) { _, new in new }
-        return .object(response)
+        var response = SignInWithCustomTokenResponse(isNewUser: isNewUser)
+        response.carry(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
+        return response
     }
 
     /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.
-    func grantToken(_ body: AuthRequestBody) throws(AuthError) -> JSON {
-        guard let grantType = try body.nonEmpty("grantType") else { throw .invalid("MISSING_GRANT_TYPE") }
+    func grantToken(_ body: TokenRequest) throws(IdentityToolkitError) -> TokenGrantResponse {
+        guard let grantType = body.grantType.nonEmpty else { throw .invalid("MISSING_GRANT_TYPE") }
         if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
-        guard let refreshToken = try body.nonEmpty("refreshToken") else { throw .invalid("MISSING_REFRESH_TOKEN") }
+        guard let refreshToken = body.refreshToken.nonEmpty else { throw .invalid("MISSING_REFRESH_TOKEN") }
         guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == projectId,
             var user = users[grant.localId]
         else { throw .invalid("INVALID_REFRESH_TOKEN") }
         if user.disabled { throw .invalid("USER_DISABLED") }
         let issued = issueTokens(for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims)
-        return [
-            "id_token": issued["idToken"]!, "access_token": issued["idToken"]!,
-            "expires_in": issued["expiresIn"]!, "refresh_token": issued["refreshToken"]!,
-            "token_type": "Bearer", "user_id": .string(user.localId), "project_id": "12345",
-        ]
+        return TokenGrantResponse(tokens: issued, userId: user.localId)
     }
 }

@@ -1,9 +1,8 @@
-extension AuthState {
+extension AccountStore {
     /// Accounts and configuration in the Firebase emulator's export layout
     /// (`auth_export/accounts.json`, `auth_export/config.json`).
-    func exportSnapshot() -> (accounts: JSON, config: JSON) {
-        let list = users.keys.sorted().map { users[$0]!.json }
-        return (["kind": "identitytoolkit#DownloadAccountResponse", "users": .array(list)], ["signIn": config.json["signIn"] ?? [:], "emailPrivacyConfig": config.json["emailPrivacyConfig"] ?? [:]])
+    func exportSnapshot() -> (accounts: DownloadAccountResponse, config: JSON) {
+        (DownloadAccountResponse(users: users.keys.sorted().map { AccountInfo(users[$0]!) }), config.json)
     }
 
     /// Replaces accounts (and, when given, configuration) with an exported snapshot.

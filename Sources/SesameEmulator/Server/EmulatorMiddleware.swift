@@ -1,0 +1,110 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+
+/// Runs in front of every route of a port: answers CORS preflights, applies the fault extension,
+/// enforces the 1 MiB body cap (reading the body once, for the route), turns "no route" into
+/// the port's own 404/405 answer, and adds the CORS headers.
+///
+/// Never lets an error escape for a bad request: every failure becomes an error reply in the
+/// port's envelope, so one client's bad input cannot affect another.
+struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
+    typealias Context = EmulatorRequestContext
+
+    let endpoints: Endpoints
+    let faults: FaultInjector
+
+    func handle(
+        _ request: Request, context: EmulatorRequestContext,
+        next: (Request, EmulatorRequestContext) async throws -> Response
+    ) async throws -> Response {
+        let head = EmulatorRequest(head: request)
+        let origin = head.header("origin")
+        if head.method == "OPTIONS" {
+            return Self.withCORS(
+                EmulatorReply(status: 204).response, origin: origin,
+                requestHeaders: head.header("access-control-request-headers"))
+        }
+        if !head.path.hasPrefix(FaultSettings.endpoint) {
+            switch await faults.admit(path: head.path, key: endpoints.callKey(for: head)) {
+            case .drop:
+                try? await context.channel.close(mode: .all)
+                throw CancellationError()
+            case .reset:
+                await ConnectionReset.reset(context.channel)
+                throw CancellationError()
+            case .fail(let delayMs, let status, let message, let retryAfter):
+                await Self.pause(milliseconds: delayMs)
+                var reply = endpoints.errorReply(status: status, message: message)
+                if let retryAfter { reply.headers.append(("Retry-After", retryAfter.headerValue)) }
+                return Self.withCORS(reply.response, origin: origin)
+            case .garbage(let delayMs):
+                await Self.pause(milliseconds: delayMs)
+                return Self.withCORS(Self.garbageReply.response, origin: origin)
+            case .proceed(let delayMs):
+                await Self.pause(milliseconds: delayMs)
+            }
+        }
+
+        var request = request
+        guard let body = try await Self.readBody(request.body) else {
+            var reply = endpoints.payloadTooLargeReply()
+            reply.headers.append(("Connection", "close"))
+            return Self.withCORS(reply.response, origin: origin)
+        }
+        request.body = RequestBody(buffer: ByteBuffer(bytes: body))
+        var context = context
+        context.head = head
+        context.head?.body = body
+        let response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            response = endpoints.unroutedReply(for: head).response
+        }
+        return Self.withCORS(response, origin: origin)
+    }
+
+    /// A `200` whose body is not JSON although it claims to be (fault `garbage`).
+    static var garbageReply: EmulatorReply {
+        EmulatorReply(
+            status: 200, headers: [EmulatorReply.jsonContentType],
+            body: Array("<html><body>sesame-emulator: injected garbage, not JSON</body></html>".utf8))
+    }
+
+    /// Waits `milliseconds` (fault `latencyMs`); ends early when the emulator shuts down, so a
+    /// long latency never holds up ``SesameEmulator/stop()``.
+    static func pause(milliseconds: Int) async {
+        guard milliseconds > 0 else { return }
+        _ = try? await cancelWhenGracefulShutdown {
+            try await Task.sleep(for: .milliseconds(milliseconds))
+        }
+    }
+
+    /// Reads at most ``EmulatorRequest/maximumBodySize`` bytes; `nil` when the body is larger.
+    /// An oversized body is still drained (up to 64 MiB) so the client reads the 413 instead of
+    /// a reset connection.
+    static func readBody(_ body: RequestBody) async throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var total = 0
+        for try await chunk in body {
+            total += chunk.readableBytes
+            if total <= EmulatorRequest.maximumBodySize {
+                bytes.append(contentsOf: chunk.readableBytesView)
+            } else if total > 64 << 20 {
+                return nil
+            }
+        }
+        return total <= EmulatorRequest.maximumBodySize ? bytes : nil
+    }
+
+    static func withCORS(_ response: Response, origin: String?, requestHeaders: String? = nil) -> Response {
+        var response = response
+        response.headers[.accessControlAllowOrigin] = origin ?? "*"
+        if origin != nil { response.headers[.accessControlAllowCredentials] = "true" }
+        if let requestHeaders { response.headers[.accessControlAllowHeaders] = requestHeaders }
+        response.headers[.accessControlAllowMethods] = "GET,HEAD,PUT,PATCH,POST,DELETE,OPTIONS"
+        return response
+    }
+}

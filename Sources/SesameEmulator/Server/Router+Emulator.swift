@@ -1,0 +1,25 @@
+import HTTPTypes
+import Hummingbird
+
+extension Router where Context == EmulatorRequestContext {
+    /// Adds a route whose handler sees the whole request (body already capped and read by
+    /// ``EmulatorMiddleware``, path parameters percent-decoded) and answers an ``EmulatorReply``.
+    @discardableResult
+    func route(
+        _ path: RouterPath, _ method: HTTPRequest.Method,
+        _ handler: @escaping @Sendable (EmulatorRequest) async -> EmulatorReply
+    ) -> Self {
+        on(path, method: method) { request, context -> Response in
+            var emulatorRequest: EmulatorRequest
+            if let head = context.head {
+                emulatorRequest = head
+            } else {
+                emulatorRequest = try await EmulatorRequest.read(request)
+            }
+            for (name, value) in context.parameters {
+                emulatorRequest.parameters[String(name)] = FormURLEncoding.decodePath(String(value))
+            }
+            return await handler(emulatorRequest).response
+        }
+    }
+}
