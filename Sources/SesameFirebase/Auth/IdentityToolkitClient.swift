@@ -85,28 +85,9 @@ struct IdentityToolkitClient: Sendable {
         do {
             return try JSONDecoder().decode(Response.self, from: Data(bytes))
         } catch let error as DecodingError {
-            throw .malformedResponse("\(request.name): \(Self.summary(of: error))")
+            throw .malformedResponse("\(request.name): \(JSONBody.summary(of: error))")
         } catch {
             throw .malformedResponse("\(request.name): unreadable answer")
-        }
-    }
-
-    /// Which field was wrong, without any value.
-    static func summary(of error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let joined = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return joined.isEmpty ? "<root>" : joined
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            let parent = path(context)
-            return "missing field \(parent == "<root>" ? key.stringValue : parent + "." + key.stringValue)"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "unexpected type at \(path(context))"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not JSON" : "corrupted value at \(path(context))"
-        @unknown default:
-            return "unreadable answer"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameHTTP
 
 /// Reads claims from a JWT's payload without verifying it (the daemon trusts the backend that
 /// just issued the token; verification is the business of whoever receives it).
@@ -12,19 +13,5 @@ enum JWTClaims {
         return provider
     }
 
-    /// The payload object of `jwt` (its second, base64url-encoded segment).
-    static func payload(of jwt: String) -> [String: Any]? {
-        let segments = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count >= 2, let data = base64URLDecode(segments[1]) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
-
-    /// Decodes base64url with or without padding.
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let remainder = base64.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64)
-    }
+    static func payload(of jwt: String) -> [String: Any]? { JWTPayload.claims(of: jwt) }
 }

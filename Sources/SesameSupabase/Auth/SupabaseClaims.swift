@@ -1,4 +1,5 @@
 import Foundation
+import SesameHTTP
 
 /// Reads a GoTrue access token's claims without verifying it (the daemon trusts the backend
 /// that just issued the token; verifying is the business of whoever receives it).
@@ -48,18 +49,5 @@ enum SupabaseClaims {
         payload(of: jwt)?["sub"] as? String
     }
 
-    /// The payload object of `jwt` (its second, base64url-encoded segment).
-    static func payload(of jwt: String) -> [String: Any]? {
-        let segments = jwt.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count >= 2, let data = base64URLDecode(segments[1]) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-    }
-
-    static func base64URLDecode(_ text: Substring) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let remainder = base64.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { base64 += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: base64)
-    }
+    static func payload(of jwt: String) -> [String: Any]? { JWTPayload.claims(of: jwt) }
 }
