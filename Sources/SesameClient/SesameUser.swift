@@ -2,7 +2,7 @@ import Foundation
 
 /// The signed-in user as the daemon reports it (PROTOCOL.md, `User`).
 public struct SesameUser: Sendable, Hashable {
-    /// The Firebase uid; stable across linking, changes on sign-in to another account.
+    /// The backend's user id (a Firebase uid or a Supabase UUID); stable across linking, changes on sign-in to another account.
     public var uid: String
     public var isAnonymous: Bool
     public var email: String?
