@@ -21,6 +21,20 @@ import Testing
         #expect(try listener.receive() == "RELOADING=1")
     }
 
+    @Test("a manager that never reads: notify never blocks, a full queue is an error", .timeLimit(.minutes(1)))
+    func fullQueueNeverBlocks() throws {
+        let listener = try DatagramListener(abstract: false)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address])
+        var refused = 0
+        // A datagram socket's queue holds few messages (net.unix.max_dgram_qlen, 10 by default):
+        // well before 200, a blocking send would wait forever.
+        for _ in 0..<200 {
+            do { try notifier.notify(.watchdog) } catch { refused += 1 }
+        }
+        #expect(refused > 0)
+        #expect(try listener.receive() == "WATCHDOG=1")
+    }
+
     @Test func silentWithoutNotifySocket() throws {
         for environment in [[:], ["NOTIFY_SOCKET": ""], ["NOTIFY_SOCKET": "relative/path"]] {
             let notifier = SystemdNotifier(environment: environment)

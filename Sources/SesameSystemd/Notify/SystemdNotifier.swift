@@ -77,7 +77,11 @@ public struct SystemdNotifier: Sendable {
         while true {
             let sent = withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                    bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+                    bytes.withUnsafeBytes {
+                        // Never blocks: a manager that does not read (its queue is full) must not
+                        // stall the daemon's threads; the message is dropped and reported instead.
+                        sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+                    }
                 }
             }
             if sent >= 0 { return }
