@@ -13,7 +13,7 @@ DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
 DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
-.PHONY: all deps deb-deps build run test test-swift test-units test-conformance test-fuzz test-python fuzz bench soak \
+.PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
@@ -22,6 +22,7 @@ help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client)"
+	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
@@ -59,6 +60,14 @@ test-python:
 
 test-fuzz:
 	scripts/fuzz.sh 30
+
+# The style of .swift-format (modelled on SwiftNIO's): `make format` rewrites, `make lint` checks.
+FORMAT_PATHS := Package.swift Sources Tests Fuzz Examples
+lint:
+	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
+
+format:
+	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)
 
 fuzz:
 	scripts/fuzz.sh 600
