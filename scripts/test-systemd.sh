@@ -2,7 +2,7 @@
 # Sesame under a real systemd: boots a minimal Debian 12 on systemd-nspawn, installs the .deb
 # of `make deb` (the machine has no Swift: this proves the static runtime too), runs
 # sesame-emulator inside it, and checks the units, socket activation, readiness, the journal,
-# the keyring and its credential, the watchdog, roles, the user instance and a clean stop.
+# the keyring and its credential (plain, then encrypted), the watchdog, roles, the user instance and a clean stop.
 # `make test-systemd` calls it. Root only.
 #
 # Usage: scripts/test-systemd.sh DEB EMULATOR
@@ -134,6 +134,23 @@ check "the key came from the credential: no keyring.key on disk" test ! -e "$mac
 on systemctl restart sesamed.service
 after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
 check "systemctl restart keeps the uid ($after)" test "$after" = "$uid"
+
+# --- The key as an encrypted credential (docs/systemd.md's recommended set-up) -------------
+# Encrypted with the machine's credential key (no TPM here), the plain file then destroyed:
+# the same keyring must open with the key systemd decrypts for the service.
+on install -d -m 0700 /etc/credstore.encrypted
+if on systemd-creds encrypt --name=keyring.key /etc/credstore/sesame-keyring.key \
+        /etc/credstore.encrypted/sesame-keyring.key 2> /dev/null; then
+    on shred -u /etc/credstore/sesame-keyring.key
+    on sh -c 'printf "[Service]\nLoadCredentialEncrypted=keyring.key:/etc/credstore.encrypted/sesame-keyring.key\nWatchdogSec=3s\n" > /etc/systemd/system/sesamed.service.d/test.conf'
+    on systemctl daemon-reload
+    on systemctl restart sesamed.service
+    after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
+    check "LoadCredentialEncrypted: the keyring opens with the decrypted key, uid kept ($after)" test "$after" = "$uid"
+    check "LoadCredentialEncrypted: no plain key left in /etc/credstore" test ! -e "$machine_root/etc/credstore/sesame-keyring.key"
+else
+    fail "systemd-creds encrypt failed inside the machine"
+fi
 
 # --- An account: secrets never reach the journal -------------------------------------------
 password="Pw-$(head -c 6 /dev/urandom | od -An -tx1 | tr -d ' \n')"
