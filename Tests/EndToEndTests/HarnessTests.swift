@@ -11,6 +11,12 @@ struct HarnessTests {
     func helpers(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             #expect(emulator.backend == backend)
+            // The daemon was configured for the emulator's backend, and says which one it uses.
+            if let supabase = emulator.supabase {
+                #expect(daemon.log.contains("supabase \(supabase.url)"), "\(daemon.log.suffix(2000))")
+            } else {
+                #expect(try String(contentsOfFile: daemon.configPath, encoding: .utf8).contains("[firebase]"))
+            }
             #expect(try await emulator.refreshCount() == 0)
             let guest = try #require(try await daemon.uid())
             #expect(try await emulator.accountInfo(guest) == BackendAccount(email: nil, providers: [], isAnonymous: true))

@@ -107,6 +107,7 @@ struct SessionFlowTests {
             #expect(try await again.state().user?.uid == uid)
             #expect(try await emulator.accountExists(uid))
             #expect(!daemon.log.contains("session is over"), "\(daemon.log.suffix(2000))")
+            #expect(!daemon.log.contains("refresh_token_already_used"))
         }
     }
 }
