@@ -80,4 +80,23 @@ struct RotationTests {
             accountWatch.stop()
         }
     }
+
+    @Test("an older refresh token replayed inside the reuse interval is accepted: the session is kept")
+    func replayInsideReuseInterval() async throws {
+        // An hour-long interval, so "inside" does not depend on how fast the test runs.
+        let emulator = try await EmulatorProcess.start(backend: .supabase, arguments: ["--supabase-refresh-reuse-interval", "3600"])
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let guest = try #require(try await daemon.uid())
+        let (client, watch) = try await replayOldToken(emulator, daemon, skew: 0, waitFor: "anonymous")
+        defer { Task { await client.close() } }
+        defer { watch.stop() }
+        #expect(try await client.idToken(forceRefresh: true).uid == guest)
+        // And again: what the daemon stored from that answer is a live token of the family.
+        #expect(try await client.idToken(forceRefresh: true).uid == guest)
+        #expect(try await client.state().user?.uid == guest)
+        #expect(!daemon.log.contains("refresh_token_already_used"), "\(daemon.log.suffix(2000))")
+        #expect(!(await watch.log.reasons.contains("session-revoked")))
+    }
 }
