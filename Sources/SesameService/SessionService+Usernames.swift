@@ -83,8 +83,13 @@ extension SessionService {
                             try await directory.setDetails(details, of: uid, idToken: token)
                         }
                         action = job.handle(.detailsWritten)
-                    case .release(let key):
-                        try await releaseKey(key, of: session, unlessCurrent: false)
+                    case .readDetails:
+                        let record = try await callMapped { () async throws(RemoteAuthError) in
+                            try await directory.details(of: uid)
+                        }
+                        action = job.handle(.detailsRead(record))
+                    case .release(let key, let unlessCurrent):
+                        try await releaseKey(key, of: session, unlessCurrent: unlessCurrent)
                         action = job.handle(.released)
                     case .adopt(let name):
                         if var current = machine.session, current.uid == uid {

@@ -81,6 +81,21 @@ struct UsernameServiceTests {
         }
     }
 
+    @Test("the details write landed but its answer was lost: read back, the rename completes, the old name released")
+    func detailsAnswerLost() async throws {
+        let h = UsernameHarness()
+        try await h.run { events in
+            let uid = try #require(try await h.signUp(&events).user?.uid)
+            _ = try await h.service.setUsername("first")
+            await h.directory.loseNextAnswer("setDetails")
+            let state = try await h.service.setUsername("second")
+            #expect(state.user?.username == "second")
+            #expect(await h.directory.usernames == ["second": uid])
+            #expect(await h.directory.records[uid]?.username == "second")
+            #expect(await h.store.stored?.pendingUsernameSteps == [])
+        }
+    }
+
     @Test("details write and the give-back both fail: the step is kept and finished later")
     func giveBackRetried() async throws {
         let h = UsernameHarness()

@@ -4,7 +4,8 @@
 /// the new key, `.release` for the old one), then the new key is claimed, its details record
 /// written, the name adopted, and the old key released. A lost race changes nothing; a claim or
 /// details write that fails gives the new key back (durably: a `.release` step replaces the
-/// others in one write) and keeps the old name. The same name in another case or form only
+/// others in one write) and keeps the old name. A details write whose answer was lost is read
+/// back first: when it landed, the rename goes on. The same name in another case or form only
 /// rewrites the details record.
 ///
 /// Crash safety comes from the durable steps: whatever a crash interrupts, the keyring lists
@@ -18,8 +19,11 @@ public struct UsernameChange: Sendable, Hashable {
         case claim(key: String)
         /// Point the account's details record at the name.
         case writeDetails(UsernameDetails)
-        /// Release `key`, held by the account.
-        case release(key: String)
+        /// Read the account's details record (did a write whose answer was lost land?).
+        case readDetails
+        /// Release `key`, held by the account; with `unlessCurrent`, not when the details record
+        /// points at it.
+        case release(key: String, unlessCurrent: Bool)
         /// Make the name the session's.
         case adopt(username: String)
         /// Keep the listed step and plan the maintenance loop's retry.
@@ -32,6 +36,7 @@ public struct UsernameChange: Sendable, Hashable {
         case stepsUpdated
         case claimed(won: Bool)
         case detailsWritten
+        case detailsRead(UsernameDetails?)
         case released
         case adopted
         case retryPlanned
@@ -40,7 +45,7 @@ public struct UsernameChange: Sendable, Hashable {
     }
 
     private enum Stage: Sendable, Hashable {
-        case recordSteps, claim, writeDetails, forgetClaim, adopt, releaseOld, forgetReleaseOld, retryReleaseOld
+        case recordSteps, claim, writeDetails, checkDetails, forgetClaim, adopt, releaseOld, forgetReleaseOld, retryReleaseOld
         /// Undo: the `.release` of the new key recorded, the key released, the step removed.
         case recordUndo, releaseNew, forgetUndo, retryUndo
         /// Give up without a claim to undo: the steps removed.
@@ -55,6 +60,8 @@ public struct UsernameChange: Sendable, Hashable {
     public let email: String?
     private var stage: Stage = .recordSteps
     private var failure: AuthError?
+    /// Whether the details record may point at the new key (a write whose outcome is unknown).
+    private var detailsUnknown = false
 
     /// - Parameters:
     ///   - uid: the signed-in account (not anonymous).
@@ -115,14 +122,30 @@ public struct UsernameChange: Sendable, Hashable {
             stage = .forgetClaim
             return .updateSteps(adding: [], removing: [claimStep])
         case (.writeDetails, .failed(let error)):
-            return undo(error)
+            guard error.category == .backend else { return undo(error) }
+            // The answer was lost, not necessarily the write: read it back before undoing.
+            failure = error
+            stage = .checkDetails
+            return .readDetails
+        case (.checkDetails, .detailsRead(let record)):
+            if let record, UsernameKey.derive(from: record.username) == username.key {
+                // It landed: the rename goes on.
+                failure = nil
+                stage = .forgetClaim
+                return .updateSteps(adding: [], removing: [claimStep])
+            }
+            return undo(failure ?? AuthError(.backendUnavailable))
+        case (.checkDetails, .failed):
+            // Still unknown: give the key back only if the record does not point at it.
+            detailsUnknown = true
+            return undo(failure ?? AuthError(.backendUnavailable))
         case (.forgetClaim, .stepsUpdated):
             stage = .adopt
             return .adopt(username: username.name)
         case (.adopt, .adopted):
             guard let releaseOldStep else { return .done }
             stage = .releaseOld
-            return .release(key: releaseOldStep.key)
+            return .release(key: releaseOldStep.key, unlessCurrent: false)
         case (.releaseOld, .released):
             stage = .forgetReleaseOld
             return .updateSteps(adding: [], removing: releaseOldStep.map { [$0] } ?? [])
@@ -138,7 +161,7 @@ public struct UsernameChange: Sendable, Hashable {
             return .done
         case (.recordUndo, .stepsUpdated):
             stage = .releaseNew
-            return .release(key: username.key)
+            return .release(key: username.key, unlessCurrent: detailsUnknown)
         case (.releaseNew, .released):
             stage = .forgetUndo
             return .updateSteps(adding: [], removing: [undoStep])
