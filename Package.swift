@@ -137,7 +137,7 @@ let package = Package(
         // Test kit shared by the test targets.
         .target(
             name: "SesameTesting",
-            dependencies: ["SesameCore"],
+            dependencies: ["SesameCore", "SesameHTTP", .product(name: "NIOHTTP1", package: nio)],
             swiftSettings: strict
         ),
         // Executables: composition and arguments only.
@@ -216,7 +216,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameFirebaseTests",
-            dependencies: ["SesameFirebase", "SesameHTTP", "SesameCore", "SesameEmulator"],
+            dependencies: ["SesameFirebase", "SesameHTTP", "SesameCore", "SesameEmulator", "SesameTesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "SesameSupabaseTests",
             dependencies: [
-                "SesameSupabase", "SesameHTTP", "SesameCore",
+                "SesameSupabase", "SesameHTTP", "SesameCore", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict

@@ -31,47 +31,51 @@ extension SessionService {
             guard let address = email ?? machine.persisted.emailLinkAddress else {
                 throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
             }
-            do throws(AuthError) {
-                return try await completeSignIn(proof, email: address)
-            } catch where error.reason == .invalidEmail && email == nil {
-                throw AuthError(
-                    .missingEmail,
-                    message: "That link was sent to another address than the remembered one: give the address it was sent to (--email).")
-            }
-        }
-    }
-
-    private func completeSignIn(_ proof: EmailSignInProof, email: String) async throws(AuthError) -> SignInOutcome {
-        let provider = self.provider
-        var outcome: SignInOutcome
-        if let guest = machine.session, guest.user.isAnonymous,
-            try await emailHasNoAccount(email)
-        {
-            let result: SignInResult
-            do throws(AuthError) {
-                result = try await withFreshToken { token async throws(RemoteAuthError) in
-                    try await provider.signIn(email: email, proof: proof, linkingTo: token)
+            let provider = self.provider
+            let guest = machine.session.flatMap { $0.user.isAnonymous ? $0 : nil }
+            var job = SignInLinkCompletion(email: address, emailGiven: email != nil, guestUid: guest?.uid)
+            var action = job.start()
+            var result: SignInResult?
+            var merge: Merge?
+            while true {
+                do throws(AuthError) {
+                    switch action {
+                    case .checkEmail(let address):
+                        action = job.handle(.signInMethods(try await signInMethods(forEmail: address)))
+                    case .linkToGuest:
+                        let spent = try await withFreshToken { token async throws(RemoteAuthError) in
+                            try await provider.signIn(email: address, proof: proof, linkingTo: token)
+                        }
+                        result = spent
+                        action = job.handle(.signedIn(uid: spent.uid))
+                    case .signIn:
+                        let spent = try await callMapped { () async throws(RemoteAuthError) in
+                            try await provider.signIn(email: address, proof: proof, linkingTo: nil)
+                        }
+                        result = spent
+                        action = job.handle(.signedIn(uid: spent.uid))
+                    case .adoptLinked:
+                        guard let result else { throw AuthError(.noCurrentUser) }
+                        await applyLinked(await makeSession(from: result))
+                        action = job.handle(.adopted)
+                    case .adoptSignIn:
+                        guard let result else { throw AuthError(.noCurrentUser) }
+                        merge = await adopt(result)
+                        action = job.handle(.adopted)
+                    case .forgetEmailLinkAddress(let address):
+                        await forgetEmailLinkAddress(address)
+                        action = job.handle(.forgotten)
+                    case .done:
+                        return SignInOutcome(state: makeState(), merge: merge)
+                    case .fail(let error):
+                        throw error
+                    }
+                } catch {
+                    if case .fail = action { throw error }
+                    action = job.handle(.failed(error))
                 }
-            } catch {
-                throw conflict(error, email: email, providerId: "password")
             }
-            let session = await makeSession(from: result)
-            if session.uid == guest.uid {
-                await applyLinked(session)
-                outcome = SignInOutcome(state: makeState(), merge: nil)
-            } else {
-                let merge = await adopt(result)
-                outcome = SignInOutcome(state: makeState(), merge: merge)
-            }
-        } else {
-            let result = try await callMapped { () async throws(RemoteAuthError) in
-                try await provider.signIn(email: email, proof: proof, linkingTo: nil)
-            }
-            let merge = await adopt(result)
-            outcome = SignInOutcome(state: makeState(), merge: merge)
         }
-        if await forgetEmailLinkAddress(email) { outcome.state = makeState() }
-        return outcome
     }
 
     /// Asks the backend's adapter whether `proof` is a sign-in proof it takes, before anything
@@ -84,25 +88,12 @@ extension SessionService {
         }
     }
 
-    /// Whether the backend says the email has no account yet. Hidden sign-in methods count as
-    /// "has an account": signing in (and merging) never loses data, linking onto a taken email
-    /// would spend the code for nothing.
-    func emailHasNoAccount(_ email: String) async throws(AuthError) -> Bool {
+    /// The address's sign-in methods at the backend; nil when the backend hides them.
+    func signInMethods(forEmail email: String) async throws(AuthError) -> [String]? {
         let provider = self.provider
-        let methods = try await callMapped { () async throws(RemoteAuthError) in
+        return try await callMapped { () async throws(RemoteAuthError) in
             try await provider.signInMethods(forEmail: email)
         }
-        return methods?.isEmpty == true
-    }
-
-    /// Whether the backend lists sign-in methods for the email (hidden methods count as none:
-    /// the backend then decides).
-    func emailHasAccount(_ email: String) async throws(AuthError) -> Bool {
-        let provider = self.provider
-        let methods = try await callMapped { () async throws(RemoteAuthError) in
-            try await provider.signInMethods(forEmail: email)
-        }
-        return methods?.isEmpty == false
     }
 
     /// Forgets the remembered sign-in-link address when it is `email` (a link for it completed).

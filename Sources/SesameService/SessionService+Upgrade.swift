@@ -140,7 +140,7 @@ extension SessionService {
         }
     }
 
-    /// Adds a sign-in method to the current user.
+    /// Adds a sign-in method to the current user. The steps are ``CredentialLink``'s.
     ///
     /// An email-link credential with an empty email uses the address remembered from the last
     /// `sendSignInLink` (`missing-email` when there is none), and forgets it once linked.
@@ -157,57 +157,75 @@ extension SessionService {
             if current.user.providers.contains(credential.providerId) {
                 throw AuthError(.providerAlreadyLinked, providerId: credential.providerId)
             }
-            let provider = self.provider
-            let result: SignInResult
-            do throws(AuthError) {
-                switch credential {
-                case .password(let email, let password):
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signUp(email: email, password: password, linkingTo: token)
+            if case .emailLink(_, let link) = credential { try checkSignInProof(.link(link)) }
+            var job = CredentialLink(
+                credential: credential, uid: current.uid, isAnonymous: current.user.isAnonymous, email: current.user.email)
+            var action = job.start()
+            var result: SignInResult?
+            var session: Session?
+            while true {
+                do throws(AuthError) {
+                    switch action {
+                    case .checkEmail(let email):
+                        action = job.handle(.signInMethods(try await signInMethods(forEmail: email)))
+                    case .link:
+                        let linked = try await link(credential)
+                        let made = await makeSession(from: linked)
+                        result = linked
+                        session = made
+                        action = job.handle(.linked(uid: made.uid, email: made.user.email))
+                    case .adoptLinked:
+                        if let session { await applyLinked(session) }
+                        action = job.handle(.adopted)
+                    case .adoptUpdated:
+                        if let session {
+                            logger.info(
+                                "Linked a sign-in method",
+                                metadata: ["session.uid": "\(session.uid)", "provider": "\(credential.providerId)"])
+                            await apply(.updated(session))
+                        }
+                        action = job.handle(.adopted)
+                    case .adoptAsSignIn:
+                        // Never expected from a link; treat it as a sign-in so nothing is lost.
+                        if let result { _ = await adopt(result) }
+                        action = job.handle(.adopted)
+                    case .syncUsernameEmail:
+                        if let session { await syncUsernameEmail(of: session) }
+                        action = job.handle(.synced)
+                    case .forgetEmailLinkAddress(let email):
+                        await forgetEmailLinkAddress(email)
+                        action = job.handle(.forgotten)
+                    case .done:
+                        return makeState()
+                    case .fail(let error):
+                        throw error
                     }
-                case .emailLink(let email, let link):
-                    let proof = EmailSignInProof.link(link)
-                    try checkSignInProof(proof)
-                    // The code is spent even when linking then fails: refuse an email another
-                    // account has before spending it (the user's own email may be linked).
-                    if current.user.email?.lowercased() != email.lowercased(), try await emailHasAccount(email) {
-                        throw AuthError(.emailAlreadyInUse, email: email, providerId: "password")
-                    }
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signIn(email: email, proof: proof, linkingTo: token)
-                    }
-                case .federated(let providerId, let idToken, let accessToken):
-                    let federated = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
-                    result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signIn(federated: federated, linkingTo: token)
-                    }
+                } catch {
+                    if case .fail = action { throw error }
+                    action = job.handle(.failed(error))
                 }
-            } catch {
-                var email: String? = nil
-                switch credential {
-                case .password(let e, _), .emailLink(let e, _): email = e
-                case .federated: break
-                }
-                throw conflict(error, email: email, providerId: credential.providerId)
             }
-            let session = await makeSession(from: result)
-            guard session.uid == current.uid else {
-                // Never expected from a link; treat it as a sign-in so nothing is lost.
-                _ = await adopt(result)
-                return makeState()
+        }
+    }
+
+    /// The link call of ``linkCredential(_:)``, with a fresh token of the current account.
+    private func link(_ credential: Credential) async throws(AuthError) -> SignInResult {
+        let provider = self.provider
+        switch credential {
+        case .password(let email, let password):
+            return try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.signUp(email: email, password: password, linkingTo: token)
             }
-            if current.user.isAnonymous {
-                await applyLinked(session)
-            } else {
-                logger.info(
-                    "Linked a sign-in method", metadata: ["session.uid": "\(session.uid)", "provider": "\(credential.providerId)"])
-                await apply(.updated(session))
+        case .emailLink(let email, let link):
+            let proof = EmailSignInProof.link(link)
+            return try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.signIn(email: email, proof: proof, linkingTo: token)
             }
-            if let email = session.user.email, email != current.user.email {
-                await syncUsernameEmail(of: session)
+        case .federated(let providerId, let idToken, let accessToken):
+            let federated = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
+            return try await withFreshToken { token async throws(RemoteAuthError) in
+                try await provider.signIn(federated: federated, linkingTo: token)
             }
-            if case .emailLink(let email, _) = credential { await forgetEmailLinkAddress(email) }
-            return makeState()
         }
     }
 
@@ -231,15 +249,6 @@ extension SessionService {
 
     /// Adds what the person needs to act to a conflict error.
     func conflict(_ error: AuthError, email: String?, providerId: String) -> AuthError {
-        var error = error
-        switch error.reason {
-        case .emailAlreadyInUse, .credentialAlreadyInUse:
-            if error.email == nil { error.email = email }
-            if error.providerId == nil { error.providerId = providerId }
-        case .accountExistsWithDifferentCredential:
-            if error.email == nil { error.email = email }
-        default: break
-        }
-        return error
+        error.addingConflictDetails(email: email, providerId: providerId)
     }
 }

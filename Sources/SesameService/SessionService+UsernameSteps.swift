@@ -15,6 +15,13 @@ extension SessionService {
         await apply(.usernameStepsChanged(machine.persisted.pendingUsernameSteps.filter { !steps.contains($0) }))
     }
 
+    /// Adds and removes steps in one keyring write.
+    func changeUsernameSteps(adding: [UsernameStep], removing: [UsernameStep]) async {
+        var all = machine.persisted.pendingUsernameSteps.filter { !removing.contains($0) }
+        for step in adding where !all.contains(step) { all.append(step) }
+        await apply(.usernameStepsChanged(all))
+    }
+
     func scheduleUsernameRetry() {
         plan.handle(.usernameStepsFailed(at: now(), random: .random(in: 0...1)))
         wakeMaintenance()

@@ -57,6 +57,7 @@ extension SessionService {
     /// Sets (or changes) the account's username: claims the new key atomically, writes the
     /// details record, then releases the old key. A lost race is `username-taken` and changes
     /// nothing; a directory that fails is a backend error and leaves nothing half-claimed.
+    /// The steps (and their undo) are ``UsernameChange``'s.
     public func setUsername(_ username: String) async throws(AuthError) -> AuthState {
         let directory = try requireDirectory()
         return try await exclusively { () async throws(AuthError) in
@@ -64,90 +65,55 @@ extension SessionService {
             guard !session.user.isAnonymous else { throw AuthError(.requiresAccount) }
             let name = try validatedUsername(username)
             let uid = session.uid
-            let oldName = session.user.username
-            let oldKey = oldName.map(UsernameKey.derive(from:))
-            if oldKey == name.key {
-                // The same name: only the display case (or form) changes.
-                if oldName != name.name {
-                    let details = UsernameDetails(username: name.name, email: session.user.email)
-                    try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await directory.setDetails(details, of: uid, idToken: token)
-                    }
-                    if var current = machine.session, current.uid == uid {
-                        current.user.username = name.name
-                        await apply(.updated(current))
-                    }
-                }
-                return makeState()
-            }
-            let write = UsernameStep(kind: .writeDetails, uid: uid, key: name.key, username: name.name)
-            let releaseOld = oldKey.map { UsernameStep(kind: .release, uid: uid, key: $0, username: oldName ?? "") }
-            await addUsernameSteps([write] + (releaseOld.map { [$0] } ?? []))
-
-            // 1. Claim the new key.
-            let key = name.key
-            let won: Bool
-            do throws(AuthError) {
-                won = try await withFreshToken { token async throws(RemoteAuthError) in
-                    try await directory.claim(key, for: uid, idToken: token)
-                }
-            } catch {
-                if error.category == .backend {
-                    // The claim may have landed: give it back (now or later), keep the old name.
-                    await undoClaim(write, dropping: releaseOld, of: session)
-                } else {
-                    await removeUsernameSteps([write] + (releaseOld.map { [$0] } ?? []))
-                }
-                throw error
-            }
-            guard won else {
-                await removeUsernameSteps([write] + (releaseOld.map { [$0] } ?? []))
-                throw AuthError(.usernameTaken)
-            }
-
-            // 2. Point the details record at it.
-            let details = UsernameDetails(username: name.name, email: session.user.email)
-            do throws(AuthError) {
-                try await withFreshToken { token async throws(RemoteAuthError) in
-                    try await directory.setDetails(details, of: uid, idToken: token)
-                }
-            } catch {
-                await undoClaim(write, dropping: releaseOld, of: session)
-                throw error
-            }
-            await removeUsernameSteps([write])
-            if var current = machine.session, current.uid == uid {
-                current.user.username = name.name
-                await apply(.updated(current))
-            }
-            logger.info("Set the username", metadata: ["session.uid": "\(uid)"])
-
-            // 3. Release the old key (retried later when the directory cannot be reached).
-            if let releaseOld {
+            var job = UsernameChange(uid: uid, username: name, oldUsername: session.user.username, email: session.user.email)
+            var action = job.start()
+            while true {
                 do throws(AuthError) {
-                    try await releaseKey(releaseOld.key, of: session, unlessCurrent: false)
-                    await removeUsernameSteps([releaseOld])
+                    switch action {
+                    case .updateSteps(let adding, let removing):
+                        await changeUsernameSteps(adding: adding, removing: removing)
+                        action = job.handle(.stepsUpdated)
+                    case .claim(let key):
+                        let won = try await withFreshToken { token async throws(RemoteAuthError) in
+                            try await directory.claim(key, for: uid, idToken: token)
+                        }
+                        action = job.handle(.claimed(won: won))
+                    case .writeDetails(let details):
+                        try await withFreshToken { token async throws(RemoteAuthError) in
+                            try await directory.setDetails(details, of: uid, idToken: token)
+                        }
+                        action = job.handle(.detailsWritten)
+                    case .readDetails:
+                        let record = try await callMapped { () async throws(RemoteAuthError) in
+                            try await directory.details(of: uid)
+                        }
+                        action = job.handle(.detailsRead(record))
+                    case .release(let key, let unlessCurrent):
+                        try await releaseKey(key, of: session, unlessCurrent: unlessCurrent)
+                        action = job.handle(.released)
+                    case .adopt(let name):
+                        if var current = machine.session, current.uid == uid {
+                            current.user.username = name
+                            await apply(.updated(current))
+                        }
+                        logger.info("Set the username", metadata: ["session.uid": "\(uid)"])
+                        action = job.handle(.adopted)
+                    case .retryLater:
+                        logger.warning("Could not release a username yet; will retry", metadata: ["session.uid": "\(uid)"])
+                        scheduleUsernameRetry()
+                        action = job.handle(.retryPlanned)
+                    case .done:
+                        return makeState()
+                    case .fail(let error):
+                        throw error
+                    }
                 } catch {
+                    if case .fail = action { throw error }
                     logger.warning(
-                        "Could not release the old username yet; will retry", metadata: ["error": "\(error.reason.rawValue)"])
-                    if error.category == .backend { scheduleUsernameRetry() } else { await removeUsernameSteps([releaseOld]) }
+                        "A username directory call failed", metadata: ["session.uid": "\(uid)", "error": "\(error.reason.rawValue)"])
+                    action = job.handle(.failed(error))
                 }
             }
-            return makeState()
-        }
-    }
-
-    /// A rename failed after (maybe) claiming: release the new key and keep the old name.
-    private func undoClaim(_ write: UsernameStep, dropping releaseOld: UsernameStep?, of session: Session) async {
-        let release = UsernameStep(kind: .release, uid: write.uid, key: write.key, username: write.username)
-        await addUsernameSteps([release])
-        await removeUsernameSteps([write] + (releaseOld.map { [$0] } ?? []))
-        do throws(AuthError) {
-            try await releaseKey(write.key, of: session, unlessCurrent: false)
-            await removeUsernameSteps([release])
-        } catch {
-            logger.warning("Could not give back a claimed username yet; will retry", metadata: ["error": "\(error.reason.rawValue)"])
-            scheduleUsernameRetry()
         }
     }
 

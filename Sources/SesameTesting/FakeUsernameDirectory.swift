@@ -12,6 +12,7 @@ public actor FakeUsernameDirectory: UsernameDirectory {
     public private(set) var calls: [String: Int] = [:]
     private var scriptedFailures: [String: [RemoteAuthError]] = [:]
     private var offline = false
+    private var lostAnswers: [String: Int] = [:]
     private var holdingClaims = false
     private var heldClaims: [CheckedContinuation<Void, Never>] = []
 
@@ -29,6 +30,8 @@ public actor FakeUsernameDirectory: UsernameDirectory {
     public func failNext(_ operation: String, with error: RemoteAuthError = .transport("fake directory down")) {
         scriptedFailures[operation, default: []].append(error)
     }
+    /// The next call of `operation` takes effect, then fails as unreachable: its answer is lost.
+    public func loseNextAnswer(_ operation: String) { lostAnswers[operation, default: 0] += 1 }
     /// Claims wait (before taking effect) until ``releaseClaims()``.
     public func holdClaims() { holdingClaims = true }
     public func releaseClaims() {
@@ -76,6 +79,7 @@ public actor FakeUsernameDirectory: UsernameDirectory {
         try enter("setDetails")
         try authorise(idToken, uid)
         records[uid] = details
+        try answer("setDetails")
     }
 
     // MARK: Helpers
@@ -88,6 +92,13 @@ public actor FakeUsernameDirectory: UsernameDirectory {
             scriptedFailures[operation] = queue
             throw error
         }
+    }
+
+    /// Throws when the answer of `operation` is to be lost (after it took effect).
+    private func answer(_ operation: String) throws(RemoteAuthError) {
+        guard let count = lostAnswers[operation], count > 0 else { return }
+        lostAnswers[operation] = count - 1
+        throw .transport("fake directory: answer lost")
     }
 
     /// Like the security rules: only the uid's own token may write for it.

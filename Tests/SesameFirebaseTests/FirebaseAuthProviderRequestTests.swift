@@ -3,11 +3,12 @@ import NIOHTTP1
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameTesting
 import Testing
 
-/// Request shapes of every endpoint (docs/firebase.md, "Endpoints"), as snapshots, and how each answer is
-/// read.
-@Suite("Firebase auth provider: requests and answers")
+/// Request shapes of the session and account endpoints (docs/firebase.md, "Endpoints"), as
+/// snapshots, and how each answer is read.
+@Suite("Firebase auth provider: session and account requests")
 struct FirebaseAuthProviderRequestTests {
     let base = "https://identitytoolkit.googleapis.com/v1"
 
@@ -135,217 +136,6 @@ struct FirebaseAuthProviderRequestTests {
         ])
     }
 
-    @Test("email/password sign-up, and linking to the caller")
-    func signUpWithPassword() async throws {
-        let transport = ScriptedTransport([
-            Fixtures.signInAnswer(uid: "new", jwt: Fixtures.passwordJWT),
-            Fixtures.signInAnswer(uid: "anon", jwt: Fixtures.passwordJWT),
-        ])
-        let provider = Fixtures.provider(transport)
-        let created = try await provider.signUp(email: "ann@example.com", password: "s3cret!", linkingTo: nil)
-        let linked = try await provider.signUp(email: "ann@example.com", password: "s3cret!", linkingTo: Fixtures.idToken())
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:signUp?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","password":"s3cret!","returnSecureToken":true}
-            """,
-            """
-            POST \(base)/accounts:signUp?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","idToken":"CALLER.ID.TOKEN","password":"s3cret!","returnSecureToken":true}
-            """,
-        ])
-        #expect(created.isNewUser && created.uid == "new" && created.idToken.signInProvider == "password")
-        #expect(!linked.isNewUser && linked.uid == "anon")
-    }
-
-    @Test("password sign-in")
-    func signInWithPassword() async throws {
-        let transport = ScriptedTransport([Fixtures.signInAnswer(jwt: Fixtures.passwordJWT, extra: #","registered":true"#)])
-        let result = try await Fixtures.provider(transport).signIn(email: "ann@example.com", password: "pw123456")
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:signInWithPassword?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","password":"pw123456","returnSecureToken":true}
-            """
-        ])
-        #expect(!result.isNewUser)
-    }
-
-    @Test("sign-in link: default and explicit continue URL")
-    func sendSignInLink() async throws {
-        let transport = ScriptedTransport([
-            .json(200, #"{"kind":"identitytoolkit#GetOobConfirmationCodeResponse","email":"ann@example.com"}"#),
-            .json(200, #"{"email":"ann@example.com"}"#),
-        ])
-        let provider = Fixtures.provider(transport)
-        try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-        try await provider.sendSignInLink(email: "ann@example.com", continueUrl: "https://app.example/done")
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:sendOobCode?key=test-key
-            content-type: application/json
-
-            {"canHandleCodeInApp":true,"continueUrl":"http://localhost","email":"ann@example.com","requestType":"EMAIL_SIGNIN"}
-            """,
-            """
-            POST \(base)/accounts:sendOobCode?key=test-key
-            content-type: application/json
-
-            {"canHandleCodeInApp":true,"continueUrl":"https://app.example/done","email":"ann@example.com","requestType":"EMAIL_SIGNIN"}
-            """,
-        ])
-    }
-
-    @Test("email-link sign-in, with and without linking")
-    func signInWithEmailLink() async throws {
-        let transport = ScriptedTransport([
-            Fixtures.signInAnswer(uid: "new", jwt: Fixtures.passwordJWT, extra: #","isNewUser":true"#),
-            Fixtures.signInAnswer(uid: "anon", jwt: Fixtures.passwordJWT, extra: #","isNewUser":false"#),
-        ])
-        let provider = Fixtures.provider(transport)
-        let created = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("CODE-1")), linkingTo: nil)
-        let linked = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("CODE-2")), linkingTo: Fixtures.idToken())
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:signInWithEmailLink?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","oobCode":"CODE-1","returnSecureToken":true}
-            """,
-            """
-            POST \(base)/accounts:signInWithEmailLink?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","idToken":"CALLER.ID.TOKEN","oobCode":"CODE-2","returnSecureToken":true}
-            """,
-        ])
-        #expect(created.isNewUser && created.uid == "new")
-        #expect(!linked.isNewUser && linked.uid == "anon")
-    }
-
-    @Test("email-link sign-in is sent once, even when the transport fails")
-    func emailLinkNeverRetried() async throws {
-        let transport = ScriptedTransport([.failure(.requestTimedOut), Fixtures.signInAnswer()])
-        await #expect(throws: RemoteAuthError.transport("request timed out")) {
-            _ = try await Fixtures.provider(transport).signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("CODE")), linkingTo: nil)
-        }
-        #expect(await transport.requests.count == 1)
-    }
-
-    @Test("federated sign-in: request shape and tokens")
-    func signInWithIdp() async throws {
-        let google = TestJWT.make(provider: "google.com")
-        let transport = ScriptedTransport([
-            .json(200, #"{"kind":"identitytoolkit#VerifyAssertionResponse","providerId":"google.com","localId":"uid-g","email":"ann@example.com","idToken":"\#(google)","refreshToken":"r","expiresIn":"3600","isNewUser":true,"oauthIdToken":"x"}"#),
-            .json(200, #"{"providerId":"github.com","localId":"anon","idToken":"\#(google)","refreshToken":"r","expiresIn":"3600"}"#),
-        ])
-        let provider = Fixtures.provider(transport)
-        let credential = FederatedCredential(providerId: "google.com", idToken: #"{"sub":"123","email":"ann@example.com"}"#, accessToken: nil)
-        let result = try await provider.signIn(federated: credential, linkingTo: nil)
-        let linked = try await provider.signIn(
-            federated: FederatedCredential(providerId: "github.com", idToken: nil, accessToken: "gh token"),
-            linkingTo: Fixtures.idToken()
-        )
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:signInWithIdp?key=test-key
-            content-type: application/json
-
-            {"postBody":"providerId=google.com&id_token=%7B%22sub%22%3A%22123%22%2C%22email%22%3A%22ann%40example.com%22%7D","requestUri":"http://localhost","returnIdpCredential":true,"returnSecureToken":true}
-            """,
-            """
-            POST \(base)/accounts:signInWithIdp?key=test-key
-            content-type: application/json
-
-            {"idToken":"CALLER.ID.TOKEN","postBody":"providerId=github.com&access_token=gh%20token","requestUri":"http://localhost","returnIdpCredential":true,"returnSecureToken":true}
-            """,
-        ])
-        #expect(result.uid == "uid-g" && result.isNewUser && result.idToken.signInProvider == "google.com")
-        #expect(linked.uid == "anon" && !linked.isNewUser)
-    }
-
-    @Test("federated sign-in: needConfirmation is account-exists-with-different-credential, with createAuthUri's methods")
-    func needConfirmation() async throws {
-        let transport = ScriptedTransport([
-            .json(200, #"{"providerId":"google.com","localId":"owner","email":"ann@example.com","needConfirmation":true,"verifiedProvider":["github.com"]}"#),
-            .json(200, #"{"kind":"identitytoolkit#CreateAuthUriResponse","registered":true,"allProviders":["password"],"signinMethods":["password","emailLink"],"sessionId":"s"}"#),
-        ])
-        let credential = FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil)
-        await #expect(throws: RemoteAuthError.rejected(AuthError(
-            .accountExistsWithDifferentCredential, email: "ann@example.com", providerId: "google.com",
-            providers: ["password", "emailLink"]
-        ))) {
-            _ = try await Fixtures.provider(transport).signIn(federated: credential, linkingTo: nil)
-        }
-        #expect(await transport.requests.map(\.name) == ["accounts:signInWithIdp", "accounts:createAuthUri"])
-    }
-
-    @Test("federated sign-in: needConfirmation falls back to verifiedProvider when methods are hidden")
-    func needConfirmationHidden() async throws {
-        let transport = ScriptedTransport([
-            .json(200, #"{"providerId":"google.com","email":"ann@example.com","needConfirmation":true,"verifiedProvider":["github.com"]}"#),
-            .json(200, #"{"kind":"identitytoolkit#CreateAuthUriResponse","sessionId":"s"}"#),
-        ])
-        let credential = FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil)
-        await #expect(throws: RemoteAuthError.rejected(AuthError(
-            .accountExistsWithDifferentCredential, email: "ann@example.com", providerId: "google.com", providers: ["github.com"]
-        ))) {
-            _ = try await Fixtures.provider(transport).signIn(federated: credential, linkingTo: nil)
-        }
-    }
-
-    @Test("federated linking: 200 errorMessage conflicts carry email and provider")
-    func idpErrorMessage() async throws {
-        let transport = ScriptedTransport([
-            .json(200, #"{"providerId":"google.com","email":"ann@example.com","oauthIdToken":"x","errorMessage":"FEDERATED_USER_ID_ALREADY_LINKED"}"#),
-            .json(200, #"{"providerId":"google.com","email":"bob@example.com","errorMessage":"EMAIL_EXISTS"}"#),
-        ])
-        let provider = Fixtures.provider(transport)
-        let credential = FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil)
-        await #expect(throws: RemoteAuthError.rejected(AuthError(.credentialAlreadyInUse, email: "ann@example.com", providerId: "google.com"))) {
-            _ = try await provider.signIn(federated: credential, linkingTo: Fixtures.idToken())
-        }
-        await #expect(throws: RemoteAuthError.rejected(AuthError(.emailAlreadyInUse, email: "bob@example.com", providerId: "google.com"))) {
-            _ = try await provider.signIn(federated: credential, linkingTo: Fixtures.idToken())
-        }
-    }
-
-    @Test("federated sign-in without a token is refused without a request")
-    func idpWithoutToken() async throws {
-        let transport = ScriptedTransport([])
-        await #expect(throws: RemoteAuthError.rejected(AuthError(.invalidCredential, providerId: "google.com"))) {
-            _ = try await Fixtures.provider(transport).signIn(
-                federated: FederatedCredential(providerId: "google.com", idToken: nil, accessToken: ""), linkingTo: nil
-            )
-        }
-        #expect(await transport.requests.isEmpty)
-    }
-
-    @Test("sign-in methods: listed, unregistered, hidden")
-    func signInMethods() async throws {
-        let transport = ScriptedTransport([
-            .json(200, #"{"registered":true,"signinMethods":["password","google.com"],"sessionId":"s"}"#),
-            .json(200, #"{"registered":false,"sessionId":"s"}"#),
-            .json(200, #"{"kind":"identitytoolkit#CreateAuthUriResponse","sessionId":"s"}"#),
-        ])
-        let provider = Fixtures.provider(transport)
-        #expect(try await provider.signInMethods(forEmail: "ann@example.com") == ["password", "google.com"])
-        #expect(try await provider.signInMethods(forEmail: "new@example.com") == [])
-        #expect(try await provider.signInMethods(forEmail: "hidden@example.com") == nil)
-        #expect(await transport.snapshots.first == """
-            POST \(base)/accounts:createAuthUri?key=test-key
-            content-type: application/json
-
-            {"continueUri":"http://localhost","identifier":"ann@example.com"}
-            """)
-    }
-
     @Test("profile update: set, clear, and tokens only when issued")
     func updateProfile() async throws {
         let transport = ScriptedTransport([
@@ -383,28 +173,6 @@ struct FirebaseAuthProviderRequestTests {
 
             {"deleteProvider":["password","google.com"],"idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
             """
-        ])
-    }
-
-    @Test("password reset and email verification")
-    func oobCodes() async throws {
-        let transport = ScriptedTransport([.json(200, #"{"email":"ann@example.com"}"#), .json(200, #"{"email":"ann@example.com"}"#)])
-        let provider = Fixtures.provider(transport)
-        try await provider.sendPasswordReset(email: "ann@example.com")
-        try await provider.sendEmailVerification(Fixtures.idToken())
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:sendOobCode?key=test-key
-            content-type: application/json
-
-            {"email":"ann@example.com","requestType":"PASSWORD_RESET"}
-            """,
-            """
-            POST \(base)/accounts:sendOobCode?key=test-key
-            content-type: application/json
-
-            {"idToken":"CALLER.ID.TOKEN","requestType":"VERIFY_EMAIL"}
-            """,
         ])
     }
 

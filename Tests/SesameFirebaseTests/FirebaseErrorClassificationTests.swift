@@ -3,6 +3,7 @@ import NIOHTTP1
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameTesting
 import Testing
 
 /// How failed answers become `RemoteAuthError`s (docs/firebase.md, "Error classification"), driven through the

@@ -2,6 +2,7 @@ import Foundation
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameTesting
 import Testing
 
 /// The adapters log endpoint names, statuses and error codes, and never a secret.

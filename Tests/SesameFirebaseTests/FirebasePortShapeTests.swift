@@ -1,6 +1,7 @@
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameTesting
 import Testing
 
 /// What the Firebase adapter answers for the provider-neutral parts of the port.

@@ -3,6 +3,7 @@ import NIOHTTP1
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameTesting
 import Testing
 
 /// Request shapes and answers of the Realtime Database username directory (docs/usernames.md).

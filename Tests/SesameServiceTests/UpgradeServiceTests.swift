@@ -66,4 +66,27 @@ struct UpgradeServiceTests {
             #expect(state.user?.uid == guest && state.user?.email == "ela@example.com" && state.user?.isAnonymous == false)
         }
     }
+
+    @Test("linkCredential(emailLink) to an address another account has: email-already-in-use, the link not spent; it then signs in")
+    func linkEmailLinkTakenAddress() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
+            let owner = await harness.provider.addAccount(email: "own@example.com", password: "secret12")
+            _ = try await harness.service.sendSignInLink(email: "own@example.com", continueUrl: nil)
+            let proof = try #require(await harness.provider.lastSignInProof(for: "own@example.com"))
+            guard case .link(let link) = proof else {
+                Issue.record("the fake sent no link")
+                return
+            }
+            #expect(
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.linkCredential(.emailLink(email: "", link: link))
+                } == .emailAlreadyInUse)
+            #expect(await harness.provider.count("signInWithEmailLink") == 0)
+            #expect(await harness.service.state.user?.uid == guest)
+            let outcome = try await harness.service.completeSignInLink(proof, email: nil)
+            #expect(outcome.state.user?.uid == owner && outcome.merge?.fromUid == guest)
+        }
+    }
 }

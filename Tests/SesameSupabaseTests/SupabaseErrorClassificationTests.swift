@@ -2,6 +2,7 @@ import NIOHTTP1
 import SesameCore
 import SesameHTTP
 import SesameSupabase
+import SesameTesting
 import Testing
 
 /// How failed answers become `RemoteAuthError`s (the table in docs/providers.md), driven

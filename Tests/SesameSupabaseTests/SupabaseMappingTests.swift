@@ -1,6 +1,7 @@
 import Foundation
 import SesameCore
 import SesameSupabase
+import SesameTesting
 import Testing
 
 @Suite("Supabase adapter: provider ids, claims, directory requests")

@@ -2,6 +2,7 @@ import Foundation
 import SesameCore
 import SesameHTTP
 import SesameSupabase
+import SesameTesting
 import Testing
 
 /// The requests the adapter sends, as reviewable snapshots, and how it reads the answers.

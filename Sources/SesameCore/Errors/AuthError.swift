@@ -81,6 +81,22 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var category: Category { reason.category }
 
     public var description: String { "AuthError(\(reason.rawValue)): \(message)" }
+
+    /// A conflict (`email-already-in-use`, `credential-already-in-use`,
+    /// `account-exists-with-different-credential`) with what the person needs to act on it
+    /// filled in where the backend left it out; any other error unchanged.
+    public func addingConflictDetails(email: String?, providerId: String) -> AuthError {
+        var error = self
+        switch reason {
+        case .emailAlreadyInUse, .credentialAlreadyInUse:
+            if error.email == nil { error.email = email }
+            if error.providerId == nil { error.providerId = providerId }
+        case .accountExistsWithDifferentCredential:
+            if error.email == nil { error.email = email }
+        default: break
+        }
+        return error
+    }
 }
 
 extension AuthError.Reason {

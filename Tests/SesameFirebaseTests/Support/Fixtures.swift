@@ -1,6 +1,7 @@
 import Foundation
 import SesameCore
 import SesameFirebase
+import SesameTesting
 
 /// Shared values of the adapter tests.
 enum Fixtures {
