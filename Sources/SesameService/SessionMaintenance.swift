@@ -12,7 +12,7 @@ public struct SessionMaintenance: Service {
 
     public func run() async throws {
         let service = self.service
-        await cancelOnGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await service.run()
         }
         // Ends the event streams once everything else has stopped.

@@ -42,7 +42,7 @@ extension SessionService {
             let sleeper = self.sleeper
             return Task {
                 try? await sleeper.sleep(seconds: delay)
-                if !Task.isCancelled { await self.wakeMaintenance() }
+                if !Task.isCancelled { self.wakeMaintenance() }
             }
         }
         await withTaskCancellationHandler {
