@@ -20,50 +20,6 @@ struct MergeTests {
         return (try #require(merge), account)
     }
 
-    @Test("a merge survives SIGKILL and restart; the guest is deleted only after completeMerge")
-    func survivesSigkill() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            let guest = try #require(try await client.state().user?.uid)
-            let (merge, account) = try await mergeGuest(emulator, client)
-            try await daemon.kill()
-            #expect(try await emulator.accountExists(guest))
-            try await daemon.restart(waitFor: "authenticated")
-            let client = daemon.client()
-            defer { Task { await client.close() } }
-            let state = try await client.state()
-            #expect(state.user?.uid == account)
-            #expect(state.pendingMerges == [merge])
-            #expect(try await emulator.accountExists(guest))
-
-            // A migrator hears the pending merge right after subscribing, and can read the guest.
-            let merges = client.merges
-            var iterator = merges.makeAsyncIterator()
-            let heard = try await iterator.next()
-            #expect(heard == merge)
-            let guestToken = try await client.idToken(uid: guest)
-            #expect(guestToken.uid == guest)
-            try await expectDaemonError("no-such-merge", code: 4000) {
-                _ = try await client.idToken(uid: "not-a-guest")
-            }
-            try await expectDaemonError("no-such-merge", code: 4000) {
-                _ = try await client.completeMerge(mergeId: "not-a-merge")
-            }
-            #expect(try await emulator.accountExists(guest))
-
-            let after = try await client.completeMerge(mergeId: merge.mergeId)
-            #expect(after.pendingMerges.isEmpty)
-            #expect(after.user?.uid == account)
-            try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
-            try await expectDaemonError("no-such-merge", code: 4000) {
-                _ = try await client.completeMerge(mergeId: merge.mergeId)
-            }
-            // Nothing comes back after another restart.
-            try await daemon.kill()
-            try await daemon.restart(waitFor: "authenticated")
-            #expect(try await daemon.client().state().pendingMerges.isEmpty)
-        }
-    }
-
     @Test("a new merge reaches a subscribed migrator as accountMerge")
     func migratorHearsNewMerge() async throws {
         try await withDaemon { emulator, daemon, client, watch in
@@ -211,37 +167,6 @@ struct MergeTests {
             #expect(idpMerge?.fromUid == second)
             #expect(idpState.pendingMerges.isEmpty)
             #expect(try await !emulator.accountExists(second))
-        }
-    }
-
-    @Test("SIGKILL in the middle of a sign-in from a guest: after restart the guest's session is intact, or the merge is")
-    func sigkillMidSignIn() async throws {
-        try await withDaemon { emulator, daemon, client, watch in
-            let account = try await emulator.createAccount(email: "kil@example.com", password: "secret12")
-            let guest = try #require(try await client.state().user?.uid)
-            // The sign-in succeeds at the backend; the daemon is killed while reading the profile.
-            try await emulator.faults(["latencyMs": 3000, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
-            let pending = Task { try? await client.signIn(identifier: "kil@example.com", password: "secret12") }
-            try await waitUntil("the sign-in reached the backend") {
-                (try await emulator.calls()["accounts:signInWithPassword"] ?? 0) >= 1
-            }
-            try await daemon.kill()
-            _ = await pending.value
-            try await emulator.clearFaults()
-            try await daemon.restart(waitFor: nil)
-            try await waitUntil("the daemon is up") {
-                let status = try await daemon.stateJSON()["status"] as? String
-                return status == "anonymous" || status == "authenticated"
-            }
-            let state = try await daemon.client().state()
-            if state.status == .anonymous {
-                #expect(state.user?.uid == guest)
-                #expect(state.pendingMerges.isEmpty)
-            } else {
-                #expect(state.user?.uid == account)
-                #expect(state.pendingMerges.map(\.fromUid) == [guest])
-            }
-            #expect(try await emulator.accountExists(guest))
         }
     }
 

@@ -2,12 +2,15 @@
 actor FaultInjector {
     private(set) var settings = FaultSettings()
     private var calls: [String: Int] = [:]
+    /// Answers handled but held back by `answerDelayMs` right now (not cleared by ``reset()``).
+    private var answersHeld = 0
 
-    /// Counts the call under `key` (when given) and decides what happens to it. Consumes one
+    /// Counts the call under `key` (when given) and each of `extraKeys` and decides what happens to it. Consumes one
     /// `failNext` when it decides to fail. `down` wins over `reset`, `reset` over `garbage`,
     /// `garbage` over `failNext`.
-    func admit(path: String, key: String?) -> FaultDecision {
+    func admit(path: String, key: String?, extraKeys: [String] = []) -> FaultDecision {
         if let key { calls[key, default: 0] += 1 }
+        for extra in extraKeys { calls[extra, default: 0] += 1 }
         guard settings.matches(path) else { return .proceed(delayMs: 0) }
         if settings.down { return .drop }
         if settings.reset { return .reset }
@@ -21,6 +24,18 @@ actor FaultInjector {
         return .proceed(delayMs: settings.latencyMs)
     }
 
+    /// How long to hold the answer to a handled request on `path` (`answerDelayMs`), counting
+    /// it as held; the caller calls ``answerReleased()`` once it sends it.
+    func holdAnswer(path: String) -> Int {
+        guard settings.answerDelayMs > 0, settings.matches(path) else { return 0 }
+        answersHeld += 1
+        return settings.answerDelayMs
+    }
+
+    func answerReleased() {
+        answersHeld -= 1
+    }
+
     /// Applies the fields present in `patch`.
     func apply(_ patch: FaultSettingsPatch) -> FaultSettings {
         settings = patch.applied(to: settings)
@@ -29,7 +44,7 @@ actor FaultInjector {
 
     /// The settings and counters as `GET /sesame/v1/faults` shows them.
     func report() -> FaultReport {
-        FaultReport(faults: settings, calls: calls)
+        FaultReport(faults: settings, calls: calls, answersHeld: answersHeld)
     }
 
     /// Clears faults and counters.
@@ -43,4 +58,5 @@ actor FaultInjector {
 struct FaultReport: Encodable, Sendable {
     var faults: FaultSettings
     var calls: [String: Int]
+    var answersHeld: Int
 }

@@ -9,6 +9,9 @@ struct FaultSettings: Sendable, Equatable, Encodable {
 
     /// Added delay before each matching request is handled.
     var latencyMs = 0
+    /// Added delay after each matching request was handled, before its answer is sent (the
+    /// server's work is done; the client has not heard of it yet).
+    var answerDelayMs = 0
     /// How many of the next matching requests fail with `failStatus`.
     var failNext = 0
     var failStatus = 503

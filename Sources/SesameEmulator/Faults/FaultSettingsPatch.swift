@@ -3,6 +3,7 @@
 /// clears.
 struct FaultSettingsPatch: Decodable, Sendable {
     var latencyMs: Int?
+    var answerDelayMs: Int?
     var failNext: Int?
     var failStatus: Int?
     var failMessage: String?
@@ -15,7 +16,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
     var clockSkewSeconds: Int?
 
     enum CodingKeys: String, CodingKey {
-        case latencyMs, failNext, failStatus, failMessage, retryAfter, pathPrefix, down, reset, garbage
+        case latencyMs, answerDelayMs, failNext, failStatus, failMessage, retryAfter, pathPrefix, down, reset, garbage
         case tokenTtlSeconds, clockSkewSeconds
     }
 
@@ -35,6 +36,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
             return v
         }
         latencyMs = try integer(.latencyMs, min: 0)
+        answerDelayMs = try integer(.answerDelayMs, min: 0)
         failNext = try integer(.failNext, min: 0)
         failStatus = try integer(.failStatus, min: 100, max: 599, "an HTTP status (100-599)")
         tokenTtlSeconds = try integer(.tokenTtlSeconds, min: 1)
@@ -55,6 +57,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
     func applied(to settings: FaultSettings) -> FaultSettings {
         var next = settings
         if let latencyMs { next.latencyMs = latencyMs }
+        if let answerDelayMs { next.answerDelayMs = answerDelayMs }
         if let failNext { next.failNext = failNext }
         if let failStatus { next.failStatus = failStatus }
         if let failMessage { next.failMessage = failMessage }

@@ -13,6 +13,10 @@ protocol EmulatorEndpoints: Sendable {
     /// routed or not, before its body is read.
     func callKey(for request: EmulatorRequest) -> String?
 
+    /// Further names the request is also counted under (a finer split of ``callKey(for:)``,
+    /// such as `token:refresh_token` on the Supabase port). Default: none.
+    func extraCallKeys(for request: EmulatorRequest) -> [String]
+
     /// Adds the port's routes.
     func addRoutes(to router: Router<EmulatorRequestContext>)
 
@@ -54,6 +58,9 @@ extension EmulatorEndpoints {
     func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
         errorReply(status: 404, message: "Not Found")
     }
+
+    /// Default: none.
+    func extraCallKeys(for request: EmulatorRequest) -> [String] { [] }
 
     /// Default: nothing.
     func faultSettingsChanged(_ settings: FaultSettings) async {}

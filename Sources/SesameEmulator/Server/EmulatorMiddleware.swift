@@ -27,7 +27,8 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
                 requestHeaders: head.header("access-control-request-headers"))
         }
         if !head.path.hasPrefix(FaultSettings.endpoint) {
-            switch await faults.admit(path: head.path, key: endpoints.callKey(for: head)) {
+            switch await faults.admit(
+                path: head.path, key: endpoints.callKey(for: head), extraKeys: endpoints.extraCallKeys(for: head)) {
             case .drop:
                 try? await context.channel.close(mode: .all)
                 throw CancellationError()
@@ -62,6 +63,13 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             response = endpoints.unroutedReply(for: head).response
+        }
+        if !head.path.hasPrefix(FaultSettings.endpoint) {
+            let hold = await faults.holdAnswer(path: head.path)
+            if hold > 0 {
+                await Self.pause(milliseconds: hold)
+                await faults.answerReleased()
+            }
         }
         return Self.withCORS(response, origin: origin)
     }

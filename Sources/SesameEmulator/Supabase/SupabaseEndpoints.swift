@@ -19,6 +19,15 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         return nil
     }
 
+    /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
+    /// test can count refreshes alone.
+    func extraCallKeys(for request: EmulatorRequest) -> [String] {
+        guard Self.subpath(request.path, under: GoTrueRouter.prefix) == "token", let grant = request.query["grant_type"],
+            ["refresh_token", "password", "id_token"].contains(grant)
+        else { return [] }
+        return ["token:" + grant]
+    }
+
     static func subpath(_ path: String, under prefix: String) -> String? {
         guard path.hasPrefix(prefix + "/") else { return nil }
         var sub = path.dropFirst(prefix.count + 1)

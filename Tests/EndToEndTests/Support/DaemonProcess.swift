@@ -26,14 +26,8 @@ final class DaemonProcess: @unchecked Sendable {
         directory: String? = nil, waitFor status: String? = "anonymous"
     ) async throws -> DaemonProcess {
         let directory = try directory ?? makeTemporaryDirectory("d")
-        var all: [String: [String: String]] = [
-            "firebase": [
-                "api_key": "\"e2e-key\"", "project_id": "\"\(EmulatorProcess.project)\"",
-                "auth_emulator_host": "\"\(emulator.authHost)\"",
-                "database_emulator_host": "\"\(emulator.databaseHost)\"",
-            ],
-            "socket": ["path": "\"\(directory)/s.sock\""],
-        ]
+        var all = backendSettings(emulator)
+        all["socket"] = ["path": "\"\(directory)/s.sock\""]
         for (section, keys) in settings { all[section, default: [:]].merge(keys) { _, new in new } }
         var toml = ""
         for (section, keys) in all.sorted(by: { $0.key < $1.key }) {
@@ -45,6 +39,23 @@ final class DaemonProcess: @unchecked Sendable {
             directory: directory, emulator: emulator, settings: all, environment: environment)
         if let status { try await daemon.waitForStatus(status) }
         return daemon
+    }
+
+    /// The `[firebase]`, or `[backend]` and `[supabase]`, sections for the emulator's backend.
+    static func backendSettings(_ emulator: EmulatorProcess) -> [String: [String: String]] {
+        if let supabase = emulator.supabase {
+            return [
+                "backend": ["provider": "\"supabase\""],
+                "supabase": ["url": "\"\(supabase.url)\"", "anon_key": "\"\(supabase.anonKey)\""],
+            ]
+        }
+        return [
+            "firebase": [
+                "api_key": "\"e2e-key\"", "project_id": "\"\(EmulatorProcess.project)\"",
+                "auth_emulator_host": "\"\(emulator.authHost)\"",
+                "database_emulator_host": "\"\(emulator.databaseHost)\"",
+            ]
+        ]
     }
 
     private init(
@@ -136,15 +147,16 @@ final class DaemonProcess: @unchecked Sendable {
     }
 }
 
-/// An emulator and a daemon for one test: `body` runs with them, then both stop, whether it
-/// passed or threw.
+/// An emulator and a daemon for one test, on `backend`: `body` runs with them, then both stop,
+/// whether it passed or threw.
 func withEmulatorAndDaemon(
-    settings: [String: [String: String]] = [:], _ body: (EmulatorProcess, DaemonProcess) async throws -> Void
+    backend: TestBackend = .firebase, settings: [String: [String: String]] = [:],
+    waitFor status: String? = "anonymous", _ body: (EmulatorProcess, DaemonProcess) async throws -> Void
 ) async throws {
-    let emulator = try await EmulatorProcess.start()
+    let emulator = try await EmulatorProcess.start(backend: backend)
     let daemon: DaemonProcess
     do {
-        daemon = try await DaemonProcess.start(emulator: emulator, settings: settings)
+        daemon = try await DaemonProcess.start(emulator: emulator, settings: settings, waitFor: status)
     } catch {
         await emulator.stop()
         throw error

@@ -1,0 +1,61 @@
+import Foundation
+import SesameLocalAPI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw protocol connection, to check the order of lines on one connection.
+final class RawConnection {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { throw HarnessError("connect \(path): \(errno)") }
+    }
+
+    func close() { _ = Glibc.close(fd) }
+
+    func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw HarnessError("write: \(errno)") }
+    }
+
+    /// The next line, waiting at most `timeout` seconds.
+    func readLine(timeout: Int32 = 15) throws -> JSONValue {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                return try JSONValue.parse(line)
+            }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, timeout * 1000) > 0 else { throw HarnessError("no line within \(timeout) s") }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            guard n > 0 else { throw HarnessError("connection closed") }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Every line up to and including the response with `id`.
+    func readUntilResponse(id: Int64) throws -> [JSONValue] {
+        var lines: [JSONValue] = []
+        while true {
+            let line = try readLine()
+            lines.append(line)
+            if line["id"]?.int64Value == id { return lines }
+        }
+    }
+}
