@@ -3,12 +3,25 @@ import SesameLocalAPI
 import Testing
 
 /// A backend column of the fault matrix: where each flow's call goes on it, and a look at its
-/// side of an account (through its admin surface), independent of the daemon.
+/// side of an account (through the harness's backend-neutral helpers), independent of the
+/// daemon.
 struct MatrixBackend: Sendable {
     let emulator: EmulatorProcess
 
     /// The port and path prefix of the call a flow's fault goes on.
     func target(of flow: MatrixFlow) -> (port: Int, pathPrefix: String) {
+        if let supabase = emulator.supabase {
+            let path: String
+            switch flow {
+            case .anonymousStart, .signOut: path = "/auth/v1/signup"
+            case .createAccount: path = "/auth/v1/user"
+            case .refresh, .signInAndMerge, .federated: path = "/auth/v1/token"
+            case .emailLink: path = "/auth/v1/verify"
+            case .deleteAccount: path = "/rest/v1/rpc/"
+            case .usernameClaim: path = "/rest/v1/usernames"
+            }
+            return (supabase.port, path)
+        }
         let identity = "/identitytoolkit.googleapis.com/v1/"
         switch flow {
         case .anonymousStart, .createAccount, .signOut: return (emulator.authPort, identity + "accounts:signUp")
@@ -21,12 +34,14 @@ struct MatrixBackend: Sendable {
         }
     }
 
+    /// Every port the emulator serves.
+    private var ports: [Int] { [emulator.authPort, emulator.databasePort] + (emulator.supabase.map { [$0.port] } ?? []) }
+
     /// Puts `fault` on `flow`'s call. A clock skew applies to every port (the whole backend's
     /// clock is off).
     func inject(_ fault: MatrixFault, on flow: MatrixFlow) async throws {
         let target = target(of: flow)
-        let ports = fault.isSkew ? [emulator.authPort, emulator.databasePort] : [target.port]
-        for port in ports {
+        for port in fault.isSkew ? ports : [target.port] {
             let (status, body) = try await emulator.request(
                 "POST", "/sesame/v1/faults", json: fault.settings(pathPrefix: target.pathPrefix), port: port)
             guard status == 200 else { throw HarnessError("faults on port \(port): \(status) \(body.jsonString)") }
@@ -35,9 +50,14 @@ struct MatrixBackend: Sendable {
 
     /// Clears every fault on every port.
     func clearFaults() async throws {
-        for port in [emulator.authPort, emulator.databasePort] {
-            try await emulator.request("DELETE", "/sesame/v1/faults", port: port)
-        }
+        for port in ports { try await emulator.request("DELETE", "/sesame/v1/faults", port: port) }
+    }
+
+    /// Moves the backend's clock past its mail timer (Supabase: one mail per address a
+    /// minute); nothing to do on Firebase. ``clearFaults()`` sets the clock back.
+    func skipMailTimer() async throws {
+        guard let supabase = emulator.supabase else { return }
+        try await emulator.request("POST", "/sesame/v1/faults", json: ["clockSkewSeconds": 61], port: supabase.port)
     }
 
     /// The daemon's settings for the matrix: the short request timeout.
@@ -54,29 +74,25 @@ struct MatrixBackend: Sendable {
     }
 
     func email(of uid: String) async throws -> String? {
-        try await emulator.account(uid)?["email"]?.stringValue
+        try await emulator.accountInfo(uid)?.email
     }
 
     func providers(of uid: String) async throws -> [String] {
-        let infos = try await emulator.account(uid)?["providerUserInfo"]?.arrayValue ?? []
-        return infos.compactMap { $0["providerId"]?.stringValue }
+        try await emulator.accountInfo(uid)?.providers ?? []
     }
 
-    /// The uid that holds `username` in the directory (any spelling of its key).
-    func usernameOwner(_ username: String) async throws -> String? {
-        let namespace = "\(EmulatorProcess.project)-default-rtdb"
-        let (_, body) = try await emulator.request(
-            "GET", "/users/usernames.json?ns=\(namespace)", port: emulator.databasePort)
-        return body.objectValue?.values.compactMap(\.stringValue).first
+    /// The uid that holds a username key in the directory.
+    func usernameOwner(_ key: String) async throws -> String? {
+        try await emulator.usernameOwner(key)
     }
 
-    /// A sign-in link just sent to `email`.
+    /// The newest sign-in link sent to `email`.
     func signInLink(_ email: String) async throws -> String? {
-        try await emulator.oobLink(email: email)
+        try await emulator.signInLink(email: email)
     }
 
-    /// A fake IdP ID token the emulator accepts.
+    /// A federated ID token the emulator accepts (verified email).
     func idpToken(sub: String, email: String) -> String {
-        claims(sub: sub, email: email, verified: true)
+        emulator.federatedIdToken(sub: sub, email: email, verified: true)
     }
 }

@@ -23,7 +23,8 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
-    /// The daemon's `backend.request_timeout` in the matrix, and the injected latency past it.
+    /// The daemon's `backend.request_timeout` in the matrix, and how long past it the backend
+    /// holds its answer.
     static let requestTimeoutSeconds = 1
     static let latencyMs = 2_500
     /// `Retry-After` of the 429, in seconds.
@@ -48,7 +49,12 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     func settings(pathPrefix prefix: String) -> JSONValue {
         var settings: [String: JSONValue] = ["pathPrefix": .string(prefix)]
         switch self {
-        case .latency: settings["latencyMs"] = .integer(Int64(Self.latencyMs))
+        case .latency:
+            // The backend does the work at once and holds its answer past the daemon's timeout:
+            // the hard case, where the retry meets what the lost answer would have said. (A
+            // request held *before* it is handled, `latencyMs`, is also handled late, after the
+            // daemon's compensating calls: see docs/RELIABILITY.md.)
+            settings["answerDelayMs"] = .integer(Int64(Self.latencyMs))
         case .serverError:
             settings["failNext"] = 1_000
             settings["failStatus"] = 503
