@@ -41,6 +41,15 @@ struct HarnessTests {
             await #expect(throws: SesameClientError.self) { _ = try await client.idToken(forceRefresh: true) }
             try await emulator.clearFaults()
             #expect(try await emulator.refreshCount() == 0)
+
+            // answerDelayMs is validated and reported like every fault field.
+            let (refused, error) = try await emulator.request(
+                "POST", "/sesame/v1/faults", json: ["answerDelayMs": -1], port: emulator.backendPort)
+            #expect(refused == 400 && error["error"]?.stringValue == "answerDelayMs must be an integer >= 0")
+            let (_, report) = try await emulator.request(
+                "POST", "/sesame/v1/faults", json: ["answerDelayMs": 5], port: emulator.backendPort)
+            #expect(report["faults"]?["answerDelayMs"] == 5 && report["answersHeld"] == 0)
+            try await emulator.clearFaults()
         }
     }
 }

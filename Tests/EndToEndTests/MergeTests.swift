@@ -170,32 +170,4 @@ struct MergeTests {
         }
     }
 
-    @Test("a migrator's guest token is refreshed from the merge's own refresh token, also after a restart")
-    func guestTokenRefresh() async throws {
-        let emulator = try await EmulatorProcess.start()
-        defer { Task { await emulator.stop() } }
-        try await emulator.faults(["tokenTtlSeconds": 30])
-        let daemon = try await DaemonProcess.start(emulator: emulator)
-        defer { Task { await daemon.cleanUp() } }
-        let client = daemon.client()
-        defer { Task { await client.close() } }
-        let guest = try #require(try await client.state().user?.uid)
-        let (merge, _) = try await mergeGuest(emulator, client)
-        let before = try await emulator.calls()["token"] ?? 0
-        // Valid for 30 s, less than the 300 s asked for: a refresh of the guest's tokens.
-        let first = try await client.idToken(minValidity: 300, uid: guest)
-        #expect(first.uid == guest)
-        #expect((try await emulator.calls()["token"] ?? 0) == before + 1)
-        try await daemon.kill()
-        try await daemon.restart(waitFor: "authenticated")
-        let again = daemon.client()
-        defer { Task { await again.close() } }
-        let second = try await again.idToken(forceRefresh: true, uid: guest)
-        #expect(second.uid == guest)
-        _ = try await again.completeMerge(mergeId: merge.mergeId)
-        try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
-        try await expectDaemonError("no-such-merge", code: 4000) {
-            _ = try await again.idToken(uid: guest)
-        }
-    }
 }

@@ -10,17 +10,6 @@ import Testing
 /// session.
 @Suite("Supabase refresh-token rotation", .serialized, .timeLimit(.minutes(3)))
 struct RotationTests {
-    /// Copies every file of the daemon's state directory (it must be stopped) to `directory`.
-    func copyState(from source: String, to target: String) throws {
-        let files = FileManager.default
-        try files.createDirectory(atPath: target, withIntermediateDirectories: true)
-        for name in try files.contentsOfDirectory(atPath: source) {
-            let destination = target + "/" + name
-            if files.fileExists(atPath: destination) { try files.removeItem(atPath: destination) }
-            try files.copyItem(atPath: source + "/" + name, toPath: destination)
-        }
-    }
-
     /// Takes a copy of the keyring, lets the daemon rotate twice, and puts the copy back: the
     /// daemon then holds a refresh token two rotations old (not the parent of the active one).
     /// The port's clock is moved past the 10 s reuse interval. Returns a client and its watch.
@@ -30,7 +19,7 @@ struct RotationTests {
         let saved = try makeTemporaryDirectory("kr")
         defer { try? FileManager.default.removeItem(atPath: saved) }
         #expect(try await daemon.stop() == 0)
-        try copyState(from: daemon.stateDirectory, to: saved)
+        try daemon.saveState(to: saved)
         try await daemon.restart(waitFor: status)
         let client = daemon.client()
         let before = try await emulator.refreshCount()
@@ -39,7 +28,7 @@ struct RotationTests {
         #expect(try await emulator.refreshCount() == before + 2)
         await client.close()
         #expect(try await daemon.stop() == 0)
-        try copyState(from: saved, to: daemon.stateDirectory)
+        try daemon.restoreState(from: saved)
         try await emulator.faults(["clockSkewSeconds": .integer(Int64(skew))])
         try await daemon.restart(waitFor: nil)
         try await waitUntil("the daemon answers") { (try? await daemon.stateJSON()) != nil }
@@ -79,5 +68,24 @@ struct RotationTests {
             #expect(try await emulator.accountExists(account))
             accountWatch.stop()
         }
+    }
+
+    @Test("an older refresh token replayed inside the reuse interval is accepted: the session is kept")
+    func replayInsideReuseInterval() async throws {
+        // An hour-long interval, so "inside" does not depend on how fast the test runs.
+        let emulator = try await EmulatorProcess.start(backend: .supabase, arguments: ["--supabase-refresh-reuse-interval", "3600"])
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let guest = try #require(try await daemon.uid())
+        let (client, watch) = try await replayOldToken(emulator, daemon, skew: 0, waitFor: "anonymous")
+        defer { Task { await client.close() } }
+        defer { watch.stop() }
+        #expect(try await client.idToken(forceRefresh: true).uid == guest)
+        // And again: what the daemon stored from that answer is a live token of the family.
+        #expect(try await client.idToken(forceRefresh: true).uid == guest)
+        #expect(try await client.state().user?.uid == guest)
+        #expect(!daemon.log.contains("refresh_token_already_used"), "\(daemon.log.suffix(2000))")
+        #expect(!(await watch.log.reasons.contains("session-revoked")))
     }
 }

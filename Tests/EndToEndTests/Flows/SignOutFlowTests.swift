@@ -70,4 +70,40 @@ struct SignOutFlowTests {
             #expect(daemon.log.contains("session is over"))
         }
     }
+
+    @Test("after sign-out the old session's refresh token is dead at Supabase (ended at the server), still valid at Firebase (only forgotten)", arguments: TestBackend.allCases)
+    func signedOutSessionAtTheServer(backend: TestBackend) async throws {
+        try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
+            let client = daemon.client()
+            let account = try #require(try await client.createAccount(email: "old@example.com", password: "secret12").user?.uid)
+            await client.close()
+            let saved = try makeTemporaryDirectory("kr")
+            defer { try? FileManager.default.removeItem(atPath: saved) }
+            #expect(try await daemon.stop() == 0)
+            try daemon.saveState(to: saved)
+            try await daemon.restart(waitFor: "authenticated")
+            let signOut = try await daemon.ctl(["sign-out"])
+            #expect(signOut.status == 0, "\(signOut.stderr)")
+            #expect(try await daemon.stop() == 0)
+
+            // The signed-out session put back, as a copy of the keyring would.
+            try daemon.restoreState(from: saved)
+            try await daemon.restart(waitFor: "authenticated")
+            let again = daemon.client()
+            defer { Task { await again.close() } }
+            #expect(try await again.state().user?.uid == account)
+            switch backend {
+            case .firebase:
+                #expect(try await again.idToken(forceRefresh: true).uid == account)
+            case .supabase:
+                try await expectDaemonError("session-revoked", code: 4000) { _ = try await again.idToken(forceRefresh: true) }
+                #expect(daemon.log.contains("refresh_token_not_found"))
+                try await waitUntil("a new guest") {
+                    let state = try await again.state()
+                    return state.status == .anonymous && state.user != nil && state.user?.uid != account
+                }
+            }
+            #expect(try await emulator.accountExists(account))
+        }
+    }
 }

@@ -98,4 +98,34 @@ struct UpgradeFlowTests {
             #expect(merge?.fromUid == guest)
         }
     }
+
+    /// On Supabase the guest's refresh token rotates like the account's: the merge's copy must
+    /// be stored after each refresh, or the next one (after a restart too) would be reuse.
+    @Test("a migrator's guest token is refreshed from the merge's own refresh token, also after a restart", arguments: TestBackend.allCases)
+    func guestTokenRefresh(backend: TestBackend) async throws {
+        let emulator = try await EmulatorProcess.start(backend: backend, tokenLifetime: 120)
+        defer { Task { await emulator.stop() } }
+        let daemon = try await DaemonProcess.start(emulator: emulator)
+        defer { Task { await daemon.cleanUp() } }
+        let client = daemon.client()
+        defer { Task { await client.close() } }
+        let guest = try #require(try await client.state().user?.uid)
+        _ = try await emulator.createAccount(email: "mig@example.com", password: "secret12")
+        let merge = try #require(try await client.signIn(identifier: "mig@example.com", password: "secret12").merge)
+        let before = try await emulator.refreshCount()
+        // Valid for 120 s, less than the 300 s asked for: a refresh of the guest's tokens.
+        #expect(try await client.idToken(minValidity: 300, uid: guest).uid == guest)
+        #expect(try await emulator.refreshCount() == before + 1)
+        #expect(try await client.idToken(forceRefresh: true, uid: guest).uid == guest)
+        try await daemon.kill()
+        try await daemon.restart(waitFor: "authenticated")
+        let again = daemon.client()
+        defer { Task { await again.close() } }
+        #expect(try await again.idToken(forceRefresh: true, uid: guest).uid == guest)
+        #expect(try await emulator.refreshCount() == before + 3)
+        #expect(!daemon.log.contains("refresh_token_already_used"))
+        _ = try await again.completeMerge(mergeId: merge.mergeId)
+        try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
+        try await expectDaemonError("no-such-merge", code: 4000) { _ = try await again.idToken(uid: guest) }
+    }
 }
