@@ -26,7 +26,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The daemon's `backend.request_timeout` in the matrix, and how long past it the backend
     /// holds its answer.
     static let requestTimeoutSeconds = 1
-    static let latencyMs = 2_500
+    static let answerDelayMs = 2_500
     /// `Retry-After` of the 429, in seconds.
     static let retryAfterSeconds = 7
 
@@ -54,7 +54,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // the hard case, where the retry meets what the lost answer would have said. (A
             // request held *before* it is handled, `latencyMs`, is also handled late, after the
             // daemon's compensating calls: see docs/RELIABILITY.md.)
-            settings["answerDelayMs"] = .integer(Int64(Self.latencyMs))
+            settings["answerDelayMs"] = .integer(Int64(Self.answerDelayMs))
         case .serverError:
             settings["failNext"] = 1_000
             settings["failStatus"] = 503

@@ -20,6 +20,21 @@ struct RequestTimeoutTests {
         }
     }
 
+    @Test("the sample etc/sesamed.toml, request_timeout included, has only known keys: it stops on the empty api_key alone")
+    func sampleConfiguration() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let sample = try String(contentsOf: root.appendingPathComponent("etc/sesamed.toml"), encoding: .utf8)
+        #expect(sample.contains("request_timeout = 10"))
+        let directory = try makeTemporaryDirectory("rt")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try sample.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+        let result = try await runCommand(
+            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("'firebase.api_key' is required"), "\(result.stderr)")
+    }
+
     @Test("a backend answering later than request_timeout (here 1.5 s, answering after 3 s): network-request-failed, the session is kept")
     func slowBackendTimesOut() async throws {
         try await withEmulatorAndDaemon(settings: ["backend": ["request_timeout": "1.5"]]) { emulator, daemon in
