@@ -7,6 +7,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case serverError
     case rateLimited
     case reset
+    case dropped
     case garbage
     case clockAhead
     case clockBehind
@@ -17,6 +18,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .serverError: "503"
         case .rateLimited: "429 with Retry-After"
         case .reset: "connection reset"
+        case .dropped: "connection closed unanswered"
         case .garbage: "garbage body"
         case .clockAhead: "backend clock +10 min"
         case .clockBehind: "backend clock -10 min"
@@ -36,7 +38,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The `data.reason` the client gets (docs/protocol.md, code 2000); nil for a skew.
     var expectedReason: String? {
         switch self {
-        case .latency, .reset: "network-request-failed"
+        case .latency, .reset, .dropped: "network-request-failed"
         case .serverError, .garbage: "backend-unavailable"
         case .rateLimited: "too-many-requests"
         case .clockAhead, .clockBehind: nil
@@ -64,6 +66,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
             settings["failMessage"] = "TOO_MANY_ATTEMPTS_TRY_LATER"
             settings["retryAfter"] = .integer(Int64(Self.retryAfterSeconds))
         case .reset: settings["reset"] = true
+        case .dropped: settings["down"] = true
         case .garbage: settings["garbage"] = true
         case .clockAhead: settings = ["clockSkewSeconds": 600]
         case .clockBehind: settings = ["clockSkewSeconds": -600]
