@@ -17,6 +17,7 @@ struct MatrixBackend: Sendable {
             case .createAccount: path = "/auth/v1/user"
             case .refresh, .signInAndMerge, .federated: path = "/auth/v1/token"
             case .emailLink: path = "/auth/v1/verify"
+            case .serverSignOut: path = "/auth/v1/logout"
             case .deleteAccount: path = "/rest/v1/rpc/"
             case .usernameClaim: path = "/rest/v1/usernames"
             }
@@ -24,7 +25,7 @@ struct MatrixBackend: Sendable {
         }
         let identity = "/identitytoolkit.googleapis.com/v1/"
         switch flow {
-        case .anonymousStart, .createAccount, .signOut: return (emulator.authPort, identity + "accounts:signUp")
+        case .anonymousStart, .createAccount, .signOut, .serverSignOut: return (emulator.authPort, identity + "accounts:signUp")
         case .refresh: return (emulator.authPort, "/securetoken.googleapis.com")
         case .signInAndMerge: return (emulator.authPort, identity + "accounts:signInWithPassword")
         case .emailLink: return (emulator.authPort, identity + "accounts:signInWithEmailLink")

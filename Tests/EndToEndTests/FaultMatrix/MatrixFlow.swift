@@ -11,6 +11,7 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case emailLink
     case federated
     case signOut
+    case serverSignOut
     case deleteAccount
     case usernameClaim
 
@@ -23,6 +24,7 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .emailLink: "email link"
         case .federated: "federated"
         case .signOut: "sign-out"
+        case .serverSignOut: "sign-out, server side"
         case .deleteAccount: "delete"
         case .usernameClaim: "username claim"
         }
@@ -34,15 +36,19 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The directory key of ``username`` (its normalised form).
     static let usernameKey = "matrix_user"
 
+    /// Supabase ends a session at the server (`POST /logout`); Firebase has no such call.
+    static let firebaseFlows = allCases.filter { $0 != .serverSignOut }
+
     /// The daemon starts with the fault already on (the first guest is what is faulted).
     var faultsBeforeStart: Bool { self == .anonymousStart }
 
     /// The flow starts from an account (not the guest).
-    var needsAccount: Bool { self == .signOut || self == .deleteAccount || self == .usernameClaim }
+    var needsAccount: Bool { [.signOut, .serverSignOut, .deleteAccount, .usernameClaim].contains(self) }
 
     /// A failure of the faulted call reaches the client. Sign-out does not fail: the account
     /// is left locally, and the new guest the backend refused comes later.
-    var clientSeesFault: Bool { self != .signOut }
+    /// The server-side end of the session is a durable to-do the daemon retries.
+    var clientSeesFault: Bool { self != .signOut && self != .serverSignOut }
 
     /// Runs the call under test (preparing what it needs first with `prepare`, which the
     /// fault does not touch).
@@ -56,7 +62,7 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .emailLink: _ = try await client.completeSignInLink(link: try #require(setup.link))
         case .federated:
             _ = try await client.signInWithIdp(providerId: "google.com", idToken: rig.backend.idpToken(sub: "matrix-1", email: Self.email))
-        case .signOut: _ = try await client.signOut()
+        case .signOut, .serverSignOut: _ = try await client.signOut()
         case .deleteAccount: _ = try await client.deleteAccount()
         case .usernameClaim: _ = try await client.setUsername(Self.username)
         }
@@ -94,7 +100,7 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try await waitUntil("the backend linked google.com to \(uid)") { try await backend.providers(of: uid).contains("google.com") }
         case .deleteAccount:
             try await waitUntil("the backend deleted \(uid)") { try await !backend.accountExists(uid) }
-        case .anonymousStart, .refresh, .signInAndMerge, .signOut:
+        case .anonymousStart, .refresh, .signInAndMerge, .signOut, .serverSignOut:
             return
         }
     }
@@ -121,6 +127,13 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let state = try await rig.client.state()
             if state.status == .signedOut { _ = try await rig.client.signInAnonymously() }
             return
+        case .serverSignOut:
+            // Nothing to call: the daemon's cleanup retries the server-side sign-out by itself.
+            let backend = rig.emulator
+            try await waitUntil("the daemon ends the old session at the server", timeout: .seconds(40)) {
+                try await backend.calls()["logout"] ?? 0 >= 1
+            }
+            return
         default: break
         }
         try await act(rig, setup)
@@ -146,7 +159,7 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .signInAndMerge:
             #expect(state.status == .authenticated)
             #expect(uid == setup.accountUid)
-        case .signOut, .deleteAccount:
+        case .signOut, .serverSignOut, .deleteAccount:
             #expect(state.status == .anonymous)
             #expect(uid != before.user?.uid)
         case .usernameClaim:
