@@ -43,8 +43,18 @@ extension SessionService {
             guard let session = machine.session else { throw AuthError(.noCurrentUser) }
             try await releaseUsernameBeforeDeletion(of: session)
             let provider = self.provider
-            try await withFreshToken { token async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
-            logger.info("Deleted the account", metadata: ["session.uid": "\(session.uid)"])
+            let wasGone = try await withFreshToken { token async throws(RemoteAuthError) -> Bool in
+                do throws(RemoteAuthError) {
+                    try await provider.deleteAccount(token)
+                    return false
+                } catch .accountGone(.userNotFound) {
+                    // An earlier delete went through and only its answer was lost: gone, as asked.
+                    return true
+                }
+            }
+            logger.info(
+                wasGone ? "The account was already deleted at the backend" : "Deleted the account",
+                metadata: ["session.uid": "\(session.uid)"])
             await apply(.accountDeleted)
             await followAnonymousFirst()
             return makeState()

@@ -87,6 +87,12 @@ struct SupabaseClient: Sendable {
                 status: answer.status, body: body, context: context,
                 retryAfterMs: RetryAfter.milliseconds(answer.headers.first(name: "Retry-After"), now: now()))
         }
+        // GoTrue and PostgREST answer JSON or nothing; any other body (a proxy's page) is no
+        // proof that the call was carried out.
+        if answer.bytes.contains(where: { !$0.isJSONWhitespace }), JSONBody.value(answer.bytes) == nil {
+            logger.debug("supabase call answered garbage", metadata: ["supabase.call": "\(request.name)"])
+            throw .malformedResponse("\(request.name): the answer is not JSON")
+        }
         logger.debug("supabase call succeeded", metadata: ["supabase.call": "\(request.name)", "http.status": "\(answer.status)"])
         return answer
     }
@@ -102,4 +108,9 @@ struct SupabaseClient: Sendable {
             throw .malformedResponse("\(request.name): \(error.summary)")
         }
     }
+}
+
+extension UInt8 {
+    /// Space, tab, line feed or carriage return: what may surround or make up an empty body.
+    fileprivate var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }

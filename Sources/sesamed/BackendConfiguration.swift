@@ -16,12 +16,17 @@ struct BackendConfiguration: Sendable, Hashable {
     var supabaseAnonKey = ""
     /// `supabase.delete_function`: the PostgREST function that deletes the caller's account.
     var supabaseDeleteFunction = "delete_user"
+    /// `backend.request_timeout`: how long one backend call (connect, send, receive) may take
+    /// before it fails as `network-request-failed`.
+    var requestTimeout: Duration = .seconds(10)
+    /// The range `backend.request_timeout` must be in, in seconds.
+    static let requestTimeoutRange: ClosedRange<Double> = 0.1...300
     /// The sections that set a value other than empty or the default, to warn about the one
     /// the provider does not read.
     var configuredSections: Set<String> = []
 
     static let schema: [String: [String: DaemonConfiguration.KeyType]] = [
-        "backend": ["provider": .string],
+        "backend": ["provider": .string, "request_timeout": .seconds],
         "supabase": ["url": .string, "anon_key": .string, "delete_function": .string],
     ]
 
@@ -39,6 +44,15 @@ struct BackendConfiguration: Sendable, Hashable {
         case "supabase.delete_function": supabaseDeleteFunction = value
         default: break
         }
+    }
+
+    /// Applies `backend.request_timeout` (seconds, an integer or a float).
+    mutating func setRequestTimeout(_ seconds: Double, origin: String) throws(ConfigurationError) {
+        guard Self.requestTimeoutRange.contains(seconds) else {
+            throw ConfigurationError(
+                message: "\(origin)'backend.request_timeout' must be a number of seconds from 0.1 to 300, not \(seconds)")
+        }
+        requestTimeout = .milliseconds(Int((seconds * 1000).rounded()))
     }
 
     /// Notes that the file set `name` (`section.key`) to `value`.

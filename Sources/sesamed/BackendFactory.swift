@@ -29,7 +29,8 @@ enum BackendFactory {
             let firebase = FirebaseConfiguration(
                 apiKey: configuration.apiKey, projectId: configuration.projectId,
                 authEmulatorHost: configuration.authEmulatorHost, databaseURL: configuration.databaseURL,
-                databaseEmulatorHost: configuration.databaseEmulatorHost)
+                databaseEmulatorHost: configuration.databaseEmulatorHost,
+                requestTimeout: configuration.backend.requestTimeout)
             let transport = AsyncHTTPClientTransport(configuration: firebase)
             let logger = Logger(label: "sesame.firebase")
             return Backend(
@@ -41,7 +42,8 @@ enum BackendFactory {
         case .supabase:
             let supabase = SupabaseConfiguration(
                 url: configuration.backend.supabaseURL, anonKey: configuration.backend.supabaseAnonKey,
-                deleteFunction: configuration.backend.supabaseDeleteFunction)
+                deleteFunction: configuration.backend.supabaseDeleteFunction,
+                requestTimeout: configuration.backend.requestTimeout)
             let transport = AsyncHTTPClientTransport(
                 connectTimeout: supabase.connectTimeout, requestTimeout: supabase.requestTimeout)
             let logger = Logger(label: "sesame.supabase")

@@ -42,6 +42,8 @@ extension DaemonConfiguration {
     /// The keys of the file and their types, by section.
     enum KeyType {
         case string, bool, integer, stringArray, mode
+        /// A number of seconds: an integer or a float.
+        case seconds
     }
 
     static let schema: [String: [String: KeyType]] = BackendConfiguration.schema.merging([
@@ -167,6 +169,14 @@ extension DaemonConfiguration {
                 maxConnections = int
             default: break
             }
+        case .seconds:
+            let seconds: Double
+            switch value.type {
+            case .int: seconds = Double(value.int ?? -1)
+            case .double: seconds = value.double ?? -1
+            default: throw wrong("a number of seconds")
+            }
+            try backend.setRequestTimeout(seconds, origin: "\(file): ")
         case .stringArray:
             guard let array = value.array else { throw wrong("an array of strings") }
             var strings: [String] = []

@@ -58,7 +58,14 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
             body: Self.json(uid)
         )
         switch response.status {
-        case 200, 204:
+        case 200:
+            // The database echoes the value it wrote; any other body (a proxy's page) is no
+            // proof that the name is ours.
+            guard try Self.uid(in: response, name: "rtdb.usernames.claim") == uid else {
+                throw .malformedResponse("rtdb.usernames.claim: the answer is not the uid written")
+            }
+            return true
+        case 204:
             return true
         case 412:
             // The body is the current value: a claim that already succeeded (a retry) is ours.

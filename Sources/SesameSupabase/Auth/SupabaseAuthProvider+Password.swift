@@ -22,7 +22,18 @@ extension SupabaseAuthProvider {
             name: "auth.user.update", sentUserToken: true, fallback: .invalidCredential, validationReason: .invalidEmail,
             email: email, providerId: "password")
         let request = client.request(context.name, .PUT, url: client.authURL("user"), bearer: .user(linkingTo), body: body)
-        let user = try await client.send(request, context: context, as: GoTrueUser.self)
+        let user: GoTrueUser
+        do {
+            user = try await client.send(request, context: context, as: GoTrueUser.self)
+        } catch .rejected(let error) where error.reason == .weakPassword {
+            // GoTrue's `same_password`: this user has that password already, so an earlier link
+            // went through and only its answer was lost. Its sign-in is the answer.
+            guard let linked = try? await signIn(email: email, password: password),
+                linked.uid == SupabaseClaims.payload(of: linkingTo.rawValue)?["sub"] as? String
+            else { throw .rejected(error) }
+            try? await revokeSession(linkingTo)
+            return linked
+        }
         guard user.email?.lowercased() == email.lowercased(), user.emailConfirmedAt?.isEmpty == false else {
             throw .rejected(Self.confirmEmailFirst(email))
         }
