@@ -151,19 +151,19 @@ struct DaemonTests {
     func backendOnTheWire() async throws {
         try await withEmulatorAndDaemon { _, daemon in
             let path = daemon.socketPath
-            let hello = try await Task.detached { try rawCall(path, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }.value
+            let hello = try await onOwnThread { try rawCall(path, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }
             #expect(hello["result"]?["backend"] == "firebase")
-            let code = try await Task.detached {
+            let code = try await onOwnThread {
                 try rawCall(
                     path, #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#)
-            }.value
+            }
             #expect(code["error"]?["code"] == 1000)
             #expect(code["error"]?["data"]?["reason"] == "operation-not-allowed")
-            let both = try await Task.detached {
+            let both = try await onOwnThread {
                 try rawCall(
                     path,
                     #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#)
-            }.value
+            }
             #expect(both["error"]?["code"] == -32602)
         }
     }

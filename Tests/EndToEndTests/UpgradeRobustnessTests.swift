@@ -142,11 +142,11 @@ struct UpgradeRobustnessTests {
             let connection = try RawConnection(path: daemon.socketPath)
             defer { connection.close() }
             try connection.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribe","params":{"migrator":true}}"#)
-            let subscribed = try connection.readUntilResponse(id: 1)
+            let subscribed = try await onOwnThread { try connection.readUntilResponse(id: 1) }
             let start = try #require(subscribed.last?["result"]?["state"]?["sequence"]?.int64Value)
             try connection.send(
                 #"{"jsonrpc":"2.0","id":2,"method":"signIn","params":{"identifier":"ord@example.com","password":"secret12"}}"#)
-            let lines = try connection.readUntilResponse(id: 2)
+            let lines = try await onOwnThread { try connection.readUntilResponse(id: 2) }
             let response = try #require(lines.last)
             let notifications = lines.dropLast()
             let methods = notifications.compactMap { $0["method"]?.stringValue }

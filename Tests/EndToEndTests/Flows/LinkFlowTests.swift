@@ -14,7 +14,7 @@ struct LinkFlowTests {
             "jsonrpc": "2.0", "id": 7, "method": "completeSignInLink",
             "params": ["email": .string(email), "code": .string(code)],
         ]).jsonString
-        return try await Task.detached { try rawCall(path, line) }.value
+        return try await onOwnThread { try rawCall(path, line) }
     }
 
     @Test("email link to a new address from a guest: Firebase links in place, Supabase merges the guest into the address's account", arguments: TestBackend.allCases)

@@ -22,7 +22,7 @@ struct SessionFlowTests {
             #expect(try await daemon.uid() == uid)
             #expect(try await emulator.calls()[signUp] == 1)
             let socketPath = daemon.socketPath
-            let hello = try await Task.detached { try rawCall(socketPath, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }.value
+            let hello = try await onOwnThread { try rawCall(socketPath, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }
             #expect(hello["result"]?["backend"]?.stringValue == backend.rawValue)
         }
     }

@@ -5,8 +5,9 @@ import SesameLocalAPI
 import Glibc
 #endif
 
-/// A raw protocol connection, to check the order of lines on one connection.
-final class RawConnection {
+/// A raw protocol connection, to check the order of lines on one connection. Blocking, and
+/// used by one test at a time: call it through ``onOwnThread(_:)``.
+final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
 

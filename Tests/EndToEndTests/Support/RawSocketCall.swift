@@ -31,3 +31,13 @@ func rawCall(_ socketPath: String, _ line: String) throws -> JSONValue {
     }
     return try JSONValue.parse(Array(answer.prefix { $0 != UInt8(ascii: "\n") }))
 }
+
+/// Runs blocking system calls (``rawCall(_:_:)``, ``RawConnection``) on a thread of their
+/// own. Swift's cooperative pool has one thread per core, two on CI, and every test of the
+/// run shares it: a test blocked in `read` there would stall all the others' timers and
+/// streams.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

@@ -25,8 +25,8 @@ final class EmulatorBinary: @unchecked Sendable {
     init(arguments: [String]) throws {
         directory = "/tmp/pc-\(UUID().uuidString.prefix(8).lowercased())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: directory + "/out", contents: nil)
-        FileManager.default.createFile(atPath: directory + "/err", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/out", contents: nil)
+        _ = FileManager.default.createFile(atPath: directory + "/err", contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.binDirectory + "/sesame-emulator")
         process.arguments = arguments
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/out"))
