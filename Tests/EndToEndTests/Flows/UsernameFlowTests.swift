@@ -45,4 +45,32 @@ struct UsernameFlowTests {
             #expect(try await emulator.usernameOwner("ann,lee") == (try await client.state().user?.uid))
         }
     }
+
+    @Test(
+        "an email changed at the backend behind the daemon's back: reload shows it, the username record follows",
+        arguments: TestBackend.allCases)
+    func emailChangedElsewhere(backend: TestBackend) async throws {
+        try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
+            let client = daemon.client()
+            defer { Task { await client.close() } }
+            let account = try await client.createAccount(
+                email: "old@example.com", password: "secret12", username: "Mover")
+            let uid = try #require(account.user?.uid)
+            #expect(try await emulator.usernameDetails(uid).email == "old@example.com")
+
+            try await emulator.changeEmailAtBackend(uid, to: "new@example.com")
+            let reloaded = try await client.reload()
+            #expect(reloaded.user?.uid == uid)
+            #expect(reloaded.user?.email == "new@example.com")
+            #expect(reloaded.user?.username == "Mover")
+            // The daemon brings the directory's record in step through a durable step.
+            try await waitUntil("the username record names the new email") {
+                try await emulator.usernameDetails(uid).email == "new@example.com"
+            }
+            _ = try await client.signOut()
+            let signIn = try await client.signIn(identifier: "mover", password: "secret12")
+            #expect(signIn.state.user?.uid == uid)
+            #expect(signIn.state.user?.email == "new@example.com")
+        }
+    }
 }

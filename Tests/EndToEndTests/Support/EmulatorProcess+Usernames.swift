@@ -39,3 +39,20 @@ extension EmulatorProcess {
         return body.arrayValue ?? []
     }
 }
+
+extension EmulatorProcess {
+    /// Changes an account's email as an administrator (or the project's own web app) would,
+    /// behind the daemon's back.
+    func changeEmailAtBackend(_ uid: String, to email: String) async throws {
+        let (status, body): (Int, JSONValue)
+        if backend == .supabase {
+            (status, body) = try await supabaseRequest(
+                "PUT", "/auth/v1/admin/users/\(uid)", json: ["email": .string(email), "email_confirm": true])
+        } else {
+            (status, body) = try await request(
+                "POST", "/identitytoolkit.googleapis.com/v1/projects/\(Self.project)/accounts:update",
+                json: ["localId": .string(uid), "email": .string(email)], bearerOwner: true)
+        }
+        guard status == 200 else { throw HarnessError("email change for \(uid): \(status) \(body.jsonString)") }
+    }
+}
