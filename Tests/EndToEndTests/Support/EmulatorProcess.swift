@@ -20,6 +20,7 @@ final class EmulatorProcess: Sendable {
     let backend: TestBackend
     /// The Supabase surface (``TestBackend/supabase`` only).
     let supabase: SupabaseEndpoint?
+    private let slot: ProcessSlot
     static let project = "demo-project"
 
     /// Where the emulator serves Supabase, and the keys it printed.
@@ -32,8 +33,9 @@ final class EmulatorProcess: Sendable {
 
     private init(
         child: ChildProcess, authPort: Int, databasePort: Int, directory: String, backend: TestBackend,
-        supabase: SupabaseEndpoint?
+        supabase: SupabaseEndpoint?, slot: ProcessSlot
     ) {
+        self.slot = slot
         self.child = child
         self.authPort = authPort
         self.databasePort = databasePort
@@ -44,6 +46,19 @@ final class EmulatorProcess: Sendable {
 
     /// - Parameter arguments: further command-line options (`--supabase-jwt-expiry 60`).
     static func start(backend: TestBackend = .firebase, arguments extra: [String] = []) async throws -> EmulatorProcess {
+        await ProcessSlots.emulators.acquire()
+        let slot = ProcessSlot(of: .emulators)
+        do {
+            return try await launch(backend: backend, arguments: extra, slot: slot)
+        } catch {
+            await slot.giveBack()
+            throw error
+        }
+    }
+
+    private static func launch(backend: TestBackend, arguments extra: [String], slot: ProcessSlot) async throws
+        -> EmulatorProcess
+    {
         let directory = try makeTemporaryDirectory("emu")
         var arguments = ["--auth-port", "0", "--database-port", "0", "--project", project]
         if backend == .supabase { arguments += ["--supabase-port", "0"] }
@@ -77,7 +92,8 @@ final class EmulatorProcess: Sendable {
             supabase = SupabaseEndpoint(url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!)
         }
         return EmulatorProcess(
-            child: child, authPort: auth!, databasePort: database!, directory: directory, backend: backend, supabase: supabase)
+            child: child, authPort: auth!, databasePort: database!, directory: directory, backend: backend, supabase: supabase,
+            slot: slot)
     }
 
     /// An emulator whose ID tokens live `seconds` (Firebase: the `tokenTtlSeconds` fault, which
@@ -93,6 +109,7 @@ final class EmulatorProcess: Sendable {
         child.signal(SIGTERM)
         _ = try? await child.waitForExit()
         try? FileManager.default.removeItem(atPath: directory)
+        await slot.giveBack()
     }
 
     var authHost: String { "127.0.0.1:\(authPort)" }
