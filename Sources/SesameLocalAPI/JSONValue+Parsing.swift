@@ -25,6 +25,9 @@ struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// Where the value of the outermost object's (last) `id` member is: a response echoes
+    /// those bytes as given, so even an integer beyond 2^53 comes back exactly.
+    var topLevelIDBytes: Range<Int>?
     static let maximumDepth = 64
 
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -95,7 +98,9 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
+            let start = index
             members[key] = try parseValue()
+            if depth == 1 && key == "id" { topLevelIDBytes = start..<index }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

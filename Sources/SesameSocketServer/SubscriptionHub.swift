@@ -30,6 +30,7 @@ final class SubscriptionHub: Sendable {
 
     private struct Guarded {
         var snapshot: Snapshot
+        var answers: SessionAnswers
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
         /// The ``SessionEvent/index`` of the last event published; -1 before the first.
@@ -44,10 +45,15 @@ final class SubscriptionHub: Sendable {
         let starting = AuthState(
             status: .starting, user: nil, tokenExpiresAt: nil, connectivity: .online, needsUsername: false,
             pendingMerges: [], sequence: 1)
-        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: starting, sequence: 1, token: nil)))
+        let snapshot = Snapshot(state: starting, sequence: 1, token: nil)
+        guarded = NIOLockedValueBox(
+            Guarded(snapshot: snapshot, answers: SessionAnswers(snapshot: snapshot, reusing: nil)))
     }
 
     var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
+
+    /// The answers serialised for the latest published state.
+    var answers: SessionAnswers { guarded.withLockedValue { $0.answers } }
 
     /// Returns once the event with `index` (and so every one before it) is published: a
     /// connection answers a request only after the notifications the request caused are queued.
@@ -77,8 +83,12 @@ final class SubscriptionHub: Sendable {
     func publish(_ event: SessionEvent) {
         let notification = SessionEventWire.notification(for: event)
         let line = notification?.message.encoded()
+        // One publisher, in event order: the answers read here are the latest.
+        let snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
+        let answers = SessionAnswers(snapshot: snapshot, reusing: self.answers)
         let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
-            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
+            guarded.snapshot = snapshot
+            guarded.answers = answers
             if let notification, let line { Self.deliver(line, of: notification.event, to: guarded.subscribers) }
             guarded.published = max(guarded.published, event.index)
             let published = guarded.published
@@ -104,7 +114,7 @@ final class SubscriptionHub: Sendable {
     /// Registers a subscription and queues its response (and, for migrators, one
     /// `accountMerge` per pending merge) before any later notification.
     func subscribe(
-        output: ConnectionOutput, requestID: LocalAPIRequestID, events: Set<LocalAPIEvent>, migrator: Bool
+        output: ConnectionOutput, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
     ) {
         guarded.withLockedValue { guarded in
             guarded.nextSubscription += 1
@@ -116,7 +126,7 @@ final class SubscriptionHub: Sendable {
             guarded.subscribers[output.id] = subscriber
             let snapshot = guarded.snapshot
             let result: JSONValue = .object(["subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:])])
-            output.send(LocalAPIMessage.success(id: requestID, result: result).encoded())
+            output.send(SplicedResponse.success(result), id: requestID)
             if migrator {
                 for merge in snapshot.state.pendingMerges {
                     output.send(
@@ -151,38 +161,4 @@ final class SubscriptionHub: Sendable {
     }
 
     var subscriberCount: Int { guarded.withLockedValue { $0.subscribers.count } }
-}
-
-/// The sending side of one connection, safe to use from any thread.
-final class ConnectionOutput: Sendable {
-    let channel: any Channel
-    var id: ObjectIdentifier { ObjectIdentifier(self) }
-
-    init(channel: any Channel) {
-        self.channel = channel
-    }
-
-    /// Queues one line (a `\n` is added) behind everything queued before, from any thread:
-    /// lines always go through the event loop's queue, so they leave in the order they were
-    /// sent.
-    func send(_ line: [UInt8]) {
-        var buffer = channel.allocator.buffer(capacity: line.count + 1)
-        buffer.writeBytes(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = self.channel
-        channel.eventLoop.execute {
-            channel.writeAndFlush(buffer, promise: nil)
-        }
-    }
-
-    /// Queues a last line, then closes the connection.
-    func sendAndClose(_ line: [UInt8]) {
-        var buffer = channel.allocator.buffer(capacity: line.count + 1)
-        buffer.writeBytes(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = self.channel
-        channel.eventLoop.execute {
-            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
-        }
-    }
 }
