@@ -2,8 +2,8 @@ import Foundation
 import SesameCore
 import SesameLocalAPI
 
-/// The answers that only change with the session, serialised once per published event (the
-/// token's once per token) and then sent to any number of requests with just the id spliced
+/// The answers that only change with the session, serialised once per published state, when
+/// first asked for (the token's once per token) and then sent to any number of requests with just the id spliced
 /// in: `getState` always, `getIdToken` while the held token is fresh enough. Immutable, and a
 /// class so that a request takes it from the hub with one reference count.
 final class SessionAnswers: Sendable {
@@ -26,9 +26,9 @@ final class SessionAnswers: Sendable {
         }
     }
 
-    /// The answers for `snapshot`; the token's is taken over from `previous` when the token and
-    /// its user did not change (no time is formatted again).
-    init(snapshot: SubscriptionHub.Snapshot, reusing previous: SessionAnswers?) {
+    /// The answers for `snapshot`; the token's is `previous` when the token and its user did
+    /// not change (no time is formatted again).
+    init(snapshot: SubscriptionHub.Snapshot, reusing previous: TokenAnswer?) {
         let uid = snapshot.state.user?.uid
         self.uid = uid
         state = .success(snapshot.wire.json)
@@ -36,7 +36,7 @@ final class SessionAnswers: Sendable {
             token = nil
             return
         }
-        if let kept = previous?.token, kept.uid == uid, kept.idToken == idToken {
+        if let kept = previous, kept.uid == uid, kept.idToken == idToken {
             token = kept
         } else {
             token = TokenAnswer(

@@ -30,7 +30,12 @@ final class SubscriptionHub: Sendable {
 
     private struct Guarded {
         var snapshot: Snapshot
-        var answers: SessionAnswers
+        /// The answers for `snapshot`, once a request asked for them.
+        var answers: SessionAnswers?
+        /// Counts published snapshots, so answers made for an older one are not kept.
+        var generation = 0
+        /// The last token answer made (reused while the token does not change).
+        var tokenAnswer: SessionAnswers.TokenAnswer?
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
         /// The ``SessionEvent/index`` of the last event published; -1 before the first.
@@ -45,15 +50,26 @@ final class SubscriptionHub: Sendable {
         let starting = AuthState(
             status: .starting, user: nil, tokenExpiresAt: nil, connectivity: .online, needsUsername: false,
             pendingMerges: [], sequence: 1)
-        let snapshot = Snapshot(state: starting, sequence: 1, token: nil)
-        guarded = NIOLockedValueBox(
-            Guarded(snapshot: snapshot, answers: SessionAnswers(snapshot: snapshot, reusing: nil)))
+        guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: starting, sequence: 1, token: nil)))
     }
 
     var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
 
-    /// The answers serialised for the latest published state.
-    var answers: SessionAnswers { guarded.withLockedValue { $0.answers } }
+    /// The answers for the latest published state: serialised by the first request after a
+    /// change (outside the lock), then shared by every request until the next change.
+    var answers: SessionAnswers {
+        let (cached, snapshot, generation, tokenAnswer) = guarded.withLockedValue {
+            ($0.answers, $0.snapshot, $0.generation, $0.tokenAnswer)
+        }
+        if let cached { return cached }
+        let answers = SessionAnswers(snapshot: snapshot, reusing: tokenAnswer)
+        guarded.withLockedValue { guarded in
+            guard guarded.generation == generation else { return }
+            guarded.answers = answers
+            guarded.tokenAnswer = answers.token ?? guarded.tokenAnswer
+        }
+        return answers
+    }
 
     /// Returns once the event with `index` (and so every one before it) is published: a
     /// connection answers a request only after the notifications the request caused are queued.
@@ -83,12 +99,10 @@ final class SubscriptionHub: Sendable {
     func publish(_ event: SessionEvent) {
         let notification = SessionEventWire.notification(for: event)
         let line = notification?.message.encoded()
-        // One publisher, in event order: the answers read here are the latest.
-        let snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
-        let answers = SessionAnswers(snapshot: snapshot, reusing: self.answers)
         let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
-            guarded.snapshot = snapshot
-            guarded.answers = answers
+            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
+            guarded.answers = nil
+            guarded.generation += 1
             if let notification, let line { Self.deliver(line, of: notification.event, to: guarded.subscribers) }
             guarded.published = max(guarded.published, event.index)
             let published = guarded.published

@@ -79,6 +79,8 @@ def total_instructions(path: str) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin-dir", default=".build/release", help="release sesamed and sesame-emulator")
+    parser.add_argument("--emulator-bin-dir", help="where sesame-emulator is, when not in --bin-dir (it only "
+                        "signs the guest in: a debug build does)")
     parser.add_argument("--tools", required=True, help="directory with the built sesame-load")
     parser.add_argument("--requests", type=int, default=2000, help="requests counted per line")
     parser.add_argument("--clients", type=int, default=1, help="connections sharing those requests")
@@ -88,7 +90,13 @@ def main() -> int:
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     results = {}
-    with tempfile.TemporaryDirectory(prefix="sesame-cg-") as work, Processes(work, args.bin_dir, args.tools) as p:
+    bin_dir = os.path.abspath(args.bin_dir)
+    if args.emulator_bin_dir:
+        bin_dir = tempfile.mkdtemp(prefix="sesame-cg-bin-")
+        os.symlink(os.path.abspath(os.path.join(args.bin_dir, "sesamed")), os.path.join(bin_dir, "sesamed"))
+        os.symlink(os.path.abspath(os.path.join(args.emulator_bin_dir, "sesame-emulator")),
+                   os.path.join(bin_dir, "sesame-emulator"))
+    with tempfile.TemporaryDirectory(prefix="sesame-cg-") as work, Processes(work, bin_dir, args.tools) as p:
         p.start_daemon_twice()
         p.daemon.send_signal(signal.SIGTERM)
         p.daemon.wait(timeout=20)
