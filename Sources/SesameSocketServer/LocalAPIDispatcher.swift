@@ -52,6 +52,7 @@ struct LocalAPIDispatcher: Sendable {
         } catch {
             return .respond(.failure(error))
         }
+        if method.venue == .service { return .later(call, method) }
         switch call {
         case .hello:
             let hello = WireHello(

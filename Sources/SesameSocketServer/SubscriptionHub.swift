@@ -58,15 +58,16 @@ final class SubscriptionHub: Sendable {
     /// The answers for the latest published state: serialised by the first request after a
     /// change (outside the lock), then shared by every request until the next change.
     var answers: SessionAnswers {
-        let (cached, snapshot, generation, tokenAnswer) = guarded.withLockedValue {
-            ($0.answers, $0.snapshot, $0.generation, $0.tokenAnswer)
+        if let cached = guarded.withLockedValue({ $0.answers }) { return cached }
+        let (snapshot, generation, tokenAnswer) = guarded.withLockedValue {
+            ($0.snapshot, $0.generation, $0.tokenAnswer)
         }
-        if let cached { return cached }
         let answers = SessionAnswers(snapshot: snapshot, reusing: tokenAnswer)
         guarded.withLockedValue { guarded in
             guard guarded.generation == generation else { return }
             guarded.answers = answers
-            guarded.tokenAnswer = answers.token ?? guarded.tokenAnswer
+            // Only ever the held token: none is kept past a sign-out.
+            guarded.tokenAnswer = answers.token
         }
         return answers
     }
