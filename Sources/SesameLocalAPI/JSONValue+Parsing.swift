@@ -168,17 +168,29 @@ struct JSONParser {
     mutating func parseString() throws(JSONValue.ParseError) -> String {
         index += 1  // opening quote
         var runStart = index
+        var runIsASCII = true
         var result = ""
         func flush(_ end: Int) throws(JSONValue.ParseError) {
             if end > runStart {
-                guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-                    throw JSONValue.ParseError(offset: runStart, reason: "invalid UTF-8")
+                let run: String
+                if runIsASCII {
+                    // ASCII is valid UTF-8: no validation (and no generic call) needed.
+                    run = bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self)
+                    }
+                } else {
+                    guard let valid = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+                        throw JSONValue.ParseError(offset: runStart, reason: "invalid UTF-8")
+                    }
+                    run = valid
                 }
-                result += run
+                if result.isEmpty { result = run } else { result += run }
             }
+            runIsASCII = true
         }
         while index < bytes.count {
             let byte = bytes[index]
+            if byte >= 0x80 { runIsASCII = false }
             if byte == UInt8(ascii: "\"") {
                 try flush(index)
                 index += 1
