@@ -25,9 +25,6 @@ struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
-    /// Where the value of the outermost object's (last) `id` member is: a response echoes
-    /// those bytes as given, so even an integer beyond 2^53 comes back exactly.
-    var topLevelIDBytes: Range<Int>?
     static let maximumDepth = 64
 
     init(bytes: [UInt8]) { self.bytes = bytes }
@@ -81,14 +78,24 @@ struct JSONParser {
     }
 
     mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        try parseMembers { key, _, value in members[key] = value }
+        return .object(members)
+    }
+
+    /// Parses the object at `index` and hands each member to `each`, in order, with where its
+    /// value's bytes are. ``parseObject()`` collects them into a dictionary; the request
+    /// decoder keeps only the four it needs, without one.
+    mutating func parseMembers(
+        _ each: (_ key: String, _ valueBytes: Range<Int>, _ value: JSONValue) -> Void
+    ) throws(JSONValue.ParseError) {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return
         }
         while true {
             skipWhitespace()
@@ -99,12 +106,12 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             let start = index
-            members[key] = try parseValue()
-            if depth == 1 && key == "id" { topLevelIDBytes = start..<index }
+            let value = try parseValue()
+            each(key, start..<index, value)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw fail("expected ',' or '}'")
         }
     }
