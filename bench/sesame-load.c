@@ -9,6 +9,9 @@
  *       SUBSCRIBERS connections subscribe; each round sends the trigger on another connection
  *       and times, per subscriber, the first line containing MARKER. Prints
  *       {"subscribers","rounds","p50_ms","p99_ms","max_ms","cpu_s"}.
+ *   sesame-load count SOCKET CLIENTS REQUESTS 'REQUEST LINE with {ID}'
+ *       Closed loop like latency, but stops after exactly REQUESTS answers (for instruction
+ *       counts under callgrind, where wall-clock time means nothing). Prints {"requests"}.
  *   sesame-load idle SOCKET CONNECTIONS
  *       Opens CONNECTIONS connections, says hello on each, prints "ready", and holds them
  *       until standard input closes.
@@ -122,6 +125,33 @@ static int fanout(const char *path, int subscribers, int rounds, const char *tri
     return 0;
 }
 
+static int count_requests(const char *path, int clients, long requests, const char *template) {
+    struct peer *peers = calloc((size_t)clients, sizeof(struct peer));
+    int poll = epoll_create1(EPOLL_CLOEXEC);
+    long sent = 0, answered = 0;
+    for (int i = 0; i < clients && sent < requests; i++) {
+        peers[i].fd = connect_to(path);
+        if (peers[i].fd < 0) return fail("connect");
+        struct epoll_event event = {.events = EPOLLIN, .data.ptr = &peers[i]};
+        epoll_ctl(poll, EPOLL_CTL_ADD, peers[i].fd, &event);
+        send_line(peers[i].fd, template, "{ID}", ++sent);
+    }
+    struct epoll_event events[256];
+    while (answered < requests) {
+        int ready = epoll_wait(poll, events, 256, 60000);
+        if (ready <= 0) return fail("no answer within a minute");
+        for (int i = 0; i < ready; i++) {
+            struct peer *peer = events[i].data.ptr;
+            int lines = read_lines(peer, NULL, NULL);
+            if (lines < 0) return fail("the server closed a connection");
+            answered += lines;
+            for (int k = 0; k < lines && sent < requests; k++) send_line(peer->fd, template, "{ID}", ++sent);
+        }
+    }
+    printf("{\"requests\":%ld}\n", answered);
+    return 0;
+}
+
 static int idle(const char *path, int connections) {
     struct peer *peers = calloc((size_t)connections, sizeof(struct peer));
     for (int i = 0; i < connections; i++) {
@@ -145,9 +175,12 @@ int main(int argc, char **argv) {
         return latency(argv[2], atoi(argv[3]), atof(argv[4]), atof(argv[5]), argv[6]);
     if (argc == 7 && strcmp(argv[1], "fanout") == 0)
         return fanout(argv[2], atoi(argv[3]), atoi(argv[4]), argv[5], argv[6]);
+    if (argc == 6 && strcmp(argv[1], "count") == 0)
+        return count_requests(argv[2], atoi(argv[3]), atol(argv[4]), argv[5]);
     if (argc == 4 && strcmp(argv[1], "idle") == 0) return idle(argv[2], atoi(argv[3]));
     fprintf(stderr, "usage: sesame-load latency SOCKET CLIENTS SECONDS WARMUP 'LINE {ID}'\n"
                     "       sesame-load fanout SOCKET SUBSCRIBERS ROUNDS 'TRIGGER {N}' MARKER\n"
+                    "       sesame-load count SOCKET CLIENTS REQUESTS 'LINE {ID}'\n"
                     "       sesame-load idle SOCKET CONNECTIONS\n");
     return 2;
 }

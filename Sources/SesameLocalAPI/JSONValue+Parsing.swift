@@ -78,14 +78,24 @@ struct JSONParser {
     }
 
     mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
+        var members: [String: JSONValue] = [:]
+        try parseMembers { key, _, value in members[key] = value }
+        return .object(members)
+    }
+
+    /// Parses the object at `index` and hands each member to `each`, in order, with where its
+    /// value's bytes are. ``parseObject()`` collects them into a dictionary; the request
+    /// decoder keeps only the four it needs, without one.
+    mutating func parseMembers(
+        _ each: (_ key: String, _ valueBytes: Range<Int>, _ value: JSONValue) -> Void
+    ) throws(JSONValue.ParseError) {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return
         }
         while true {
             skipWhitespace()
@@ -95,11 +105,13 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            let start = index
+            let value = try parseValue()
+            each(key, start..<index, value)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return }
             throw fail("expected ',' or '}'")
         }
     }
@@ -163,17 +175,29 @@ struct JSONParser {
     mutating func parseString() throws(JSONValue.ParseError) -> String {
         index += 1  // opening quote
         var runStart = index
+        var runIsASCII = true
         var result = ""
         func flush(_ end: Int) throws(JSONValue.ParseError) {
             if end > runStart {
-                guard let run = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-                    throw JSONValue.ParseError(offset: runStart, reason: "invalid UTF-8")
+                let run: String
+                if runIsASCII {
+                    // ASCII is valid UTF-8: no validation (and no generic call) needed.
+                    run = bytes.withUnsafeBufferPointer {
+                        String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self)
+                    }
+                } else {
+                    guard let valid = String(validating: bytes[runStart..<end], as: UTF8.self) else {
+                        throw JSONValue.ParseError(offset: runStart, reason: "invalid UTF-8")
+                    }
+                    run = valid
                 }
-                result += run
+                if result.isEmpty { result = run } else { result += run }
             }
+            runIsASCII = true
         }
         while index < bytes.count {
             let byte = bytes[index]
+            if byte >= 0x80 { runIsASCII = false }
             if byte == UInt8(ascii: "\"") {
                 try flush(index)
                 index += 1

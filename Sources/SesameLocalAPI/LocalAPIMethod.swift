@@ -33,6 +33,25 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Where a request is answered.
+    public enum Venue: Sendable, Hashable {
+        /// On the connection's event loop, from the last published state (or the connection).
+        case eventLoop
+        /// On the event loop when the answer published with the state fits (a held token fresh
+        /// enough), else by the session service.
+        case eventLoopWhenCached
+        /// By the session service.
+        case service
+    }
+
+    public var venue: Venue {
+        switch self {
+        case .hello, .getState, .subscribe, .unsubscribe: .eventLoop
+        case .getIdToken: .eventLoopWhenCached
+        default: .service
+        }
+    }
+
     /// Whether the method changes the session (these run one at a time, in arrival order).
     public var changesSession: Bool {
         requiredRole == .manager

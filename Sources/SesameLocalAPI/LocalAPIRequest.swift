@@ -24,45 +24,6 @@ public struct LocalAPIRequest: Sendable, Hashable {
         case blank
     }
 
-    /// Decodes one line (without its `\n`).
-    public static func decode<Bytes: Collection<UInt8>>(line: Bytes) -> Decoded {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .blank }
-        let value: JSONValue
-        do {
-            value = try JSONValue.parse(line)
-        } catch {
-            return .failure(.null, .parseError(error.description))
-        }
-        guard case .object(let members) = value else {
-            if case .array = value {
-                return .failure(.null, .invalidRequest("Batches are not supported: send one request per line."))
-            }
-            return .failure(.null, .invalidRequest("A request is a JSON object."))
-        }
-        var id: LocalAPIRequestID? = nil
-        if let rawID = members["id"] {
-            guard let parsed = LocalAPIRequestID(json: rawID) else {
-                return .failure(.null, .invalidRequest("The id must be a number, a string or null."))
-            }
-            id = parsed
-        }
-        guard members["jsonrpc"] == .string("2.0") else {
-            return .failure(id ?? .null, .invalidRequest("The request needs \"jsonrpc\":\"2.0\"."))
-        }
-        guard case .string(let method)? = members["method"] else {
-            return .failure(id ?? .null, .invalidRequest("The request needs a string \"method\"."))
-        }
-        guard let id else { return .notification }
-        var params: [String: JSONValue] = [:]
-        if let rawParams = members["params"] {
-            guard case .object(let object) = rawParams else {
-                return .failure(id, .invalidParams("\"params\" must be an object."))
-            }
-            params = object
-        }
-        return .request(LocalAPIRequest(id: id, method: method, params: params))
-    }
-
     /// The request as one line of JSON (no trailing newline), as a client sends it.
     public func encoded() -> [UInt8] {
         var members: [String: JSONValue] = ["jsonrpc": "2.0", "method": .string(method)]

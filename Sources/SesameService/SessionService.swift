@@ -15,7 +15,9 @@ public actor SessionService {
     let directory: (any UsernameDirectory)?
     let configuration: SessionServiceConfiguration
     let logger: Logger
-    let now: @Sendable () -> Date
+    /// The injected clock's current date: the one "now" for token expiry, here and in the
+    /// local API server's cached answers.
+    public nonisolated let now: @Sendable () -> Date
     let sleeper: any Sleeper
 
     var machine: SessionMachine

@@ -28,6 +28,8 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
+        // Answers of this read burst go out with one flush, in channelReadComplete.
+        caller.output.hold()
         switch unwrapInboundIn(data) {
         case .tooLarge:
             closing = true
@@ -37,6 +39,11 @@ final class ConnectionHandler: ChannelInboundHandler {
             queued.append(bytes)
             drain(context: context)
         }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        caller.output.release()
+        context.fireChannelReadComplete()
     }
 
     private func drain(context: ChannelHandlerContext) {
@@ -52,46 +59,46 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func handle(_ line: [UInt8], context: ChannelHandlerContext) {
-        switch LocalAPIRequest.decode(line: line) {
+        let (decoded, id) = LocalAPIRequest.decodeKeepingID(line: line)
+        switch decoded {
         case .blank, .notification:
             return
-        case .failure(let id, let error):
-            caller.output.send(LocalAPIMessage.failure(id: id, error: error).encoded())
+        case .failure(_, let error):
+            send(.failure(error), id: id)
         case .request(let request):
-            switch dispatcher.plan(request, caller: caller) {
+            switch dispatcher.plan(request, id: id, caller: caller) {
             case .answered:
                 return
-            case .respond(let message):
-                send(message)
-            case .later:
+            case .respond(let response):
+                send(response, id: id)
+            case .later(let call, let method):
                 inFlight += 1
                 let dispatcher = self.dispatcher
-                let caller = self.caller
                 let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
                 let eventLoop = context.eventLoop
                 Task {
-                    let answer = await dispatcher.execute(request, caller: caller)
+                    let answer = await dispatcher.execute(call, method: method)
                     eventLoop.execute {
                         let (handler, context) = loopBound.value
-                        handler.finished(answer, context: context)
+                        handler.finished(answer, id: id, context: context)
                     }
                 }
             }
         }
     }
 
-    private func finished(_ answer: LocalAPIMessage, context: ChannelHandlerContext) {
+    private func finished(_ answer: SplicedResponse, id: [UInt8], context: ChannelHandlerContext) {
         inFlight -= 1
-        send(answer)
+        send(answer, id: id)
         drain(context: context)
     }
 
-    private func send(_ message: LocalAPIMessage) {
-        var line = message.encoded()
-        if line.count > ProtocolLimits.maximumResponseLineBytes {
-            line = LocalAPIMessage.failure(id: message.id ?? .null, error: .internalError).encoded()
+    private func send(_ response: SplicedResponse, id: [UInt8]) {
+        if response.count + id.count > ProtocolLimits.maximumResponseLineBytes {
+            caller.output.send(.failure(.internalError), id: id)
+        } else {
+            caller.output.send(response, id: id)
         }
-        caller.output.send(line)
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -120,15 +127,5 @@ final class ConnectionHandler: ChannelInboundHandler {
         logger.debug("Connection error", metadata: ["error": "\(error)"])
         closing = true
         context.close(promise: nil)
-    }
-}
-
-extension LocalAPIMessage {
-    /// The id of a response; nil for a notification.
-    var id: LocalAPIRequestID? {
-        switch self {
-        case .success(let id, _), .failure(let id, _): id
-        case .notification: nil
-        }
     }
 }

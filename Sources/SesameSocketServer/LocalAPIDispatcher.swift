@@ -15,6 +15,8 @@ struct LocalAPIDispatcher: Sendable {
     let version: String
     let usernamesEnabled: Bool
     let logger: Logger
+    /// The service's clock: the one "now" for token freshness, here and in the service.
+    var now: @Sendable () -> Date { service.now }
 
     /// Who sent a request.
     struct Caller: Sendable {
@@ -28,101 +30,87 @@ struct LocalAPIDispatcher: Sendable {
         /// Answered already (or queued, for `subscribe`): nothing more to do.
         case answered
         /// Answer this now.
-        case respond(LocalAPIMessage)
-        /// Answer after the session service replied.
-        case later
+        case respond(SplicedResponse)
+        /// Answer after the session service replied: ``execute(_:method:)`` this call.
+        case later(LocalAPICall, LocalAPIMethod)
     }
 
-    /// Handles what can be answered on the event loop; the rest is `.later` for ``execute``.
-    func plan(_ request: LocalAPIRequest, caller: Caller) -> Plan {
-        let id = request.id ?? .null
+    /// Decodes the request's method and parameters once (role first, so a caller without the
+    /// role learns nothing about the parameters), and answers on the event loop what
+    /// ``LocalAPIMethod/venue`` allows; the rest is `.later` for ``execute(_:method:)``.
+    /// - Parameter id: the request's id, as its bytes on the wire.
+    func plan(_ request: LocalAPIRequest, id: [UInt8], caller: Caller) -> Plan {
         guard let method = LocalAPIMethod(rawValue: request.method) else {
-            return .respond(.failure(id: id, error: .methodNotFound(request.method)))
+            return .respond(.failure(.methodNotFound(request.method)))
         }
         if caller.role < method.requiredRole {
-            return .respond(.failure(id: id, error: .permissionDenied(requiredRole: method.requiredRole)))
+            return .respond(.failure(.permissionDenied(requiredRole: method.requiredRole)))
         }
+        let call: LocalAPICall
         do throws(LocalAPIError) {
-            switch method {
-            case .hello:
-                _ = try request.params.optionalString("client")
-                let hello = WireHello(
-                    version: version, instance: instance, role: caller.role, peerUid: caller.peer.uid,
-                    peerGid: caller.peer.gid, peerPid: caller.peer.pid, backend: service.backendName)
-                return .respond(.success(id: id, result: hello.json))
-            case .getState:
-                return .respond(.success(id: id, result: hub.snapshot.wire.json))
-            case .subscribe:
-                let migrator = try request.params.optionalBool("migrator") ?? false
-                if migrator && caller.role < .manager {
-                    return .respond(.failure(id: id, error: .permissionDenied(requiredRole: .manager)))
-                }
-                var events = LocalAPIEvent.defaultSet
-                if let names = try request.params.optionalStringArray("events") {
-                    events = []
-                    for name in names {
-                        guard let event = LocalAPIEvent(rawValue: name) else {
-                            throw .invalidParams("Unknown event \"\(name.prefix(64))\".")
-                        }
-                        events.insert(event)
-                    }
-                }
-                if migrator { events.insert(.accountMerge) }
-                hub.subscribe(output: caller.output, requestID: id, events: events, migrator: migrator)
-                return .answered
-            case .unsubscribe:
-                let subscription = try request.params.string("subscription")
-                guard hub.unsubscribe(output: caller.output, subscription: subscription) else {
-                    throw .invalidParams("There is no subscription \"\(subscription.prefix(64))\" on this connection.")
-                }
-                return .respond(.success(id: id, result: .object([:])))
-            case .getIdToken:
-                let snapshot = hub.snapshot
-                let uid = try request.params.optionalString("uid")
-                if let uid, uid != snapshot.state.user?.uid, caller.role < .manager {
-                    return .respond(.failure(id: id, error: .permissionDenied(requiredRole: .manager)))
-                }
-                // The fast path: a held token that stays valid long enough is answered here, on
-                // the event loop; anything else (refresh, guest token, errors) goes to the actor.
-                let force = try request.params.optionalBool("forceRefresh") ?? false
-                let minValidity = try request.params.optionalNumber("minValidity") ?? 300
-                if !force, uid == nil || uid == snapshot.state.user?.uid, let user = snapshot.state.user,
-                    let token = snapshot.token, minValidity >= 0, token.isValid(for: minValidity, at: Date())
-                {
-                    return .respond(.success(id: id, result: Self.tokenJSON(token, uid: user.uid)))
-                }
-                return .later
-            default:
-                return .later
-            }
+            call = try LocalAPICall.decode(method, request.params)
         } catch {
-            return .respond(.failure(id: id, error: error))
+            return .respond(.failure(error))
+        }
+        if method.venue == .service { return .later(call, method) }
+        switch call {
+        case .hello:
+            let hello = WireHello(
+                version: version, instance: instance, role: caller.role, peerUid: caller.peer.uid,
+                peerGid: caller.peer.gid, peerPid: caller.peer.pid, backend: service.backendName)
+            return .respond(.success(hello.json))
+        case .getState:
+            return .respond(hub.answers.state)
+        case .subscribe(let events, let migrator):
+            if migrator && caller.role < .manager {
+                return .respond(.failure(.permissionDenied(requiredRole: .manager)))
+            }
+            hub.subscribe(output: caller.output, requestID: id, events: events, migrator: migrator)
+            return .answered
+        case .unsubscribe(let subscription):
+            guard hub.unsubscribe(output: caller.output, subscription: subscription) else {
+                return .respond(
+                    .failure(.invalidParams("There is no subscription \"\(subscription.prefix(64))\" on this connection.")))
+            }
+            return .respond(.success(.object([:])))
+        case .getIdToken(let minValidity, let force, let uid):
+            let answers = hub.answers
+            if let uid, uid != answers.uid, caller.role < .manager {
+                return .respond(.failure(.permissionDenied(requiredRole: .manager)))
+            }
+            // The fast path: the held token, when it stays valid long enough, is answered with
+            // the bytes serialised when it was published; a refresh, a guest token or an
+            // error is the service's.
+            if !force, uid == nil || uid == answers.uid, let token = answers.token,
+                token.isFresh(for: minValidity, at: now())
+            {
+                return .respond(token.answer)
+            }
+            return .later(call, method)
+        default:
+            return .later(call, method)
         }
     }
 
-    /// Runs a request that needs the session service and returns its answer, once the
-    /// notifications the request caused are queued (they go out before it).
-    func execute(_ request: LocalAPIRequest, caller: Caller) async -> LocalAPIMessage {
-        let answer = await answer(request)
+    /// Runs a call that needs the session service and returns its answer, once the
+    /// notifications the call caused are queued (they go out before it).
+    func execute(_ call: LocalAPICall, method: LocalAPIMethod) async -> SplicedResponse {
+        let answer = await answer(call, method: method)
         await hub.waitUntilPublished(await service.emittedEvents)
         return answer
     }
 
-    private func answer(_ request: LocalAPIRequest) async -> LocalAPIMessage {
-        let id = request.id ?? .null
-        guard let method = LocalAPIMethod(rawValue: request.method) else {
-            return .failure(id: id, error: .methodNotFound(request.method))
-        }
+    private func answer(_ call: LocalAPICall, method: LocalAPIMethod) async -> SplicedResponse {
         do {
-            return .success(id: id, result: try await run(method, request.params))
+            return .success(try await run(call))
         } catch let error as LocalAPIError {
-            return .failure(id: id, error: error)
+            return .failure(error)
         } catch let error as AuthError {
             logger.debug("Request failed", metadata: ["method": "\(method.rawValue)", "reason": "\(error.reason.rawValue)"])
-            return .failure(id: id, error: error.wire)
+            return .failure(error.wire)
         } catch {
             logger.error("Internal error", metadata: ["method": "\(method.rawValue)", "error": "\(type(of: error))"])
-            return .failure(id: id, error: .internalError)
+            return .failure(.internalError)
         }
     }
 
@@ -130,71 +118,53 @@ struct LocalAPIDispatcher: Sendable {
         .object(["state": outcome.state.wire.json, "merge": outcome.merge.map { $0.wire.json } ?? .null])
     }
 
-    private func run(_ method: LocalAPIMethod, _ params: LocalAPIParams) async throws -> JSONValue {
-        switch method {
-        case .getIdToken:
-            let force = try params.optionalBool("forceRefresh") ?? false
-            let minValidity = try params.optionalNumber("minValidity") ?? 300
-            guard minValidity >= 0 else { throw LocalAPIError.invalidParams("\"minValidity\" must not be negative.") }
-            let uid = try params.optionalString("uid")
+    private func run(_ call: LocalAPICall) async throws -> JSONValue {
+        switch call {
+        case .getIdToken(let minValidity, let force, let uid):
             let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
             return Self.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
             return (try await service.signInAnonymously()).wire.json
-        case .signOut:
-            let reset = try params.optionalBool("reset") ?? false
+        case .signOut(let reset):
             return (try await service.signOut(reset: reset)).wire.json
         case .deleteAccount:
             return (try await service.deleteAccount()).wire.json
         case .reload:
             return (try await service.reload()).wire.json
-        case .updateProfile:
-            let displayName = try params.optionalString("displayName")
+        case .updateProfile(let displayName):
             return (try await service.updateProfile(displayName: displayName)).wire.json
-        case .createAccount:
-            let email = try params.string("email")
-            let password = try params.string("password")
-            let username = try params.optionalString("username")
+        case .createAccount(let email, let password, let username):
             return (try await service.createAccount(email: email, password: password, username: username)).wire.json
-        case .signIn:
-            let identifier = try params.string("identifier")
-            let password = try params.string("password")
+        case .signIn(let identifier, let password):
             return outcomeJSON(try await service.signIn(identifier: identifier, password: password))
-        case .sendSignInLink:
-            let email = try params.string("email")
-            let continueUrl = try params.optionalString("continueUrl")
+        case .sendSignInLink(let email, let continueUrl):
             let sent = try await service.sendSignInLink(email: email, continueUrl: continueUrl)
             return .object(["email": .string(sent)])
-        case .completeSignInLink:
-            let email = try params.optionalString("email")
-            return outcomeJSON(try await service.completeSignInLink(try Self.signInProof(from: params), email: email))
-        case .signInWithIdp:
-            let providerId = try params.string("providerId")
-            let idToken = try params.optionalString("idToken")
-            let accessToken = try params.optionalString("accessToken")
+        case .completeSignInLink(let proof, let email):
+            let domainProof: EmailSignInProof
+            switch proof {
+            case .link(let link): domainProof = .link(link)
+            case .code(let code): domainProof = .code(code)
+            }
+            return outcomeJSON(try await service.completeSignInLink(domainProof, email: email))
+        case .signInWithIdp(let providerId, let idToken, let accessToken):
             return outcomeJSON(
                 try await service.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
-        case .linkCredential:
-            let credential = try params.object("credential")
-            return (try await service.linkCredential(try Self.credential(from: credential))).wire.json
-        case .unlink:
-            let providerId = try params.string("providerId")
+        case .linkCredential(let credential):
+            return (try await service.linkCredential(Self.domain(credential))).wire.json
+        case .unlink(let providerId):
             return (try await service.unlink(providerId: providerId)).wire.json
-        case .sendPasswordReset:
-            let identifier = try params.string("identifier")
+        case .sendPasswordReset(let identifier):
             try await service.sendPasswordReset(identifier: identifier)
             return .object([:])
         case .sendEmailVerification:
             try await service.sendEmailVerification()
             return .object([:])
-        case .completeMerge:
-            let mergeId = try params.string("mergeId")
+        case .completeMerge(let mergeId):
             return (try await service.completeMerge(mergeId: mergeId)).wire.json
-        case .setUsername:
-            let username = try params.string("username")
+        case .setUsername(let username):
             return (try await service.setUsername(username)).wire.json
-        case .checkUsername:
-            let username = try params.string("username")
+        case .checkUsername(let username):
             let check = try await service.checkUsername(username)
             var result: [String: JSONValue] = ["username": .string(username), "available": .bool(check.available)]
             if let reason = check.reason { result["reason"] = .string(reason.rawValue) }
@@ -211,35 +181,14 @@ struct LocalAPIDispatcher: Sendable {
         ).json
     }
 
-    /// `link`, or `code`: exactly one of the two. `email` is optional with either (the address
-    /// remembered from `sendSignInLink` is used without it).
-    static func signInProof(from params: LocalAPIParams) throws(LocalAPIError) -> EmailSignInProof {
-        let link = try params.optionalString("link")
-        let code = try params.optionalString("code")
-        switch (link, code) {
-        case (let link?, nil):
-            return .link(link)
-        case (nil, let code?):
-            return .code(code)
-        default:
-            throw .invalidParams("Give either \"link\" (the whole link from the email) or \"code\" (the one-time code from the email), not both.")
-        }
-    }
-
-    static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> Credential {
-        let providerId = try params.string("providerId")
-        switch providerId {
-        case "password":
-            return .password(email: try params.string("email"), password: try params.string("password"))
-        case "emailLink":
+    static func domain(_ credential: LocalAPICall.LinkedCredential) -> Credential {
+        switch credential {
+        case .password(let email, let password):
+            return .password(email: email, password: password)
+        case .emailLink(let email, let link):
             // Without "email", the daemon uses the address it remembers from sendSignInLink.
-            return .emailLink(email: try params.optionalString("email") ?? "", link: try params.string("link"))
-        default:
-            let idToken = try params.optionalString("idToken")
-            let accessToken = try params.optionalString("accessToken")
-            guard idToken != nil || accessToken != nil else {
-                throw .invalidParams("A federated credential needs \"idToken\" or \"accessToken\".")
-            }
+            return .emailLink(email: email ?? "", link: link)
+        case .federated(let providerId, let idToken, let accessToken):
             return .federated(providerId: providerId, idToken: idToken, accessToken: accessToken)
         }
     }

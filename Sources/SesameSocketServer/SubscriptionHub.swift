@@ -30,6 +30,12 @@ final class SubscriptionHub: Sendable {
 
     private struct Guarded {
         var snapshot: Snapshot
+        /// The answers for `snapshot`, once a request asked for them.
+        var answers: SessionAnswers?
+        /// Counts published snapshots, so answers made for an older one are not kept.
+        var generation = 0
+        /// The last token answer made (reused while the token does not change).
+        var tokenAnswer: SessionAnswers.TokenAnswer?
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
         /// The ``SessionEvent/index`` of the last event published; -1 before the first.
@@ -48,6 +54,23 @@ final class SubscriptionHub: Sendable {
     }
 
     var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
+
+    /// The answers for the latest published state: serialised by the first request after a
+    /// change (outside the lock), then shared by every request until the next change.
+    var answers: SessionAnswers {
+        if let cached = guarded.withLockedValue({ $0.answers }) { return cached }
+        let (snapshot, generation, tokenAnswer) = guarded.withLockedValue {
+            ($0.snapshot, $0.generation, $0.tokenAnswer)
+        }
+        let answers = SessionAnswers(snapshot: snapshot, reusing: tokenAnswer)
+        guarded.withLockedValue { guarded in
+            guard guarded.generation == generation else { return }
+            guarded.answers = answers
+            // Only ever the held token: none is kept past a sign-out.
+            guarded.tokenAnswer = answers.token
+        }
+        return answers
+    }
 
     /// Returns once the event with `index` (and so every one before it) is published: a
     /// connection answers a request only after the notifications the request caused are queued.
@@ -79,6 +102,8 @@ final class SubscriptionHub: Sendable {
         let line = notification?.message.encoded()
         let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
+            guarded.answers = nil
+            guarded.generation += 1
             if let notification, let line { Self.deliver(line, of: notification.event, to: guarded.subscribers) }
             guarded.published = max(guarded.published, event.index)
             let published = guarded.published
@@ -104,7 +129,7 @@ final class SubscriptionHub: Sendable {
     /// Registers a subscription and queues its response (and, for migrators, one
     /// `accountMerge` per pending merge) before any later notification.
     func subscribe(
-        output: ConnectionOutput, requestID: LocalAPIRequestID, events: Set<LocalAPIEvent>, migrator: Bool
+        output: ConnectionOutput, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
     ) {
         guarded.withLockedValue { guarded in
             guarded.nextSubscription += 1
@@ -116,7 +141,7 @@ final class SubscriptionHub: Sendable {
             guarded.subscribers[output.id] = subscriber
             let snapshot = guarded.snapshot
             let result: JSONValue = .object(["subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:])])
-            output.send(LocalAPIMessage.success(id: requestID, result: result).encoded())
+            output.send(SplicedResponse.success(result), id: requestID)
             if migrator {
                 for merge in snapshot.state.pendingMerges {
                     output.send(
@@ -151,38 +176,4 @@ final class SubscriptionHub: Sendable {
     }
 
     var subscriberCount: Int { guarded.withLockedValue { $0.subscribers.count } }
-}
-
-/// The sending side of one connection, safe to use from any thread.
-final class ConnectionOutput: Sendable {
-    let channel: any Channel
-    var id: ObjectIdentifier { ObjectIdentifier(self) }
-
-    init(channel: any Channel) {
-        self.channel = channel
-    }
-
-    /// Queues one line (a `\n` is added) behind everything queued before, from any thread:
-    /// lines always go through the event loop's queue, so they leave in the order they were
-    /// sent.
-    func send(_ line: [UInt8]) {
-        var buffer = channel.allocator.buffer(capacity: line.count + 1)
-        buffer.writeBytes(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = self.channel
-        channel.eventLoop.execute {
-            channel.writeAndFlush(buffer, promise: nil)
-        }
-    }
-
-    /// Queues a last line, then closes the connection.
-    func sendAndClose(_ line: [UInt8]) {
-        var buffer = channel.allocator.buffer(capacity: line.count + 1)
-        buffer.writeBytes(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        let channel = self.channel
-        channel.eventLoop.execute {
-            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
-        }
-    }
 }

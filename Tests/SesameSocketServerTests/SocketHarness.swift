@@ -12,7 +12,8 @@ import SesameTesting
 /// A real daemon core (service + socket server) over the fake backend, on a Unix socket in a
 /// short temporary path.
 final class SocketHarness: Sendable {
-    let clock = ManualClock()
+    /// The service's clock (the one its token expiry and the server's cached answers use).
+    let clock: ManualClock
     let provider: FakeRemoteAuthProvider
     let service: SessionService
     let server: LocalAPIServer
@@ -20,14 +21,17 @@ final class SocketHarness: Sendable {
     let directory: String
     let loop: Task<Void, Never>
 
-    static func start(maximumConnections: Int = 1024) async throws -> SocketHarness {
+    static func start(
+        maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init()
+    ) async throws -> SocketHarness {
         let directory = "/tmp/sst-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let clock = ManualClock()
         let provider = FakeRemoteAuthProvider(clock: clock)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let service = SessionService(
-            provider: provider, store: InMemorySessionStore(), clock: clock, logger: logger)
+            provider: provider, store: InMemorySessionStore(), clock: clock, configuration: configuration,
+            logger: logger)
         try await service.start()
         let path = directory + "/s.sock"
         let server = LocalAPIServer(
@@ -46,6 +50,7 @@ final class SocketHarness: Sendable {
         clock: ManualClock, provider: FakeRemoteAuthProvider, service: SessionService, server: LocalAPIServer,
         path: String, directory: String, loop: Task<Void, Never>
     ) {
+        self.clock = clock
         self.provider = provider
         self.service = service
         self.server = server
@@ -91,6 +96,12 @@ struct LineClient {
     mutating func receive() async throws -> JSONValue {
         guard let buffer = try await inbound.next() else { throw ConnectionClosed() }
         return try JSONValue.parse(Array(buffer.readableBytesView))
+    }
+
+    /// The next line exactly as the daemon sent it (without its newline).
+    mutating func receiveLine() async throws -> String {
+        guard let buffer = try await inbound.next() else { throw ConnectionClosed() }
+        return String(decoding: buffer.readableBytesView, as: UTF8.self)
     }
 
     /// Whether the daemon closed the connection (reads until EOF).

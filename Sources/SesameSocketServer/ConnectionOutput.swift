@@ -1,0 +1,93 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import SesameLocalAPI
+
+/// The sending side of one connection, safe to use from any thread.
+///
+/// Every line goes into one outbox under a lock, so lines leave in the order they were sent,
+/// whichever thread sent them. The outbox is written with one flush per batch: while the
+/// connection handler reads a burst of requests it holds the outbox and flushes once at the
+/// end of the burst (`channelReadComplete`); a line sent at any other time (an answer from the
+/// session service, a notification) queues one flush task on the event loop, which takes
+/// whatever else was sent before it runs.
+final class ConnectionOutput: Sendable {
+    let channel: any Channel
+    var id: ObjectIdentifier { ObjectIdentifier(self) }
+    private let outbox = NIOLockedValueBox(Outbox())
+
+    private struct Outbox {
+        var buffer: ByteBuffer?
+        /// A flush task is queued on the event loop.
+        var flushQueued = false
+        /// The connection handler is reading a burst and flushes at its end.
+        var holding = false
+    }
+
+    init(channel: any Channel) {
+        self.channel = channel
+    }
+
+    /// Queues one line (a `\n` is added) behind everything sent before.
+    func send(_ line: [UInt8]) {
+        append(length: line.count) { $0.writeBytes(line) }
+    }
+
+    /// Queues a response with the request's id (its bytes as the request gave them).
+    func send(_ response: SplicedResponse, id: [UInt8]) {
+        append(length: response.count + id.count) { buffer in
+            buffer.writeBytes(response.before)
+            buffer.writeBytes(id)
+            buffer.writeBytes(response.after)
+        }
+    }
+
+    /// Queues a last line, then closes the connection once everything before it is written.
+    func sendAndClose(_ line: [UInt8]) {
+        send(line)
+        let channel = self.channel
+        channel.eventLoop.execute {
+            let buffer = self.take() ?? channel.allocator.buffer(capacity: 0)
+            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+        }
+    }
+
+    /// On the event loop, at the start of a read burst: lines wait for ``release()``.
+    func hold() {
+        outbox.withLockedValue { $0.holding = true }
+    }
+
+    /// On the event loop, at the end of a read burst: writes and flushes what is waiting.
+    func release() {
+        outbox.withLockedValue { $0.holding = false }
+        flush()
+    }
+
+    private func append(length: Int, _ write: (inout ByteBuffer) -> Void) {
+        let allocator = channel.allocator
+        let queueFlush = outbox.withLockedValue { outbox -> Bool in
+            if outbox.buffer == nil { outbox.buffer = allocator.buffer(capacity: max(length + 1, 256)) }
+            write(&outbox.buffer!)
+            outbox.buffer!.writeInteger(UInt8(ascii: "\n"))
+            guard !outbox.holding, !outbox.flushQueued else { return false }
+            outbox.flushQueued = true
+            return true
+        }
+        if queueFlush {
+            channel.eventLoop.execute { self.flush() }
+        }
+    }
+
+    private func take() -> ByteBuffer? {
+        outbox.withLockedValue { outbox in
+            outbox.flushQueued = false
+            defer { outbox.buffer = nil }
+            return outbox.buffer
+        }
+    }
+
+    private func flush() {
+        if let buffer = take() {
+            channel.writeAndFlush(buffer, promise: nil)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import SesameLocalAPI
+
+/// A request decoded once into what it asks for, with typed parameters: the dispatcher answers
+/// it on the event loop or hands it, as it is, to the session service (no second parse).
+enum LocalAPICall: Sendable {
+    case hello
+    case getState
+    case subscribe(events: Set<LocalAPIEvent>, migrator: Bool)
+    case unsubscribe(subscription: String)
+    case getIdToken(minValidity: Double, forceRefresh: Bool, uid: String?)
+    case signInAnonymously
+    case createAccount(email: String, password: String, username: String?)
+    case signIn(identifier: String, password: String)
+    case sendSignInLink(email: String, continueUrl: String?)
+    case completeSignInLink(proof: SignInProof, email: String?)
+    case signInWithIdp(providerId: String, idToken: String?, accessToken: String?)
+    case linkCredential(LinkedCredential)
+    case unlink(providerId: String)
+    case signOut(reset: Bool)
+    case deleteAccount
+    case reload
+    case updateProfile(displayName: String?)
+    case sendPasswordReset(identifier: String)
+    case sendEmailVerification
+    case setUsername(String)
+    case checkUsername(String)
+    case completeMerge(mergeId: String)
+
+    /// `link`, or `code`, of `completeSignInLink`.
+    enum SignInProof: Sendable {
+        case link(String)
+        case code(String)
+    }
+
+    /// The `credential` of `linkCredential`, by provider.
+    enum LinkedCredential: Sendable {
+        case password(email: String, password: String)
+        /// `email` nil: the address remembered from `sendSignInLink`.
+        case emailLink(email: String?, link: String)
+        case federated(providerId: String, idToken: String?, accessToken: String?)
+    }
+
+    /// Reads the parameters of `method` (whose role the caller was checked for).
+    /// - Throws: `-32602` naming the parameter that is missing or mistyped.
+    static func decode(_ method: LocalAPIMethod, _ params: LocalAPIParams) throws(LocalAPIError) -> LocalAPICall {
+        switch method {
+        case .hello:
+            _ = try params.optionalString("client")
+            return .hello
+        case .getState: return .getState
+        case .subscribe:
+            let migrator = try params.optionalBool("migrator") ?? false
+            var events = LocalAPIEvent.defaultSet
+            if let names = try params.optionalStringArray("events") {
+                events = []
+                for name in names {
+                    guard let event = LocalAPIEvent(rawValue: name) else {
+                        throw .invalidParams("Unknown event \"\(name.prefix(64))\".")
+                    }
+                    events.insert(event)
+                }
+            }
+            if migrator { events.insert(.accountMerge) }
+            return .subscribe(events: events, migrator: migrator)
+        case .unsubscribe: return .unsubscribe(subscription: try params.string("subscription"))
+        case .getIdToken:
+            let uid = try params.optionalString("uid")
+            let force = try params.optionalBool("forceRefresh") ?? false
+            let minValidity = try params.optionalNumber("minValidity") ?? 300
+            guard minValidity >= 0 else { throw .invalidParams("\"minValidity\" must not be negative.") }
+            return .getIdToken(minValidity: minValidity, forceRefresh: force, uid: uid)
+        case .signInAnonymously: return .signInAnonymously
+        case .signOut: return .signOut(reset: try params.optionalBool("reset") ?? false)
+        case .deleteAccount: return .deleteAccount
+        case .reload: return .reload
+        case .updateProfile: return .updateProfile(displayName: try params.optionalString("displayName"))
+        case .createAccount:
+            return .createAccount(
+                email: try params.string("email"), password: try params.string("password"),
+                username: try params.optionalString("username"))
+        case .signIn:
+            return .signIn(identifier: try params.string("identifier"), password: try params.string("password"))
+        case .sendSignInLink:
+            return .sendSignInLink(email: try params.string("email"), continueUrl: try params.optionalString("continueUrl"))
+        case .completeSignInLink:
+            let email = try params.optionalString("email")
+            return .completeSignInLink(proof: try signInProof(from: params), email: email)
+        case .signInWithIdp:
+            return .signInWithIdp(
+                providerId: try params.string("providerId"), idToken: try params.optionalString("idToken"),
+                accessToken: try params.optionalString("accessToken"))
+        case .linkCredential: return .linkCredential(try credential(from: try params.object("credential")))
+        case .unlink: return .unlink(providerId: try params.string("providerId"))
+        case .sendPasswordReset: return .sendPasswordReset(identifier: try params.string("identifier"))
+        case .sendEmailVerification: return .sendEmailVerification
+        case .completeMerge: return .completeMerge(mergeId: try params.string("mergeId"))
+        case .setUsername: return .setUsername(try params.string("username"))
+        case .checkUsername: return .checkUsername(try params.string("username"))
+        }
+    }
+
+    /// `link`, or `code`: exactly one of the two. `email` is optional with either (the address
+    /// remembered from `sendSignInLink` is used without it).
+    static func signInProof(from params: LocalAPIParams) throws(LocalAPIError) -> SignInProof {
+        let link = try params.optionalString("link")
+        let code = try params.optionalString("code")
+        switch (link, code) {
+        case (let link?, nil):
+            return .link(link)
+        case (nil, let code?):
+            return .code(code)
+        default:
+            throw .invalidParams("Give either \"link\" (the whole link from the email) or \"code\" (the one-time code from the email), not both.")
+        }
+    }
+
+    static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> LinkedCredential {
+        let providerId = try params.string("providerId")
+        switch providerId {
+        case "password":
+            return .password(email: try params.string("email"), password: try params.string("password"))
+        case "emailLink":
+            return .emailLink(email: try params.optionalString("email"), link: try params.string("link"))
+        default:
+            let idToken = try params.optionalString("idToken")
+            let accessToken = try params.optionalString("accessToken")
+            guard idToken != nil || accessToken != nil else {
+                throw .invalidParams("A federated credential needs \"idToken\" or \"accessToken\".")
+            }
+            return .federated(providerId: providerId, idToken: idToken, accessToken: accessToken)
+        }
+    }
+}

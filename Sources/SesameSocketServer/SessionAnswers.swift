@@ -1,0 +1,46 @@
+import Foundation
+import SesameCore
+import SesameLocalAPI
+
+/// The answers that only change with the session, serialised once per published state, when
+/// first asked for (the token's once per token) and then sent to any number of requests with just the id spliced
+/// in: `getState` always, `getIdToken` while the held token is fresh enough. Immutable, and a
+/// class so that a request takes it from the hub with one reference count.
+final class SessionAnswers: Sendable {
+    /// The current user's uid; nil when signed out.
+    let uid: String?
+    /// The answer to `getState`.
+    let state: SplicedResponse
+    /// The answer to `getIdToken` with the current user's held token; nil when none is held.
+    let token: TokenAnswer?
+
+    struct TokenAnswer: Sendable {
+        /// The token the answer carries (to tell a new token from the same one).
+        var idToken: IDToken
+        var uid: String
+        var answer: SplicedResponse
+
+        /// Whether the token stays valid `minValidity` seconds after `now` (as the service decides).
+        func isFresh(for minValidity: Double, at now: Date) -> Bool {
+            idToken.isValid(for: minValidity, at: now)
+        }
+    }
+
+    /// The answers for `snapshot`; the token's is `previous` when the token and its user did
+    /// not change (no time is formatted again).
+    init(snapshot: SubscriptionHub.Snapshot, reusing previous: TokenAnswer?) {
+        let uid = snapshot.state.user?.uid
+        self.uid = uid
+        state = .success(snapshot.wire.json)
+        guard let uid, let idToken = snapshot.token else {
+            token = nil
+            return
+        }
+        if let kept = previous, kept.uid == uid, kept.idToken == idToken {
+            token = kept
+        } else {
+            token = TokenAnswer(
+                idToken: idToken, uid: uid, answer: .success(LocalAPIDispatcher.tokenJSON(idToken, uid: uid)))
+        }
+    }
+}
