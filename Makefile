@@ -44,7 +44,7 @@ run: deps
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(MAKE) test-swift test-units test-conformance test-fuzz test-python
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2

@@ -19,7 +19,9 @@ extension SesameClient {
     ///   - forceRefresh: get a new token even when the held one is still valid.
     ///   - minValidity: seconds the token must stay valid (the daemon's default is 300).
     ///   - uid: the `fromUid` of a pending merge, to read that guest's data (manager).
-    public func idToken(forceRefresh: Bool = false, minValidity: Int? = nil, uid: String? = nil) async throws
+    public func idToken(
+        forceRefresh: Bool = false, minValidity: Int? = nil, uid: String? = nil
+    ) async throws
         -> SesameIDToken
     {
         var params: [String: JSONValue] = [:]
@@ -64,7 +66,9 @@ extension SesameClient {
     /// Completes a sign-in link. `email` is needed only when the link was not requested through
     /// this daemon.
     /// - Throws: `missing-email`, `invalid-action-code`, `expired-action-code`, …
-    public func completeSignInLink(link: String, email: String? = nil) async throws
+    public func completeSignInLink(
+        link: String, email: String? = nil
+    ) async throws
         -> (state: SesameState, merge: SesameMerge?)
     {
         var params: [String: JSONValue] = ["link": .string(link)]
@@ -74,7 +78,9 @@ extension SesameClient {
 
     /// Signs in with a federated identity (`google.com`, `apple.com`, …) from the provider's ID
     /// token or access token.
-    public func signInWithIdp(providerId: String, idToken: String? = nil, accessToken: String? = nil) async throws
+    public func signInWithIdp(
+        providerId: String, idToken: String? = nil, accessToken: String? = nil
+    ) async throws
         -> (state: SesameState, merge: SesameMerge?)
     {
         var params: [String: JSONValue] = ["providerId": .string(providerId)]

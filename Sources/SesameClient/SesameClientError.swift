@@ -76,7 +76,8 @@ public enum SesameClientError: Error, Sendable, Hashable, CustomStringConvertibl
         case .daemon(let error): "\(error.message) (\(error.reason), \(error.code))"
         case .daemonUnreachable(let path, let detail): "sesamed is not reachable at \(path): \(detail)"
         case .permissionDenied(let path, let group):
-            "permission denied on \(path): " + (group.map { "join group \($0) (or ask an administrator)" } ?? "ask an administrator for access")
+            "permission denied on \(path): "
+                + (group.map { "join group \($0) (or ask an administrator)" } ?? "ask an administrator for access")
         case .noAnswer(let path, let timeout):
             "sesamed at \(path) did not answer within \(Self.seconds(timeout))"
         case .connectionClosed: "the connection to sesamed closed before it answered"

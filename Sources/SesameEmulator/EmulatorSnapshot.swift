@@ -11,15 +11,19 @@ enum EmulatorSnapshot {
         do {
             let fm = FileManager.default
             try fm.createDirectory(at: root.appendingPathComponent("auth_export"), withIntermediateDirectories: true)
-            try fm.createDirectory(at: root.appendingPathComponent("database_export"), withIntermediateDirectories: true)
+            try fm.createDirectory(
+                at: root.appendingPathComponent("database_export"), withIntermediateDirectories: true)
             let metadata: JSON = [
                 "version": "sesame-emulator",
                 "auth": ["version": "sesame-emulator", "path": "auth_export"],
                 "database": ["version": "sesame-emulator", "path": "database_export"],
             ]
-            try Data(metadata.serializedBytes()).write(to: root.appendingPathComponent("firebase-export-metadata.json"), options: .atomic)
-            try Data(JSON.encodedBytes(accounts)).write(to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
-            try Data(config.serializedBytes()).write(to: root.appendingPathComponent("auth_export/config.json"), options: .atomic)
+            try Data(metadata.serializedBytes()).write(
+                to: root.appendingPathComponent("firebase-export-metadata.json"), options: .atomic)
+            try Data(JSON.encodedBytes(accounts)).write(
+                to: root.appendingPathComponent("auth_export/accounts.json"), options: .atomic)
+            try Data(config.serializedBytes()).write(
+                to: root.appendingPathComponent("auth_export/config.json"), options: .atomic)
             for (namespace, tree) in trees {
                 let file = root.appendingPathComponent("database_export/\(namespace).json")
                 try Data(tree.serializedBytes()).write(to: file, options: .atomic)

@@ -85,7 +85,8 @@ public final class SesameEmulator: Sendable {
                 store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew)
             services.append(
                 Self.application(
-                    name: "supabase", endpoints: endpoints, host: configuration.host, port: supabase.port, logger: logger,
+                    name: "supabase", endpoints: endpoints, host: configuration.host, port: supabase.port,
+                    logger: logger,
                     bound: boundContinuation))
             supabaseStore = store
         }
@@ -114,7 +115,8 @@ public final class SesameEmulator: Sendable {
             throw SesameEmulatorError("sesame-emulator stopped before it was ready")
         }
         return SesameEmulator(
-            authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"], configuration: configuration,
+            authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"],
+            configuration: configuration,
             group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
     }
 
@@ -129,7 +131,8 @@ public final class SesameEmulator: Sendable {
         endpoints.addRoutes(to: router)
         return Application(
             router: router,
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sesame-emulator"),
+            configuration: ApplicationConfiguration(
+                address: .hostname(host, port: port), serverName: "sesame-emulator"),
             onServerRunning: { channel in
                 bound.yield((name, channel.localAddress?.port ?? port))
             },

@@ -15,7 +15,8 @@ public enum JSONBody {
 
     /// Decodes `bytes` as `type`.
     /// - Throws: a ``JSONBodyError`` that names the wrong field, never a value.
-    public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(JSONBodyError) -> Value {
+    public static func decode<Value: Decodable>(_ type: Value.Type, from bytes: [UInt8]) throws(JSONBodyError) -> Value
+    {
         do {
             return try JSONDecoder().decode(type, from: Data(bytes))
         } catch let error as DecodingError {
@@ -33,7 +34,8 @@ public enum JSONBody {
     /// Which field was wrong, without any value.
     public static func summary(of error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let joined = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            let joined = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(
+                separator: ".")
             return joined.isEmpty ? "<root>" : joined
         }
         switch error {

@@ -45,7 +45,10 @@ public actor EncryptedFileSessionStore: SessionStore {
         case closed
     }
 
-    private init(path: String, keySource: KeyringKeySource, lock: FileLock, key: Result<KeyringKey, SessionStoreError>, logger: Logger) {
+    private init(
+        path: String, keySource: KeyringKeySource, lock: FileLock, key: Result<KeyringKey, SessionStoreError>,
+        logger: Logger
+    ) {
         self.path = path
         self.keySource = keySource
         self.lock = lock
@@ -106,7 +109,9 @@ public actor EncryptedFileSessionStore: SessionStore {
         }
         logger.info(
             "keyring opened",
-            metadata: ["keyring.path": "\(path)", "keyring.key_source": "\(source)", "keyring.key_ok": "\(key.isSuccess)"])
+            metadata: [
+                "keyring.path": "\(path)", "keyring.key_source": "\(source)", "keyring.key_ok": "\(key.isSuccess)",
+            ])
         return EncryptedFileSessionStore(path: path, keySource: source, lock: lock, key: key, logger: logger)
     }
 
@@ -191,9 +196,11 @@ public actor EncryptedFileSessionStore: SessionStore {
                 throw unreadable("is not a sesame keyring (truncated or overwritten: \(bytes.count) bytes)")
             case .unknownVersion(let version):
                 throw unreadable(
-                    "has format version \(version), which this sesamed cannot read (it reads 1 to \(KeyringFormat.currentVersion))")
+                    "has format version \(version), which this sesamed cannot read (it reads 1 to \(KeyringFormat.currentVersion))"
+                )
             case .authenticationFailed:
-                throw unreadable("cannot be decrypted with the key from the \(keySource) (wrong key, or the file was damaged)")
+                throw unreadable(
+                    "cannot be decrypted with the key from the \(keySource) (wrong key, or the file was damaged)")
             case .migrationFailed(let name):
                 throw unreadable("cannot be migrated to the current format (step \"\(name)\" failed)")
             }

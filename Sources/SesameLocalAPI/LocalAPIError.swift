@@ -41,7 +41,9 @@ public struct LocalAPIError: Error, Sendable, Hashable, CustomStringConvertible 
 
     public static let requestTooLarge = Self(
         code: .invalidRequest, reason: "request-too-large",
-        message: "The request line is longer than \(ProtocolLimits.maximumRequestLineBytes) bytes; the connection is closed.")
+        message:
+            "The request line is longer than \(ProtocolLimits.maximumRequestLineBytes) bytes; the connection is closed."
+    )
 
     public static func methodNotFound(_ method: String) -> Self {
         .init(

@@ -17,7 +17,9 @@ extension LocalAPIRequest {
             parser.skipWhitespace()
             guard parser.index < line.count, line[parser.index] == UInt8(ascii: "{") else {
                 if case .array = try parser.parseDocument() {
-                    return (.failure(.null, .invalidRequest("Batches are not supported: send one request per line.")), null)
+                    return (
+                        .failure(.null, .invalidRequest("Batches are not supported: send one request per line.")), null
+                    )
                 }
                 return (.failure(.null, .invalidRequest("A request is a JSON object.")), null)
             }

@@ -56,7 +56,9 @@ public struct LocalAPIParams: Sendable, Hashable {
 
     public func optionalBool(_ name: String) throws(LocalAPIError) -> Bool? {
         guard let value = values[name], !value.isNull else { return nil }
-        guard case .bool(let b) = value else { throw .invalidParams("The parameter \"\(name)\" must be true or false.") }
+        guard case .bool(let b) = value else {
+            throw .invalidParams("The parameter \"\(name)\" must be true or false.")
+        }
         return b
     }
 

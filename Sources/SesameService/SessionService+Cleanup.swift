@@ -31,7 +31,8 @@ extension SessionService {
                 break
             }
             if let failure {
-                logger.warning("Could not finish the backend cleanup yet; will retry", metadata: ["error": "\(failure)"])
+                logger.warning(
+                    "Could not finish the backend cleanup yet; will retry", metadata: ["error": "\(failure)"])
                 plan.handle(.cleanupFailed(at: now(), random: .random(in: 0...1), retryAfter: failure.retryAfter))
                 wakeMaintenance()
                 return
@@ -52,7 +53,9 @@ extension SessionService {
             do throws(RemoteAuthError) {
                 switch action {
                 case .refresh:
-                    let grant = try await call { () async throws(RemoteAuthError) in try await provider.refresh(session.refreshToken) }
+                    let grant = try await call { () async throws(RemoteAuthError) in
+                        try await provider.refresh(session.refreshToken)
+                    }
                     action = job.handle(.refreshed(grant.idToken))
                 case .lookup(let token):
                     let user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(token) }
@@ -86,7 +89,8 @@ extension SessionService {
         case .alreadyGone: logger.info("A given-up anonymous account was already gone", metadata: metadata)
         case .noLongerAnonymous:
             logger.warning(
-                "A given-up account is no longer anonymous at the backend (linked meanwhile); keeping it", metadata: metadata)
+                "A given-up account is no longer anonymous at the backend (linked meanwhile); keeping it",
+                metadata: metadata)
         case .revokedInstead:
             logger.warning(
                 "The backend cannot delete a given-up anonymous account; signed it out at the backend instead",

@@ -106,7 +106,9 @@ extension SessionService {
         try await exclusively { () async throws(AuthError) in
             let email = try await emailForIdentifier(identifier)
             let provider = self.provider
-            try await callMapped { () async throws(RemoteAuthError) in try await provider.sendPasswordReset(email: email) }
+            try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.sendPasswordReset(email: email)
+            }
         }
     }
 
@@ -120,8 +122,10 @@ extension SessionService {
         let user = User(uid: result.uid, isAnonymous: true, createdAt: signedInAt, lastSignInAt: signedInAt)
         plan.handle(.anonymousCreated)
         logger.info("Created an anonymous user", metadata: ["session.uid": "\(result.uid)"])
-        await apply(.signedIn(Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken),
-                              reason: .anonymousCreated))
+        await apply(
+            .signedIn(
+                Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken),
+                reason: .anonymousCreated))
     }
 
     /// With anonymous first on and nobody signed in, creates the anonymous user now; offline,

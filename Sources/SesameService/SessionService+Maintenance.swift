@@ -76,10 +76,14 @@ extension SessionService {
                         if machine.session == nil { try await createAnonymousUser() }
                     }
                 } catch {
-                    plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
+                    plan.handle(
+                        .anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
                     logger.info(
                         "Could not create the anonymous user yet; will retry",
-                        metadata: ["retry.at": "\(plan.anonymousAt.map { "\($0)" } ?? "-")", "error": "\(error.reason.rawValue)"])
+                        metadata: [
+                            "retry.at": "\(plan.anonymousAt.map { "\($0)" } ?? "-")",
+                            "error": "\(error.reason.rawValue)",
+                        ])
                 }
             case .refreshToken:
                 plan.handle(.refreshTaken)

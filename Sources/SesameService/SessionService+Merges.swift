@@ -29,7 +29,9 @@ extension SessionService {
                 mergeId: UUID().uuidString.lowercased(), fromUid: previous.uid, toUid: session.uid, createdAt: now())
             logger.info(
                 "Signed in from a guest; recorded a merge",
-                metadata: ["merge.id": "\(merge.mergeId)", "merge.from": "\(merge.fromUid)", "merge.to": "\(merge.toUid)"])
+                metadata: [
+                    "merge.id": "\(merge.mergeId)", "merge.from": "\(merge.fromUid)", "merge.to": "\(merge.toUid)",
+                ])
             await apply(.merged(session, PendingMerge(merge: merge, guest: previous)))
             if configuration.mergeHold <= 0 {
                 await completeMergeNow(merge.mergeId)
@@ -45,7 +47,8 @@ extension SessionService {
     /// The guest became an account in place (uid kept): said in the journal, then applied.
     func applyLinked(_ session: Session) async {
         logger.info(
-            "The guest became an account in place", metadata: ["session.uid": "\(session.uid)", "providers": "\(session.user.providers)"])
+            "The guest became an account in place",
+            metadata: ["session.uid": "\(session.uid)", "providers": "\(session.user.providers)"])
         await apply(.linked(session))
     }
 

@@ -90,11 +90,14 @@ extension SessionService {
         }
     }
 
-    private func guestToken(uid: String, minValidity: TimeInterval, forceRefresh: Bool) async throws(AuthError)
+    private func guestToken(
+        uid: String, minValidity: TimeInterval, forceRefresh: Bool
+    ) async throws(AuthError)
         -> IssuedToken
     {
         guard let pending = machine.persisted.pendingMerges.first(where: { $0.merge.fromUid == uid }) else {
-            throw AuthError(.noSuchMerge, message: "That uid is neither the current user nor the guest of a pending merge.")
+            throw AuthError(
+                .noSuchMerge, message: "That uid is neither the current user nor the guest of a pending merge.")
         }
         let guest = pending.guest
         if !forceRefresh && guest.idToken.isValid(for: minValidity, at: now()) {
@@ -102,8 +105,11 @@ extension SessionService {
         }
         let provider = self.provider
         do throws(RemoteAuthError) {
-            let grant = try await call { () async throws(RemoteAuthError) in try await provider.refresh(guest.refreshToken) }
-            guard var latest = machine.persisted.pendingMerges.first(where: { $0.merge.mergeId == pending.merge.mergeId })
+            let grant = try await call { () async throws(RemoteAuthError) in
+                try await provider.refresh(guest.refreshToken)
+            }
+            guard
+                var latest = machine.persisted.pendingMerges.first(where: { $0.merge.mergeId == pending.merge.mergeId })
             else { throw RemoteAuthError.rejected(AuthError(.noSuchMerge)) }
             latest.guest.idToken = grant.idToken
             latest.guest.refreshToken = grant.refreshToken
@@ -115,7 +121,8 @@ extension SessionService {
             }
             if case .accountGone = error {
                 throw AuthError(
-                    .sessionRevoked, message: "The guest account of this merge no longer exists at the backend; complete the merge.")
+                    .sessionRevoked,
+                    message: "The guest account of this merge no longer exists at the backend; complete the merge.")
             }
             throw error.authError
         }

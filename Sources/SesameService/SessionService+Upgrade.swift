@@ -13,7 +13,9 @@ extension SessionService {
 
     /// Creates an email/password account: linked to the anonymous user (uid kept), or a new
     /// account when signed out. The steps (and their undo) are ``AccountCreation``'s.
-    public func createAccount(email: String, password: String, username: String? = nil) async throws(AuthError)
+    public func createAccount(
+        email: String, password: String, username: String? = nil
+    ) async throws(AuthError)
         -> AuthState
     {
         try await exclusively { () async throws(AuthError) in
@@ -107,7 +109,9 @@ extension SessionService {
 
     /// Signs in with a federated identity: linked to the anonymous user when it is new, else
     /// signs in to the account that has it (recording a merge from a guest).
-    public func signInWithIdp(providerId: String, idToken: String?, accessToken: String?) async throws(AuthError)
+    public func signInWithIdp(
+        providerId: String, idToken: String?, accessToken: String?
+    ) async throws(AuthError)
         -> SignInOutcome
     {
         guard idToken?.isEmpty == false || accessToken?.isEmpty == false else {
@@ -128,7 +132,7 @@ extension SessionService {
                     }
                     let merge = await adopt(result)
                     return SignInOutcome(state: makeState(), merge: merge)
-                } catch where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
+                } catch  where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
                     // The identity (or its email) belongs to an account: sign in to it and merge.
                 }
             }
@@ -159,7 +163,8 @@ extension SessionService {
             }
             if case .emailLink(_, let link) = credential { try checkSignInProof(.link(link)) }
             var job = CredentialLink(
-                credential: credential, uid: current.uid, isAnonymous: current.user.isAnonymous, email: current.user.email)
+                credential: credential, uid: current.uid, isAnonymous: current.user.isAnonymous,
+                email: current.user.email)
             var action = job.start()
             var result: SignInResult?
             var session: Session?

@@ -20,7 +20,8 @@ extension SessionService {
         let key = username.key
         let owner = try await callMapped { () async throws(RemoteAuthError) in try await directory.owner(of: key) }
         guard let owner else { throw miss }
-        let details = try await callMapped { () async throws(RemoteAuthError) in try await directory.details(of: owner) }
+        let details = try await callMapped { () async throws(RemoteAuthError) in try await directory.details(of: owner)
+        }
         guard let email = details?.email, !email.isEmpty else { throw miss }
         return email
     }
@@ -75,7 +76,8 @@ extension SessionService {
             try await releaseKey(claim.key, of: session, unlessCurrent: false)
             if durable { await removeUsernameSteps([release]) }
         } catch {
-            logger.warning("Could not give back a claimed username yet", metadata: ["error": "\(error.reason.rawValue)"])
+            logger.warning(
+                "Could not give back a claimed username yet", metadata: ["error": "\(error.reason.rawValue)"])
             if durable { scheduleUsernameRetry() }
         }
     }
@@ -93,7 +95,8 @@ extension SessionService {
             }
             await removeUsernameSteps([step])
         } catch {
-            logger.warning("Could not write the username details yet; will retry", metadata: ["error": "\(error.reason.rawValue)"])
+            logger.warning(
+                "Could not write the username details yet; will retry", metadata: ["error": "\(error.reason.rawValue)"])
             await addUsernameSteps([step])
             scheduleUsernameRetry()
         }
@@ -109,7 +112,9 @@ extension SessionService {
         let uid = session.uid
         var keys: [String] = []
         if let username = session.user.username { keys.append(UsernameKey.derive(from: username)) }
-        if let details = try? await callMapped({ () async throws(RemoteAuthError) in try await directory.details(of: uid) }) {
+        if let details = try? await callMapped({ () async throws(RemoteAuthError) in
+            try await directory.details(of: uid)
+        }) {
             keys.append(UsernameKey.derive(from: details.username))
         }
         let steps = machine.persisted.pendingUsernameSteps.filter { $0.uid == uid }
@@ -120,7 +125,8 @@ extension SessionService {
                 try await releaseKey(key, of: session, unlessCurrent: false)
             } catch {
                 logger.warning(
-                    "Could not release a username before deleting the account", metadata: ["error": "\(error.reason.rawValue)"])
+                    "Could not release a username before deleting the account",
+                    metadata: ["error": "\(error.reason.rawValue)"])
                 if error.category == .backend { throw error }
             }
         }
@@ -150,8 +156,11 @@ extension SessionService {
                 try await directory.setDetails(details, of: uid, idToken: token)
             }
         } catch {
-            logger.warning("Could not update the username's email yet; will retry", metadata: ["error": "\(error.reason.rawValue)"])
-            let step = UsernameStep(kind: .writeDetails, uid: uid, key: UsernameKey.derive(from: username), username: username)
+            logger.warning(
+                "Could not update the username's email yet; will retry", metadata: ["error": "\(error.reason.rawValue)"]
+            )
+            let step = UsernameStep(
+                kind: .writeDetails, uid: uid, key: UsernameKey.derive(from: username), username: username)
             await addUsernameSteps([step])
             scheduleUsernameRetry()
         }
@@ -174,7 +183,8 @@ extension SessionService {
                 // through a durable step the maintenance loop runs once this session is current.
                 logger.info("The username record's email is stale; updating it", metadata: ["account.uid": "\(uid)"])
                 let step = UsernameStep(
-                    kind: .writeDetails, uid: uid, key: UsernameKey.derive(from: details.username), username: details.username)
+                    kind: .writeDetails, uid: uid, key: UsernameKey.derive(from: details.username),
+                    username: details.username)
                 await addUsernameSteps([step])
                 plan.handle(.usernameStepsNeeded)
                 wakeMaintenance()

@@ -37,7 +37,9 @@ extension SessionService {
             let session = machine.session
             var job = UsernameStepJob(step)
             var action = job.start(
-                signedIn: session.map { UsernameStepJob.Account(uid: $0.uid, isAnonymous: $0.user.isAnonymous, email: $0.user.email) })
+                signedIn: session.map {
+                    UsernameStepJob.Account(uid: $0.uid, isAnonymous: $0.user.isAnonymous, email: $0.user.email)
+                })
             if session?.uid != step.uid {
                 logger.warning(
                     "Dropping a username step of an account that is no longer signed in",
@@ -47,9 +49,13 @@ extension SessionService {
                 do throws(AuthError) {
                     switch action {
                     case .readOwner(let key):
-                        let owner = try await callMapped { () async throws(RemoteAuthError) in try await directory.owner(of: key) }
+                        let owner = try await callMapped { () async throws(RemoteAuthError) in
+                            try await directory.owner(of: key)
+                        }
                         if owner != step.uid {
-                            logger.info("A username claim did not land; dropping its step", metadata: ["account.uid": "\(step.uid)"])
+                            logger.info(
+                                "A username claim did not land; dropping its step",
+                                metadata: ["account.uid": "\(step.uid)"])
                         }
                         action = job.handle(.owner(owner))
                     case .writeDetails(let details):
@@ -105,9 +111,12 @@ extension SessionService {
         guard let directory else { return }
         if unlessCurrent {
             let uid = session.uid
-            let details = try await callMapped { () async throws(RemoteAuthError) in try await directory.details(of: uid) }
+            let details = try await callMapped { () async throws(RemoteAuthError) in
+                try await directory.details(of: uid)
+            }
             if let details, UsernameKey.derive(from: details.username) == key {
-                logger.info("Not releasing the username the details record points at", metadata: ["account.uid": "\(uid)"])
+                logger.info(
+                    "Not releasing the username the details record points at", metadata: ["account.uid": "\(uid)"])
                 return
             }
         }

@@ -65,7 +65,8 @@ extension SessionService {
             guard !session.user.isAnonymous else { throw AuthError(.requiresAccount) }
             let name = try validatedUsername(username)
             let uid = session.uid
-            var job = UsernameChange(uid: uid, username: name, oldUsername: session.user.username, email: session.user.email)
+            var job = UsernameChange(
+                uid: uid, username: name, oldUsername: session.user.username, email: session.user.email)
             var action = job.start()
             while true {
                 do throws(AuthError) {
@@ -99,7 +100,8 @@ extension SessionService {
                         logger.info("Set the username", metadata: ["session.uid": "\(uid)"])
                         action = job.handle(.adopted)
                     case .retryLater:
-                        logger.warning("Could not release a username yet; will retry", metadata: ["session.uid": "\(uid)"])
+                        logger.warning(
+                            "Could not release a username yet; will retry", metadata: ["session.uid": "\(uid)"])
                         scheduleUsernameRetry()
                         action = job.handle(.retryPlanned)
                     case .done:
@@ -110,7 +112,8 @@ extension SessionService {
                 } catch {
                     if case .fail = action { throw error }
                     logger.warning(
-                        "A username directory call failed", metadata: ["session.uid": "\(uid)", "error": "\(error.reason.rawValue)"])
+                        "A username directory call failed",
+                        metadata: ["session.uid": "\(uid)", "error": "\(error.reason.rawValue)"])
                     action = job.handle(.failed(error))
                 }
             }

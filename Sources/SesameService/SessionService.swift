@@ -187,7 +187,8 @@ public actor SessionService {
     }
 
     private func event(_ kind: SessionEvent.Kind, index: Int64) -> SessionEvent {
-        SessionEvent(kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken, index: index)
+        SessionEvent(
+            kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken, index: index)
     }
 
     func makeState() -> AuthState {

@@ -48,7 +48,9 @@ public struct AccessPolicy: Sendable, Hashable {
 
     /// The role of a peer. `directory` answers user and group questions (the system's
     /// databases in production, a table in tests).
-    public func role(for peer: PeerCredentials, directory: any AccountDirectory = SystemAccountDirectory()) -> LocalAPIRole {
+    public func role(
+        for peer: PeerCredentials, directory: any AccountDirectory = SystemAccountDirectory()
+    ) -> LocalAPIRole {
         if peer.uid == 0 || peer.uid == daemonUid { return .manager }
         var identity: PeerIdentity? = nil
         func matches(_ principals: [Principal]) -> Bool {
@@ -117,7 +119,8 @@ public struct SystemAccountDirectory: AccountDirectory {
             var grp = group()
             var found: UnsafeMutablePointer<group>? = nil
             var groupBuffer = [CChar](repeating: 0, count: 16_384)
-            if getgrgid_r(gid, &grp, &groupBuffer, groupBuffer.count, &found) == 0, found != nil, let name = grp.gr_name {
+            if getgrgid_r(gid, &grp, &groupBuffer, groupBuffer.count, &found) == 0, found != nil, let name = grp.gr_name
+            {
                 groupNames.insert(String(cString: name))
             }
         }

@@ -81,7 +81,8 @@ enum LocalAPICall: Sendable {
         case .signIn:
             return .signIn(identifier: try params.string("identifier"), password: try params.string("password"))
         case .sendSignInLink:
-            return .sendSignInLink(email: try params.string("email"), continueUrl: try params.optionalString("continueUrl"))
+            return .sendSignInLink(
+                email: try params.string("email"), continueUrl: try params.optionalString("continueUrl"))
         case .completeSignInLink:
             let email = try params.optionalString("email")
             return .completeSignInLink(proof: try signInProof(from: params), email: email)
@@ -110,7 +111,9 @@ enum LocalAPICall: Sendable {
         case (nil, let code?):
             return .code(code)
         default:
-            throw .invalidParams("Give either \"link\" (the whole link from the email) or \"code\" (the one-time code from the email), not both.")
+            throw .invalidParams(
+                "Give either \"link\" (the whole link from the email) or \"code\" (the one-time code from the email), not both."
+            )
         }
     }
 

@@ -70,7 +70,8 @@ struct LocalAPIDispatcher: Sendable {
         case .unsubscribe(let subscription):
             guard hub.unsubscribe(output: caller.output, subscription: subscription) else {
                 return .respond(
-                    .failure(.invalidParams("There is no subscription \"\(subscription.prefix(64))\" on this connection.")))
+                    .failure(
+                        .invalidParams("There is no subscription \"\(subscription.prefix(64))\" on this connection.")))
             }
             return .respond(.success(.object([:])))
         case .getIdToken(let minValidity, let force, let uid):
@@ -106,7 +107,8 @@ struct LocalAPIDispatcher: Sendable {
         } catch let error as LocalAPIError {
             return .failure(error)
         } catch let error as AuthError {
-            logger.debug("Request failed", metadata: ["method": "\(method.rawValue)", "reason": "\(error.reason.rawValue)"])
+            logger.debug(
+                "Request failed", metadata: ["method": "\(method.rawValue)", "reason": "\(error.reason.rawValue)"])
             return .failure(error.wire)
         } catch {
             logger.error("Internal error", metadata: ["method": "\(method.rawValue)", "error": "\(type(of: error))"])

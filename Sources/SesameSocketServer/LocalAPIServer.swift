@@ -3,10 +3,10 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import SesameCore
 import SesameLocalAPI
 import SesameService
-import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -63,8 +63,10 @@ public final class LocalAPIServer: Service, Sendable {
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark,
-                value: .init(low: ProtocolLimits.maximumUnreadNotificationBytes / 2,
-                             high: ProtocolLimits.maximumUnreadNotificationBytes))
+                value: .init(
+                    low: ProtocolLimits.maximumUnreadNotificationBytes / 2,
+                    high: ProtocolLimits.maximumUnreadNotificationBytes)
+            )
             .childChannelInitializer { [self] channel in
                 self.initializeConnection(channel)
             }
@@ -85,7 +87,8 @@ public final class LocalAPIServer: Service, Sendable {
             do {
                 channel = try await bootstrap.withBoundSocket(descriptor).get()
             } catch {
-                throw LocalAPIServerError(message: "Cannot adopt the socket systemd passed (fd \(descriptor)): \(error)")
+                throw LocalAPIServerError(
+                    message: "Cannot adopt the socket systemd passed (fd \(descriptor)): \(error)")
             }
             logger.info("Listening on the socket systemd passed", metadata: ["socket.fd": "\(descriptor)"])
         }
@@ -157,7 +160,8 @@ public final class LocalAPIServer: Service, Sendable {
     /// Refuses to take over a socket another live process listens on; removes a stale one.
     static func prepareSocketPath(_ path: String) throws {
         guard path.utf8.count < 108 else {
-            throw LocalAPIServerError(message: "The socket path \(path) is longer than 107 bytes; choose a shorter one.")
+            throw LocalAPIServerError(
+                message: "The socket path \(path) is longer than 107 bytes; choose a shorter one.")
         }
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
@@ -165,13 +169,15 @@ public final class LocalAPIServer: Service, Sendable {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
             } catch {
-                throw LocalAPIServerError(message: "Cannot create the socket's directory \(directory): \(error.localizedDescription)")
+                throw LocalAPIServerError(
+                    message: "Cannot create the socket's directory \(directory): \(error.localizedDescription)")
             }
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw LocalAPIServerError(message: "\(path) exists and is not a socket; remove it or choose another --socket path.")
+            throw LocalAPIServerError(
+                message: "\(path) exists and is not a socket; remove it or choose another --socket path.")
         }
         if isListening(path) {
             throw LocalAPIServerError(message: "Another daemon is already listening on \(path).")

@@ -51,7 +51,9 @@ struct RequestLineDecoder: ByteToMessageDecoder {
         return .needMoreData
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+    mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws
         -> DecodingState
     {
         // A last line without `\n` at EOF is not a complete request: drop it.

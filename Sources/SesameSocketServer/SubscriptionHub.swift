@@ -114,7 +114,9 @@ final class SubscriptionHub: Sendable {
         for continuation in woken { continuation.resume() }
     }
 
-    private static func deliver(_ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]) {
+    private static func deliver(
+        _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]
+    ) {
         for subscriber in subscribers.values {
             let wanted: Bool
             switch event {
@@ -140,12 +142,15 @@ final class SubscriptionHub: Sendable {
             subscriber.migrator = subscriber.migrator || migrator
             guarded.subscribers[output.id] = subscriber
             let snapshot = guarded.snapshot
-            let result: JSONValue = .object(["subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:])])
+            let result: JSONValue = .object([
+                "subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:]),
+            ])
             output.send(SplicedResponse.success(result), id: requestID)
             if migrator {
                 for merge in snapshot.state.pendingMerges {
                     output.send(
-                        LocalAPINotification.accountMerge(merge: merge.wire, sequence: snapshot.sequence).message.encoded())
+                        LocalAPINotification.accountMerge(merge: merge.wire, sequence: snapshot.sequence).message
+                            .encoded())
                 }
             }
         }

@@ -55,7 +55,8 @@ extension SessionEventWire {
         case .snapshot:
             return nil
         case .authStateChanged(let previousUid, let reason):
-            return .authStateChanged(state: state, previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
+            return .authStateChanged(
+                state: state, previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
         case .idTokenChanged(let uid, let expiresAt):
             return .idTokenChanged(uid: uid, expiresAt: WireTime.string(expiresAt), sequence: event.sequence)
         case .userUpdated:

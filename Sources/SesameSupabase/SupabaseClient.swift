@@ -72,7 +72,9 @@ struct SupabaseClient: Sendable {
                 } else {
                     .transport(error.description)
                 }
-            logger.debug("supabase call failed", metadata: ["supabase.call": "\(request.name)", "supabase.failure": "\(failure)"])
+            logger.debug(
+                "supabase call failed",
+                metadata: ["supabase.call": "\(request.name)", "supabase.failure": "\(failure)"])
             throw failure
         }
         guard answer.isSuccess else {
@@ -93,7 +95,9 @@ struct SupabaseClient: Sendable {
             logger.debug("supabase call answered garbage", metadata: ["supabase.call": "\(request.name)"])
             throw .malformedResponse("\(request.name): the answer is not JSON")
         }
-        logger.debug("supabase call succeeded", metadata: ["supabase.call": "\(request.name)", "http.status": "\(answer.status)"])
+        logger.debug(
+            "supabase call succeeded",
+            metadata: ["supabase.call": "\(request.name)", "http.status": "\(answer.status)"])
         return answer
     }
 

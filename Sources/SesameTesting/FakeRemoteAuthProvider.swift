@@ -117,7 +117,9 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     /// The uids whose sessions were ended at the backend, in order.
     public private(set) var revokedSessions: [String] = []
 
-    public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signUp(
+        email: String, password: String, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         try enter("signUpPassword")
         guard email.contains("@") else { throw .rejected(AuthError(.invalidEmail)) }
         guard password.count >= 6 else { throw .rejected(AuthError(.weakPassword)) }
@@ -164,7 +166,9 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         }
     }
 
-    public func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError)
+    public func signIn(
+        email: String, proof: EmailSignInProof, linkingTo: IDToken?
+    ) async throws(RemoteAuthError)
         -> SignInResult
     {
         try enter("signInWithEmailLink")
@@ -191,7 +195,9 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     }
 
     /// A federated identity is its provider id and ID token (an access token alone is refused).
-    public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(
+        federated: FederatedCredential, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         try enter("signInWithIdp")
         guard let idToken = federated.idToken else { throw .rejected(AuthError(.invalidCredential)) }
         let identity = federated.providerId + "|" + idToken

@@ -51,7 +51,11 @@ public final class ManualClock: WallClock, @unchecked Sendable {
                     return false
                 }
                 if resumeNow {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
             }
         } onCancel: {

@@ -24,18 +24,27 @@ struct EmulatorBenchmark: AsyncParsableCommand {
         let emulator = try await SesameEmulator.start(EmulatorConfiguration(authPort: 0, databasePort: 0))
         let maxClients = concurrency.max() ?? 1
         var poolConfiguration = HTTPClient.Configuration()
-        poolConfiguration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxClients)
+        poolConfiguration.connectionPool = .init(
+            idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: maxClients)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: poolConfiguration)
-        let bench = Bench(client: client, auth: "http://127.0.0.1:\(emulator.authPort)", database: "http://127.0.0.1:\(emulator.databasePort)")
+        let bench = Bench(
+            client: client, auth: "http://127.0.0.1:\(emulator.authPort)",
+            database: "http://127.0.0.1:\(emulator.databasePort)")
 
         var tokens: [String] = []
         for _ in 0..<maxClients { tokens.append(try await bench.signUpAnonymously()) }
         let refreshTokens = tokens
 
-        print("sesame-emulator-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(duration) s per cell, loopback HTTP/1.1 keep-alive")
+        print(
+            "sesame-emulator-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(duration) s per cell, loopback HTTP/1.1 keep-alive"
+        )
         print("")
-        print("| clients | token refreshes/s | refresh p50 ms | refresh p99 ms | conditional PUTs/s (own key) | contended increments/s (412 retries) |")
-        print("|--------:|------------------:|---------------:|---------------:|-----------------------------:|-------------------------------------:|")
+        print(
+            "| clients | token refreshes/s | refresh p50 ms | refresh p99 ms | conditional PUTs/s (own key) | contended increments/s (412 retries) |"
+        )
+        print(
+            "|--------:|------------------:|---------------:|---------------:|-----------------------------:|-------------------------------------:|"
+        )
         for clients in concurrency {
             let refresh = try await bench.measure(clients: clients, seconds: duration) { index in
                 try await bench.refresh(refreshTokens[index % refreshTokens.count])
@@ -43,7 +52,8 @@ struct EmulatorBenchmark: AsyncParsableCommand {
             let writes = try await bench.measureConditionalWrites(clients: clients, seconds: duration)
             let contended = try await bench.measureContendedIncrements(clients: clients, seconds: duration)
             print(
-                "| \(clients) | \(Int(refresh.rate)) | \(refresh.p50) | \(refresh.p99) | \(Int(writes.rate)) | \(Int(contended)) |")
+                "| \(clients) | \(Int(refresh.rate)) | \(refresh.p50) | \(refresh.p99) | \(Int(writes.rate)) | \(Int(contended)) |"
+            )
         }
         try await client.shutdown()
         await emulator.stop()
@@ -82,7 +92,8 @@ struct Bench: Sendable {
 
     func signUpAnonymously() async throws -> String {
         let (status, body, _) = try await post(
-            "\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench", body: "{}", headers: [("Content-Type", "application/json")])
+            "\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench", body: "{}",
+            headers: [("Content-Type", "application/json")])
         guard status == 200, let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
             let token = object["refreshToken"] as? String
         else { throw BenchError(description: "signUp failed with \(status)") }
@@ -91,13 +102,16 @@ struct Bench: Sendable {
 
     func refresh(_ refreshToken: String) async throws {
         let (status, _, _) = try await post(
-            "\(auth)/securetoken.googleapis.com/v1/token?key=bench", body: "grant_type=refresh_token&refresh_token=\(refreshToken)",
+            "\(auth)/securetoken.googleapis.com/v1/token?key=bench",
+            body: "grant_type=refresh_token&refresh_token=\(refreshToken)",
             headers: [("Content-Type", "application/x-www-form-urlencoded")])
         guard status == 200 else { throw BenchError(description: "refresh failed with \(status)") }
     }
 
     /// Runs `operation` from `clients` concurrent loops for `seconds`; returns the rate and latency percentiles.
-    func measure(clients: Int, seconds: Double, _ operation: @escaping @Sendable (Int) async throws -> Void) async throws -> Result {
+    func measure(
+        clients: Int, seconds: Double, _ operation: @escaping @Sendable (Int) async throws -> Void
+    ) async throws -> Result {
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(seconds * 1000))
         let start = clock.now

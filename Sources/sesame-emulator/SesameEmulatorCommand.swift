@@ -36,7 +36,9 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     @Option(help: "Address to bind both ports to.")
     var host: String = "127.0.0.1"
 
-    @Option(name: .customLong("import"), help: ArgumentHelp("Load accounts and data from an export directory.", valueName: "dir"))
+    @Option(
+        name: .customLong("import"),
+        help: ArgumentHelp("Load accounts and data from an export directory.", valueName: "dir"))
     var importDirectory: String?
 
     @Option(help: ArgumentHelp("Export accounts and data to this directory when stopping.", valueName: "dir"))
@@ -49,7 +51,8 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     var supabase: SupabaseOptions
 
     func validate() throws {
-        for (name, port) in [("--auth-port", authPort), ("--database-port", databasePort)] where !(0...65535).contains(port) {
+        for (name, port) in [("--auth-port", authPort), ("--database-port", databasePort)]
+        where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535")
         }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }

@@ -3,10 +3,12 @@ import SesameEmulator
 
 /// The `--supabase-*` options; `--supabase-port` absent means no Supabase surface.
 struct SupabaseOptions: ParsableArguments {
-    @Option(help: "Serve Supabase Auth (/auth/v1) and the PostgREST subset (/rest/v1) on this port (0 picks a free port).")
+    @Option(
+        help: "Serve Supabase Auth (/auth/v1) and the PostgREST subset (/rest/v1) on this port (0 picks a free port).")
     var supabasePort: Int?
 
-    @Option(help: ArgumentHelp("HS256 secret for the anon key, service_role key and access tokens.", valueName: "secret"))
+    @Option(
+        help: ArgumentHelp("HS256 secret for the anon key, service_role key and access tokens.", valueName: "secret"))
     var supabaseJwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret
 
     @Option(help: ArgumentHelp("Access-token lifetime.", valueName: "seconds"))
@@ -18,10 +20,13 @@ struct SupabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Confirm email addresses without a mail.", valueName: "true|false"))
     var supabaseAutoconfirm: Bool = true
 
-    @Option(help: ArgumentHelp("Allow anonymous sign-ins (POST /auth/v1/signup with no email).", valueName: "true|false"))
+    @Option(
+        help: ArgumentHelp("Allow anonymous sign-ins (POST /auth/v1/signup with no email).", valueName: "true|false"))
     var supabaseAnonymous: Bool = true
 
-    @Option(help: ArgumentHelp("The deployed delete-account function (POST /rest/v1/rpc/NAME), or none.", valueName: "name|none"))
+    @Option(
+        help: ArgumentHelp(
+            "The deployed delete-account function (POST /rest/v1/rpc/NAME), or none.", valueName: "name|none"))
     var supabaseDeleteFunction: String = "delete_user"
 
     func validate() throws {
@@ -32,7 +37,9 @@ struct SupabaseOptions: ParsableArguments {
             throw ValidationError("--supabase-jwt-secret must be at least 32 characters, as Supabase requires")
         }
         if supabaseJwtExpiry < 1 { throw ValidationError("--supabase-jwt-expiry must be at least 1 second") }
-        if supabaseRefreshReuseInterval < 0 { throw ValidationError("--supabase-refresh-reuse-interval must be 0 or more") }
+        if supabaseRefreshReuseInterval < 0 {
+            throw ValidationError("--supabase-refresh-reuse-interval must be 0 or more")
+        }
         if supabaseDeleteFunction.isEmpty
             || !supabaseDeleteFunction.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         {

@@ -50,7 +50,8 @@ struct BackendConfiguration: Sendable, Hashable {
     mutating func setRequestTimeout(_ seconds: Double, origin: String) throws(ConfigurationError) {
         guard Self.requestTimeoutRange.contains(seconds) else {
             throw ConfigurationError(
-                message: "\(origin)'backend.request_timeout' must be a number of seconds from 0.1 to 300, not \(seconds)")
+                message:
+                    "\(origin)'backend.request_timeout' must be a number of seconds from 0.1 to 300, not \(seconds)")
         }
         requestTimeout = .milliseconds(Int((seconds * 1000).rounded()))
     }
@@ -69,25 +70,38 @@ struct BackendConfiguration: Sendable, Hashable {
         let url = supabaseURL.trimmingCharacters(in: .whitespaces)
         if url.isEmpty {
             throw ConfigurationError(
-                message: "\(origin)'supabase.url' is required with backend.provider = \"supabase\" (the project URL, e.g. \"https://<project>.supabase.co\")")
+                message:
+                    "\(origin)'supabase.url' is required with backend.provider = \"supabase\" (the project URL, e.g. \"https://<project>.supabase.co\")"
+            )
         }
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+            scheme == "http" || scheme == "https",
             parsed.host?.isEmpty == false
         else {
-            throw ConfigurationError(message: "\(origin)'supabase.url' must be an http(s) URL such as \"https://<project>.supabase.co\", not \(url)")
+            throw ConfigurationError(
+                message:
+                    "\(origin)'supabase.url' must be an http(s) URL such as \"https://<project>.supabase.co\", not \(url)"
+            )
         }
         let path = parsed.path.hasSuffix("/") ? String(parsed.path.dropLast()) : parsed.path
         if path.hasSuffix("/auth/v1") || path.hasSuffix("/rest/v1") {
             throw ConfigurationError(
-                message: "\(origin)'supabase.url' is the project URL without /auth/v1 or /rest/v1 (the daemon adds them), not \(url)")
+                message:
+                    "\(origin)'supabase.url' is the project URL without /auth/v1 or /rest/v1 (the daemon adds them), not \(url)"
+            )
         }
         if supabaseAnonKey.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ConfigurationError(
-                message: "\(origin)'supabase.anon_key' is required with backend.provider = \"supabase\" (Project settings > API keys: the anon key)")
+                message:
+                    "\(origin)'supabase.anon_key' is required with backend.provider = \"supabase\" (Project settings > API keys: the anon key)"
+            )
         }
         let function = supabaseDeleteFunction
-        if function.isEmpty || !function.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" }) {
-            throw ConfigurationError(message: "\(origin)'supabase.delete_function' must be a function name such as \"delete_user\"")
+        if function.isEmpty
+            || !function.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || $0 == "_" })
+        {
+            throw ConfigurationError(
+                message: "\(origin)'supabase.delete_function' must be a function name such as \"delete_user\"")
         }
     }
 

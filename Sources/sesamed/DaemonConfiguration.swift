@@ -75,7 +75,9 @@ extension DaemonConfiguration {
         }
         if let file { try configuration.apply(file: file) }
         if let socket { configuration.socketPath = socket }
-        if let host = environment["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty { configuration.authEmulatorHost = host }
+        if let host = environment["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty {
+            configuration.authEmulatorHost = host
+        }
         if let host = environment["FIREBASE_DATABASE_EMULATOR_HOST"], !host.isEmpty {
             configuration.databaseEmulatorHost = host
         }
@@ -103,7 +105,8 @@ extension DaemonConfiguration {
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
         } catch {
-            throw ConfigurationError(message: "Cannot read the configuration file \(file): \(error.localizedDescription)")
+            throw ConfigurationError(
+                message: "Cannot read the configuration file \(file): \(error.localizedDescription)")
         }
         let table: TOMLTable
         do {
@@ -130,7 +133,9 @@ extension DaemonConfiguration {
         }
     }
 
-    private mutating func set(_ name: String, _ value: any TOMLValueConvertible, type: KeyType, file: String)
+    private mutating func set(
+        _ name: String, _ value: any TOMLValueConvertible, type: KeyType, file: String
+    )
         throws(ConfigurationError)
     {
         func wrong(_ what: String) -> ConfigurationError {
@@ -212,12 +217,17 @@ extension DaemonConfiguration {
             throw ConfigurationError(message: "\(origin)the socket path is empty")
         }
         if socketPath.utf8.count >= 108 {
-            throw ConfigurationError(message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
+            throw ConfigurationError(
+                message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
         }
-        for (name, entries) in [("access.managers", managers), ("access.readers", readers), ("access.observers", observers)] {
+        for (name, entries) in [
+            ("access.managers", managers), ("access.readers", readers), ("access.observers", observers),
+        ] {
             for entry in entries where !Self.isValidPrincipal(entry) {
                 throw ConfigurationError(
-                    message: "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\"")
+                    message:
+                        "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\""
+                )
             }
         }
     }
@@ -230,7 +240,10 @@ extension DaemonConfiguration {
         if projectId.isEmpty {
             throw ConfigurationError(message: "\(origin)'firebase.project_id' is required")
         }
-        for (name, host) in [("firebase.auth_emulator_host", authEmulatorHost), ("firebase.database_emulator_host", databaseEmulatorHost)] {
+        for (name, host) in [
+            ("firebase.auth_emulator_host", authEmulatorHost),
+            ("firebase.database_emulator_host", databaseEmulatorHost),
+        ] {
             if let host, host.contains("/") || !host.contains(":") {
                 throw ConfigurationError(message: "\(origin)'\(name)' must be host:port without a scheme, not \(host)")
             }

@@ -2,13 +2,13 @@ import ArgumentParser
 import Foundation
 import Logging
 import NIOPosix
+import ServiceLifecycle
 import SesameCore
 import SesameKeyring
 import SesameLocalAPI
 import SesameService
 import SesameSocketServer
 import SesameSystemd
-import ServiceLifecycle
 import UnixSignals
 
 #if canImport(Glibc)
@@ -44,8 +44,9 @@ struct SesameDaemon: AsyncParsableCommand {
 
     @Option(
         name: .customLong("state-dir"),
-        help: ArgumentHelp("Where the keyring lives (default: $STATE_DIRECTORY, /var/lib/sesame or $XDG_STATE_HOME/sesame).",
-                           valueName: "dir"))
+        help: ArgumentHelp(
+            "Where the keyring lives (default: $STATE_DIRECTORY, /var/lib/sesame or $XDG_STATE_HOME/sesame).",
+            valueName: "dir"))
     var stateDirectory: String?
 
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
@@ -113,7 +114,8 @@ struct SesameDaemon: AsyncParsableCommand {
             configuration: LocalAPIServerConfiguration(
                 endpoint: endpoint, maximumConnections: configuration.maxConnections, access: access,
                 version: Self.version),
-            service: service, instance: UUID().uuidString.lowercased(), usernamesEnabled: configuration.usernamesEnabled,
+            service: service, instance: UUID().uuidString.lowercased(),
+            usernamesEnabled: configuration.usernamesEnabled,
             logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(
             notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)

@@ -1,10 +1,10 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import ServiceLifecycle
 import SesameCore
 import SesameService
 import SesameSystemd
-import ServiceLifecycle
 
 /// What systemd hears: READY=1 once the keyring is loaded and the socket bound, STATUS= in
 /// words whenever the state changes, WATCHDOG=1 while running, STOPPING=1 when shutdown

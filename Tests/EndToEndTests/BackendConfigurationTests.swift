@@ -16,12 +16,23 @@ struct BackendConfigurationTests {
         let cases: [(String, String)] = [
             ("[backend]\nprovider = \"supabase\"\n", "supabase.url"),
             ("[backend]\nprovider = \"supabase\"\n[supabase]\nanon_key = \"k\"\n", "supabase.url"),
-            ("[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"127.0.0.1:54321\"\nanon_key = \"k\"\n", "supabase.url"),
+            (
+                "[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"127.0.0.1:54321\"\nanon_key = \"k\"\n",
+                "supabase.url"
+            ),
             ("[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"http://127.0.0.1:54321\"\n", "supabase.anon_key"),
-            ("[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"https://p.supabase.co/auth/v1/\"\nanon_key = \"k\"\n", "supabase.url"),
-            ("[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"http://h\"\nanon_key = \"k\"\ndelete_function = \"x; drop\"\n",
-             "supabase.delete_function"),
-            ("[backend]\nprovider = \"cognito\"\n[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n", "backend.provider"),
+            (
+                "[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"https://p.supabase.co/auth/v1/\"\nanon_key = \"k\"\n",
+                "supabase.url"
+            ),
+            (
+                "[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"http://h\"\nanon_key = \"k\"\ndelete_function = \"x; drop\"\n",
+                "supabase.delete_function"
+            ),
+            (
+                "[backend]\nprovider = \"cognito\"\n[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n",
+                "backend.provider"
+            ),
             ("[backend]\nprovider = 1\n", "backend.provider"),
             ("[supabase]\nurl = \"http://h\"\nanon_key = \"k\"\n", "firebase.api_key"),
             ("[supabase]\nurls = \"http://h\"\n", "supabase.urls"),

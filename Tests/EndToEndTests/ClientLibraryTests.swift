@@ -84,7 +84,9 @@ struct ClientLibraryTests {
             #expect(first.user?.uid == guest)
 
             // Changes made by other processes.
-            #expect(try await daemon.ctl(["sign-up", "gus@example.com", "--password-stdin"], stdin: "secret-1\n").status == 0)
+            #expect(
+                try await daemon.ctl(["sign-up", "gus@example.com", "--password-stdin"], stdin: "secret-1\n").status
+                    == 0)
             #expect(try await daemon.ctl(["sign-out"]).status == 0)
             try await states.wait("linked, signed-out, anonymous-created") {
                 $0.authReasons == ["linked", "signed-out", "anonymous-created"]
@@ -157,7 +159,9 @@ struct ClientLibraryTests {
             client.removeStateDidChangeListener(removedHandle)
             let countAtRemoval = removed.values.count
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
-            try await kept.wait("the kept listener sees the reset") { $0.authReasons == ["reset", "anonymous-created"] }
+            try await kept.wait("the kept listener sees the reset") {
+                $0.authReasons == ["reset", "anonymous-created"]
+            }
             try await Task.sleep(for: .milliseconds(300))
             #expect(removed.values.count == countAtRemoval)
             #expect(removed.values.authReasons.isEmpty)

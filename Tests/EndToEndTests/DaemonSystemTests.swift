@@ -13,8 +13,9 @@ import Glibc
 struct DaemonSystemTests {
     @Test("socket activation: started by the first connection on the socket systemd-socket-activate holds")
     func socketActivation() async throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")
-            || FileManager.default.isExecutableFile(atPath: "/bin/systemd-socket-activate")
+        guard
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")
+                || FileManager.default.isExecutableFile(atPath: "/bin/systemd-socket-activate")
         else {
             Issue.record("systemd-socket-activate is missing: install the systemd package (make deps does)")
             return
@@ -25,13 +26,13 @@ struct DaemonSystemTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/act.sock"
         try """
-            [firebase]
-            api_key = "e2e"
-            project_id = "\(EmulatorProcess.project)"
-            auth_emulator_host = "\(emulator.authHost)"
-            [socket]
-            path = "\(directory)/unused.sock"
-            """.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+        [firebase]
+        api_key = "e2e"
+        project_id = "\(EmulatorProcess.project)"
+        auth_emulator_host = "\(emulator.authHost)"
+        [socket]
+        path = "\(directory)/unused.sock"
+        """.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         // The activator runs detached (not a child of this test process): Foundation's Process
         // loses track of its other children once a child exec()s another program.
         let command = [
@@ -56,7 +57,8 @@ struct DaemonSystemTests {
         }
         #expect(result.status == 0, "\(result.stderr) activator: \(activatorLog)")
         try await waitUntil("the activated daemon is anonymous") {
-            let r = try await runCommand(Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
+            let r = try await runCommand(
+                Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
             return r.stdout.contains("\"anonymous\"")
         }
         #expect(activatorLog.contains("Listening on the socket systemd passed"))
@@ -77,7 +79,8 @@ struct DaemonSystemTests {
         try FileManager.default.copyItem(atPath: Binaries.path("sesamectl"), toPath: ctl)
         chmod(ctl, 0o755)
         func asNobody(_ arguments: [String]) async throws -> CommandResult {
-            try await runCommand("/usr/sbin/runuser", ["-u", "nobody", "--", ctl] + arguments + ["--socket", daemon.socketPath])
+            try await runCommand(
+                "/usr/sbin/runuser", ["-u", "nobody", "--", ctl] + arguments + ["--socket", daemon.socketPath])
         }
         let status = try await asNobody(["status", "--json"])
         #expect(status.status == 0, "\(status.stderr)")
@@ -97,8 +100,14 @@ struct DaemonSystemTests {
         let directory = try makeTemporaryDirectory("c")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let cases: [(String, String)] = [
-            ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margn = 3\n", "session.refresh_margn"),
-            ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margin = \"soon\"\n", "session.refresh_margin"),
+            (
+                "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margn = 3\n",
+                "session.refresh_margn"
+            ),
+            (
+                "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[session]\nrefresh_margin = \"soon\"\n",
+                "session.refresh_margin"
+            ),
             ("[firebase]\napi_key = \"k\"\n", "firebase.project_id"),
             ("[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n[access]\nreaders = [\"everyone\"]\n", "access.readers"),
             ("[firebase\n", "c.toml"),
@@ -111,9 +120,11 @@ struct DaemonSystemTests {
             #expect(result.stderr.contains(key), "\(result.stderr)")
         }
         let tooLong = "/tmp/" + String(repeating: "x", count: 120) + "/s.sock"
-        try "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n".write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+        try "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n".write(
+            toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         let result = try await runCommand(
-            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--socket", tooLong, "--state-dir", directory + "/state"])
+            Binaries.path("sesamed"),
+            ["--config", directory + "/c.toml", "--socket", tooLong, "--state-dir", directory + "/state"])
         #expect(result.status == 78)
         #expect(result.stderr.contains(tooLong))
     }
@@ -127,7 +138,10 @@ struct DaemonSystemTests {
 
         let second = try await runCommand(
             Binaries.path("sesamed"),
-            ["--config", daemon.configPath, "--state-dir", daemon.stateDirectory, "--socket", daemon.directory + "/2.sock"])
+            [
+                "--config", daemon.configPath, "--state-dir", daemon.stateDirectory, "--socket",
+                daemon.directory + "/2.sock",
+            ])
         #expect(second.status == 75)
         #expect(second.stderr.contains(daemon.stateDirectory + "/keyring"))
 

@@ -55,8 +55,10 @@ struct DaemonTests {
         } catch let error as SesameClientError {
             #expect(error.reason == "backend-unavailable")
         }
-        try await emulator.faults(["failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER",
-                                   "pathPrefix": "/securetoken.googleapis.com"])
+        try await emulator.faults([
+            "failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER",
+            "pathPrefix": "/securetoken.googleapis.com",
+        ])
         do {
             _ = try await client.idToken(forceRefresh: true)
             Issue.record("no error")
@@ -64,8 +66,10 @@ struct DaemonTests {
             #expect(error.reason == "too-many-requests")
         }
         // A 200 whose body is not a token answer: garbage, so transient; the session is kept.
-        try await emulator.faults(["failNext": 1, "failStatus": 200, "failMessage": "not what you expected",
-                                   "pathPrefix": "/securetoken.googleapis.com"])
+        try await emulator.faults([
+            "failNext": 1, "failStatus": 200, "failMessage": "not what you expected",
+            "pathPrefix": "/securetoken.googleapis.com",
+        ])
         do {
             _ = try await client.idToken(forceRefresh: true)
             Issue.record("no error")
@@ -142,12 +146,15 @@ struct DaemonTests {
         let messages = listener.messages()
         #expect(!messages.contains { $0.contains("private.person") || $0.contains("Private Person") })
         let stopping = try #require(messages.firstIndex { $0.contains("STOPPING=1") })
-        let afterStopping = messages[stopping].components(separatedBy: "STOPPING=1").dropFirst().joined()
+        let afterStopping =
+            messages[stopping].components(separatedBy: "STOPPING=1").dropFirst().joined()
             + messages[(stopping + 1)...].joined(separator: "\n")
         #expect(!afterStopping.contains("STATUS="))
     }
 
-    @Test("hello names the backend; a sign-in code on Firebase is operation-not-allowed; link and code together is -32602")
+    @Test(
+        "hello names the backend; a sign-in code on Firebase is operation-not-allowed; link and code together is -32602"
+    )
     func backendOnTheWire() async throws {
         try await withEmulatorAndDaemon { _, daemon in
             let path = daemon.socketPath
@@ -155,14 +162,17 @@ struct DaemonTests {
             #expect(hello["result"]?["backend"] == "firebase")
             let code = try await onOwnThread {
                 try rawCall(
-                    path, #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#)
+                    path,
+                    #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#
+                )
             }
             #expect(code["error"]?["code"] == 1000)
             #expect(code["error"]?["data"]?["reason"] == "operation-not-allowed")
             let both = try await onOwnThread {
                 try rawCall(
                     path,
-                    #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#)
+                    #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#
+                )
             }
             #expect(both["error"]?["code"] == -32602)
         }

@@ -7,7 +7,9 @@ import Testing
 /// fault matrix rely on them).
 @Suite("end-to-end harness", .timeLimit(.minutes(2)))
 struct HarnessTests {
-    @Test("accounts, federated identities, mail and counters through the emulator, on each backend", arguments: TestBackend.allCases)
+    @Test(
+        "accounts, federated identities, mail and counters through the emulator, on each backend",
+        arguments: TestBackend.allCases)
     func helpers(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             #expect(emulator.backend == backend)
@@ -19,11 +21,15 @@ struct HarnessTests {
             }
             #expect(try await emulator.refreshCount() == 0)
             let guest = try #require(try await daemon.uid())
-            #expect(try await emulator.accountInfo(guest) == BackendAccount(email: nil, providers: [], isAnonymous: true))
+            #expect(
+                try await emulator.accountInfo(guest) == BackendAccount(email: nil, providers: [], isAnonymous: true))
 
             let uid = try await emulator.createAccount(email: "h@example.com", password: "secret-123")
-            #expect(try await emulator.accountInfo(uid) == BackendAccount(email: "h@example.com", providers: ["password"], isAnonymous: false))
-            let federated = try await emulator.createFederatedAccount(sub: "h-1", email: "f@example.com", verified: true)
+            #expect(
+                try await emulator.accountInfo(uid)
+                    == BackendAccount(email: "h@example.com", providers: ["password"], isAnonymous: false))
+            let federated = try await emulator.createFederatedAccount(
+                sub: "h-1", email: "f@example.com", verified: true)
             #expect(try await emulator.accountInfo(federated)?.providers == ["google.com"])
             try await emulator.deleteAccount(uid)
             #expect(try await !emulator.accountExists(uid))
@@ -37,7 +43,9 @@ struct HarnessTests {
             #expect(try await emulator.signInLink(email: "m@example.com") != nil)
             if backend == .supabase { #expect(try await emulator.oneTimeCode(email: "m@example.com")?.count == 6) }
 
-            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": .string(emulator.refreshPathPrefix)])
+            try await emulator.faults([
+                "failNext": 1, "failStatus": 503, "pathPrefix": .string(emulator.refreshPathPrefix),
+            ])
             await #expect(throws: SesameClientError.self) { _ = try await client.idToken(forceRefresh: true) }
             try await emulator.clearFaults()
             #expect(try await emulator.refreshCount() == 0)

@@ -21,7 +21,8 @@ struct InstallTests {
         }
         let files = [
             "/opt/sesame/share/man/man1/sesamectl.1", "/opt/sesame/share/bash-completion/completions/sesamectl",
-            "/opt/sesame/share/zsh/site-functions/_sesamectl", "/opt/sesame/share/fish/vendor_completions.d/sesamectl.fish",
+            "/opt/sesame/share/zsh/site-functions/_sesamectl",
+            "/opt/sesame/share/fish/vendor_completions.d/sesamectl.fish",
             "/lib/systemd/system/sesamed.service", "/lib/systemd/system/sesamed.socket",
             "/usr/lib/systemd/user/sesamed.service", "/usr/lib/systemd/user/sesamed.socket",
             "/usr/lib/sysusers.d/sesame.conf", "/etc/sesame/sesamed.toml",
@@ -40,7 +41,8 @@ struct InstallTests {
         let original = try String(contentsOfFile: root + "/etc/sesamed.toml", encoding: .utf8)
         #expect(try String(contentsOfFile: destdir + "/etc/sesame/sesamed.toml", encoding: .utf8) == original)
         // docs/systemd.md: 0640, readable by the daemon's group, not by everyone.
-        let mode = try #require(try fm.attributesOfItem(atPath: destdir + "/etc/sesame/sesamed.toml")[.posixPermissions] as? Int)
+        let mode = try #require(
+            try fm.attributesOfItem(atPath: destdir + "/etc/sesame/sesamed.toml")[.posixPermissions] as? Int)
         #expect(mode == 0o640, "mode \(String(mode, radix: 8))")
 
         // A second run (an upgrade) keeps the administrator's configuration.

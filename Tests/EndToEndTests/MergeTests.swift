@@ -130,7 +130,9 @@ struct MergeTests {
         try await withDaemon { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
             let (merge, account) = try await mergeGuest(emulator, client)
-            try await emulator.faults(["failNext": 1000, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:delete"])
+            try await emulator.faults([
+                "failNext": 1000, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:delete",
+            ])
             _ = try await client.completeMerge(mergeId: merge.mergeId)
             try await daemon.kill()
             #expect(try await emulator.accountExists(guest))
@@ -160,8 +162,12 @@ struct MergeTests {
             let second = try #require(try await client.state().user?.uid)
             _ = try await emulator.request(
                 "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k",
-                json: ["postBody": .string("providerId=apple.com&id_token=" + formEncoded(claims(sub: "ap-1", email: nil, verified: false))),
-                       "requestUri": "http://localhost", "returnSecureToken": true])
+                json: [
+                    "postBody": .string(
+                        "providerId=apple.com&id_token=" + formEncoded(claims(sub: "ap-1", email: nil, verified: false))
+                    ),
+                    "requestUri": "http://localhost", "returnSecureToken": true,
+                ])
             let (idpState, idpMerge) = try await client.signInWithIdp(
                 providerId: "apple.com", idToken: claims(sub: "ap-1", email: nil, verified: false))
             #expect(idpMerge?.fromUid == second)

@@ -18,7 +18,9 @@ struct RetryAfterTests {
                 "failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER", "retryAfter": 7,
                 "pathPrefix": "/securetoken.googleapis.com",
             ])
-            let seconds = await #expect(throws: SesameClientError.self) { _ = try await client.idToken(forceRefresh: true) }
+            let seconds = await #expect(throws: SesameClientError.self) {
+                _ = try await client.idToken(forceRefresh: true)
+            }
             #expect(seconds?.reason == "too-many-requests")
             #expect(seconds?.daemonError?.retryAfterMs == 7000)
 
@@ -29,10 +31,13 @@ struct RetryAfterTests {
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
             let date = formatter.string(from: Date().addingTimeInterval(20))
             try await emulator.faults([
-                "failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER", "retryAfter": .string(date),
+                "failNext": 1, "failStatus": 429, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER",
+                "retryAfter": .string(date),
                 "pathPrefix": "/securetoken.googleapis.com",
             ])
-            let dated = await #expect(throws: SesameClientError.self) { _ = try await client.idToken(forceRefresh: true) }
+            let dated = await #expect(throws: SesameClientError.self) {
+                _ = try await client.idToken(forceRefresh: true)
+            }
             let wait = dated?.daemonError?.retryAfterMs ?? 0
             #expect(wait > 10_000 && wait <= 21_000, "retryAfterMs \(wait) for a date 20 s ahead")
 

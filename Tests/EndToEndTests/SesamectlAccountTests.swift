@@ -60,7 +60,8 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             #expect(list.stdout.contains("\(mergeId)  \(guest2) -> \(guest)"), "\(list.stdout)")
             #expect(try await daemon.ctl(["merges"]).stdout == list.stdout)
             let listJSON = try await daemon.ctl(["merges", "list", "--json"])
-            let merges = try #require(try JSONSerialization.jsonObject(with: Data(listJSON.stdout.utf8)) as? [[String: Any]])
+            let merges = try #require(
+                try JSONSerialization.jsonObject(with: Data(listJSON.stdout.utf8)) as? [[String: Any]])
             #expect(merges.map { $0["mergeId"] as? String } == [mergeId])
             let status = try await daemon.ctl(["status"])
             #expect(status.stdout.contains("pending merges:  1"), "\(status.stdout)")
@@ -91,7 +92,9 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
         try await withDaemon { emulator, daemon in
             // A guest has no email to verify.
             #expect(try await daemon.ctl(["verify-email"]).status == 1)
-            #expect(try await daemon.ctl(["sign-up", "cy@example.com", "--password-stdin"], stdin: "secret-1\n").status == 0)
+            #expect(
+                try await daemon.ctl(["sign-up", "cy@example.com", "--password-stdin"], stdin: "secret-1\n").status == 0
+            )
             let uid = try #require(try await daemon.uid())
 
             let profile = try await daemon.ctl(["update-profile", "--display-name", "Cy Young"])
@@ -186,7 +189,10 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             #expect(try await daemon.ctl(["sign-out"]).status == 0)
             let guest2 = try #require(try await daemon.uid())
             let idp = try await daemon.ctl(
-                ["sign-in-idp", "google.com", "--id-token", idpClaims(sub: "g-eve", email: "eve@example.com"), "--json"])
+                [
+                    "sign-in-idp", "google.com", "--id-token", idpClaims(sub: "g-eve", email: "eve@example.com"),
+                    "--json",
+                ])
             #expect(idp.status == 0, "\(idp)")
             let idpResult = try object(idp)
             #expect(idpResult["merge"] is NSNull)

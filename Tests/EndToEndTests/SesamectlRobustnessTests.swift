@@ -23,11 +23,13 @@ struct SesamectlRobustnessTests {
             #expect(result.status == 69, "\(arguments): \(result)")
             #expect(result.stdout.isEmpty)
             #expect(
-                result.stderr.contains("sesamed at \(path) did not answer within 0.5 s: check `systemctl status sesamed`"),
+                result.stderr.contains(
+                    "sesamed at \(path) did not answer within 0.5 s: check `systemctl status sesamed`"),
                 "\(arguments): \(result.stderr)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
-        let bad = try await runCommand(Binaries.path("sesamectl"), ["status", "--socket", path, "--timeout", "-1"], environment: [:])
+        let bad = try await runCommand(
+            Binaries.path("sesamectl"), ["status", "--socket", path, "--timeout", "-1"], environment: [:])
         #expect(bad.status == 2, "\(bad)")
     }
 
@@ -71,7 +73,9 @@ struct SesamectlRobustnessTests {
         // And --json agrees, on a second daemon (fresh state directory).
         let second = try await DaemonProcess.start(emulator: emulator, waitFor: nil)
         defer { Task { await second.cleanUp() } }
-        try await waitUntil("the second daemon's socket exists") { FileManager.default.fileExists(atPath: second.socketPath) }
+        try await waitUntil("the second daemon's socket exists") {
+            FileManager.default.fileExists(atPath: second.socketPath)
+        }
         let json = try await second.ctl(["status", "--json"])
         #expect(json.status == 0, "\(json)")
         #expect(json.stdout.contains("\"status\":\"anonymous\""), "\(json.stdout)")
@@ -94,7 +98,9 @@ final class SilentSocket: Sendable {
             raw.copyBytes(from: Array(path.utf8.prefix(raw.count - 1)) + [0])
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else { throw HarnessError("bind/listen \(path): errno \(errno)") }
     }

@@ -32,11 +32,13 @@ struct SesamectlTests: SesamectlTestHelpers {
             #expect(result.stdout.isEmpty)
         }
         // --socket wins over $SESAME_SOCKET.
-        let flag = try await runCommand(ctl, ["status", "--socket", missing + "2"], environment: ["SESAME_SOCKET": missing])
+        let flag = try await runCommand(
+            ctl, ["status", "--socket", missing + "2"], environment: ["SESAME_SOCKET": missing])
         #expect(flag.status == 69)
         #expect(oneLine(flag).contains(missing + "2"))
         // A password is never read from a closed standard input.
-        let empty = try await runCommand(ctl, ["sign-in", "a@example.com", "--password-stdin"], environment: ["SESAME_SOCKET": missing])
+        let empty = try await runCommand(
+            ctl, ["sign-in", "a@example.com", "--password-stdin"], environment: ["SESAME_SOCKET": missing])
         #expect(empty.status == 69)
         // Help and completions work without a daemon.
         let help = try await runCommand(ctl, ["status", "--help"])
@@ -80,7 +82,9 @@ struct SesamectlTests: SesamectlTestHelpers {
     @Test("the real daemon killed during a call: one clear line, exit 69")
     func daemonDiesMidCall() async throws {
         try await withDaemon { emulator, daemon in
-            try await emulator.faults(["latencyMs": 5000, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signUp"])
+            try await emulator.faults([
+                "latencyMs": 5000, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signUp",
+            ])
             async let signUp = daemon.ctl(["sign-up", "ivy@example.com", "--password-stdin"], stdin: "secret-1\n")
             try await Task.sleep(for: .milliseconds(1500))
             try await daemon.kill()
@@ -99,7 +103,8 @@ struct SesamectlTests: SesamectlTestHelpers {
             let human = try ChildProcess(
                 Binaries.path("sesamectl"), ["watch"], environment: env, logPrefix: daemon.directory + "/watch")
             let raw = try ChildProcess(
-                Binaries.path("sesamectl"), ["watch", "--json"], environment: env, logPrefix: daemon.directory + "/watchjson")
+                Binaries.path("sesamectl"), ["watch", "--json"], environment: env,
+                logPrefix: daemon.directory + "/watchjson")
             defer {
                 if human.isRunning { human.signal(SIGKILL) }
                 if raw.isRunning { raw.signal(SIGKILL) }
@@ -111,7 +116,8 @@ struct SesamectlTests: SesamectlTestHelpers {
             let reset = try await daemon.ctl(["sign-out", "--reset"])
             #expect(reset.status == 0, "\(reset)")
             try await waitUntil("watch prints reset and anonymous-created") {
-                human.stdout.contains("authStateChanged reset") && human.stdout.contains("authStateChanged anonymous-created")
+                human.stdout.contains("authStateChanged reset")
+                    && human.stdout.contains("authStateChanged anonymous-created")
             }
             try await waitUntil("watch --json prints both notifications") {
                 raw.stdout.contains("\"reset\"") && raw.stdout.contains("\"anonymous-created\"")
@@ -200,7 +206,8 @@ struct SesamectlTests: SesamectlTestHelpers {
             let directory = try makeTemporaryDirectory("man")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             try man.stdout.write(toFile: directory + "/sesamectl.1", atomically: true, encoding: .utf8)
-            let lint = try await runCommand("/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", directory + "/sesamectl.1"])
+            let lint = try await runCommand(
+                "/usr/bin/groff", ["-man", "-Tutf8", "-ww", "-z", directory + "/sesamectl.1"])
             #expect(lint.status == 0)
             #expect(lint.stderr.isEmpty, "\(lint.stderr)")
         }

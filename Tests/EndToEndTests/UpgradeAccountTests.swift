@@ -68,7 +68,9 @@ struct UpgradeAccountTests {
         }
     }
 
-    @Test("linkCredential(password) on an IdP account: userUpdated, both providers; unlink(password) removes it; no-such-provider")
+    @Test(
+        "linkCredential(password) on an IdP account: userUpdated, both providers; unlink(password) removes it; no-such-provider"
+    )
     func linkPasswordAndUnlink() async throws {
         try await withDaemon { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
@@ -104,7 +106,8 @@ struct UpgradeAccountTests {
     @Test("updateProfile sets and clears the display name (userUpdated); the backend agrees")
     func updateProfile() async throws {
         try await withDaemon { emulator, daemon, client, watch in
-            let uid = try #require(try await client.createAccount(email: "pia@example.com", password: "secret12").user?.uid)
+            let uid = try #require(
+                try await client.createAccount(email: "pia@example.com", password: "secret12").user?.uid)
             let named = try await client.updateProfile(displayName: "Pia P.")
             #expect(named.user?.displayName == "Pia P.")
             try await watch.waitFor("user-updated")
@@ -118,7 +121,8 @@ struct UpgradeAccountTests {
     @Test("deleteAccount from an account: gone at the backend, account-deleted, a new guest")
     func deleteAccountFromAccount() async throws {
         try await withDaemon { emulator, daemon, client, watch in
-            let uid = try #require(try await client.createAccount(email: "quin@example.com", password: "secret12").user?.uid)
+            let uid = try #require(
+                try await client.createAccount(email: "quin@example.com", password: "secret12").user?.uid)
             let state = try await client.deleteAccount()
             #expect(state.status == .anonymous)
             let fresh = try #require(state.user?.uid)

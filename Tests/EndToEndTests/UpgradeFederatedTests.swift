@@ -58,18 +58,26 @@ struct UpgradeFederatedTests {
         }
     }
 
-    @Test("linkCredential federated from a guest: linked; then provider-already-linked; another's identity: credential-already-in-use")
+    @Test(
+        "linkCredential federated from a guest: linked; then provider-already-linked; another's identity: credential-already-in-use"
+    )
     func linkFederated() async throws {
         try await withDaemon { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
             // Someone else's google.com identity.
             _ = try await emulator.request(
                 "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k",
-                json: ["postBody": .string("providerId=google.com&id_token=" + formEncoded(claims(sub: "g-other", email: nil, verified: false))),
-                       "requestUri": "http://localhost", "returnSecureToken": true])
+                json: [
+                    "postBody": .string(
+                        "providerId=google.com&id_token="
+                            + formEncoded(claims(sub: "g-other", email: nil, verified: false))),
+                    "requestUri": "http://localhost", "returnSecureToken": true,
+                ])
 
             let state = try await client.linkCredential(
-                .federated(providerId: "apple.com", idToken: claims(sub: "a-1", email: nil, verified: false), accessToken: nil))
+                .federated(
+                    providerId: "apple.com", idToken: claims(sub: "a-1", email: nil, verified: false), accessToken: nil)
+            )
             #expect(state.user?.uid == guest)
             #expect(state.user?.isAnonymous == false)
             #expect(state.user?.providers == ["apple.com"])
@@ -77,12 +85,16 @@ struct UpgradeFederatedTests {
 
             try await expectDaemonError("provider-already-linked", code: 1000) {
                 _ = try await client.linkCredential(
-                    .federated(providerId: "apple.com", idToken: claims(sub: "a-2", email: nil, verified: false), accessToken: nil))
+                    .federated(
+                        providerId: "apple.com", idToken: claims(sub: "a-2", email: nil, verified: false),
+                        accessToken: nil))
             }
             // Another account's identity, for a provider this user does not have yet.
             try await expectDaemonError("credential-already-in-use", code: 1000) {
                 _ = try await client.linkCredential(
-                    .federated(providerId: "google.com", idToken: claims(sub: "g-other", email: nil, verified: false), accessToken: nil))
+                    .federated(
+                        providerId: "google.com", idToken: claims(sub: "g-other", email: nil, verified: false),
+                        accessToken: nil))
             }
             #expect(try await client.state().user?.providers == ["apple.com"])
         }
@@ -93,12 +105,18 @@ struct UpgradeFederatedTests {
         try await withDaemon { emulator, daemon, client, watch in
             _ = try await emulator.request(
                 "POST", "/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=k",
-                json: ["postBody": .string("providerId=google.com&id_token=" + formEncoded(claims(sub: "g-taken", email: nil, verified: false))),
-                       "requestUri": "http://localhost", "returnSecureToken": true])
+                json: [
+                    "postBody": .string(
+                        "providerId=google.com&id_token="
+                            + formEncoded(claims(sub: "g-taken", email: nil, verified: false))),
+                    "requestUri": "http://localhost", "returnSecureToken": true,
+                ])
             let before = try await client.state()
             let error = try await expectDaemonError("credential-already-in-use", code: 1000) {
                 _ = try await client.linkCredential(
-                    .federated(providerId: "google.com", idToken: claims(sub: "g-taken", email: nil, verified: false), accessToken: nil))
+                    .federated(
+                        providerId: "google.com", idToken: claims(sub: "g-taken", email: nil, verified: false),
+                        accessToken: nil))
             }
             #expect(error?.providerId == "google.com")
             #expect(try await client.state().user == before.user)

@@ -19,12 +19,14 @@ struct UpgradeRobustnessTests {
             let other = daemon.client()
             defer { Task { await other.close() } }
             async let created: Result<SesameState, any Error> = {
-                do { return .success(try await client.createAccount(email: "new@example.com", password: "secret12")) }
-                catch { return .failure(error) }
+                do {
+                    return .success(try await client.createAccount(email: "new@example.com", password: "secret12"))
+                } catch { return .failure(error) }
             }()
             async let signedIn: Result<(state: SesameState, merge: SesameMerge?), any Error> = {
-                do { return .success(try await other.signIn(identifier: "old@example.com", password: "secret12")) }
-                catch { return .failure(error) }
+                do {
+                    return .success(try await other.signIn(identifier: "old@example.com", password: "secret12"))
+                } catch { return .failure(error) }
             }()
             let (a, b) = await (created, signedIn)
             let signIn = try b.get()
@@ -50,7 +52,9 @@ struct UpgradeRobustnessTests {
             _ = try await client.sendSignInLink(email: "tim@example.com")
             let link = try #require(try await emulator.oobLink(email: "tim@example.com"))
             // The daemon gives up after 10 s; the emulator handles the call after 10.5 s.
-            try await emulator.faults(["latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink"])
+            try await emulator.faults([
+                "latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink",
+            ])
             try await expectDaemonError("network-request-failed", code: 2000) {
                 _ = try await client.completeSignInLink(link: link)
             }
@@ -116,7 +120,9 @@ struct UpgradeRobustnessTests {
             let guest = try #require(try await client.state().user?.uid)
             _ = try await client.sendSignInLink(email: "lost@example.com")
             let link = try #require(try await emulator.oobLink(email: "lost@example.com"))
-            try await emulator.faults(["latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink"])
+            try await emulator.faults([
+                "latencyMs": 10500, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink",
+            ])
             try await expectDaemonError("network-request-failed", code: 2000) {
                 _ = try await client.completeSignInLink(link: link)
             }
@@ -135,7 +141,9 @@ struct UpgradeRobustnessTests {
         }
     }
 
-    @Test("on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence")
+    @Test(
+        "on one connection, merged (and with hold 0 the merge's userUpdated) come before the signIn response, in sequence"
+    )
     func eventsBeforeResponse() async throws {
         try await withDaemon(settings: ["merge": ["hold": "0"]]) { emulator, daemon, client, watch in
             _ = try await emulator.createAccount(email: "ord@example.com", password: "secret12")
@@ -145,14 +153,16 @@ struct UpgradeRobustnessTests {
             let subscribed = try await onOwnThread { try connection.readUntilResponse(id: 1) }
             let start = try #require(subscribed.last?["result"]?["state"]?["sequence"]?.int64Value)
             try connection.send(
-                #"{"jsonrpc":"2.0","id":2,"method":"signIn","params":{"identifier":"ord@example.com","password":"secret12"}}"#)
+                #"{"jsonrpc":"2.0","id":2,"method":"signIn","params":{"identifier":"ord@example.com","password":"secret12"}}"#
+            )
             let lines = try await onOwnThread { try connection.readUntilResponse(id: 2) }
             let response = try #require(lines.last)
             let notifications = lines.dropLast()
             let methods = notifications.compactMap { $0["method"]?.stringValue }
             let merged = try #require(notifications.firstIndex { $0["params"]?["reason"]?.stringValue == "merged" })
             #expect(methods.contains("accountMerge"))
-            #expect(notifications[(merged + 1)...].contains { $0["method"]?.stringValue == "userUpdated" }, "\(methods)")
+            #expect(
+                notifications[(merged + 1)...].contains { $0["method"]?.stringValue == "userUpdated" }, "\(methods)")
             let sequences = notifications.compactMap { $0["params"]?["sequence"]?.int64Value }
             #expect(sequences.first.map { $0 > start } == true)
             #expect(sequences == sequences.sorted())
@@ -168,7 +178,10 @@ struct UpgradeRobustnessTests {
         try await withDaemon { emulator, daemon, client, watch in
             let account = try await emulator.createAccount(email: "mid@example.com", password: "secret12")
             let guest = try #require(try await client.state().user?.uid)
-            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"])
+            try await emulator.faults([
+                "failNext": 1, "failStatus": 503,
+                "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+            ])
             try await expectDaemonError("backend-unavailable", code: 2000) {
                 _ = try await client.signIn(identifier: "mid@example.com", password: "secret12")
             }
@@ -178,7 +191,9 @@ struct UpgradeRobustnessTests {
             try await emulator.clearFaults()
 
             // The sign-in succeeds but reading the profile fails: the new session, with its merge.
-            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:lookup"])
+            try await emulator.faults([
+                "failNext": 1, "failStatus": 503, "pathPrefix": "/identitytoolkit.googleapis.com/v1/accounts:lookup",
+            ])
             let (after, merge) = try await client.signIn(identifier: "mid@example.com", password: "secret12")
             #expect(after.user?.uid == account)
             #expect(merge?.fromUid == guest)

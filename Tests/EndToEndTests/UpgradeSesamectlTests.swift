@@ -10,7 +10,9 @@ import Glibc
 /// The upgrade paths (issue 5) driven from `sesamectl`: its commands, messages and exit codes.
 @Suite("upgrade paths end to end: sesamectl", .serialized, .timeLimit(.minutes(3)))
 struct UpgradeSesamectlTests {
-    @Test("sesamectl: sign-up, sign-out, sign-in (merge message), merges list/complete, sign-in-idp, link, unlink, update-profile, delete-account")
+    @Test(
+        "sesamectl: sign-up, sign-out, sign-in (merge message), merges list/complete, sign-in-idp, link, unlink, update-profile, delete-account"
+    )
     func sesamectlFlows() async throws {
         try await withDaemon { emulator, daemon, client, watch in
             let guest = try #require(try await daemon.uid())
@@ -23,10 +25,12 @@ struct UpgradeSesamectlTests {
             let secondGuest = try #require(try await daemon.uid())
             #expect(secondGuest != guest)
 
-            let inResult = try await daemon.ctl(["sign-in", "ray@example.com", "--password-stdin"], stdin: "secret12\n")
+            let inResult = try await daemon.ctl(
+                ["sign-in", "ray@example.com", "--password-stdin"], stdin: "secret12\n")
             #expect(inResult.status == 0, "\(inResult.stderr)")
             #expect(inResult.stdout.contains("signed in as ray@example.com (uid \(guest))"), "\(inResult.stdout)")
-            #expect(inResult.stdout.contains("the guest's data (uid \(secondGuest)) will be merged"), "\(inResult.stdout)")
+            #expect(
+                inResult.stdout.contains("the guest's data (uid \(secondGuest)) will be merged"), "\(inResult.stdout)")
 
             let list = try await daemon.ctl(["merges", "list", "--json"])
             #expect(list.status == 0, "\(list.stderr)")
@@ -40,10 +44,15 @@ struct UpgradeSesamectlTests {
             try await waitUntil("the merged guest is deleted") { try await !emulator.accountExists(secondGuest) }
             #expect(try await client.state().pendingMerges.isEmpty)
 
-            let idp = try await daemon.ctl(["link", "idp", "google.com", "--id-token", claims(sub: "g-ray", email: "ray@example.com", verified: true)])
+            let idp = try await daemon.ctl([
+                "link", "idp", "google.com", "--id-token",
+                claims(sub: "g-ray", email: "ray@example.com", verified: true),
+            ])
             #expect(idp.status == 0, "\(idp.stderr)")
             #expect(Set(try await client.state().user?.providers ?? []) == ["password", "google.com"])
-            let again = try await daemon.ctl(["link", "idp", "google.com", "--id-token", claims(sub: "g-ray2", email: nil, verified: false)])
+            let again = try await daemon.ctl([
+                "link", "idp", "google.com", "--id-token", claims(sub: "g-ray2", email: nil, verified: false),
+            ])
             #expect(again.status == 1)
             #expect(again.stderr.contains("already linked"), "\(again.stderr)")
 
@@ -58,7 +67,9 @@ struct UpgradeSesamectlTests {
             #expect(profile.status == 0, "\(profile.stderr)")
             #expect(try await client.state().user?.displayName == "Ray")
 
-            let idpSignIn = try await daemon.ctl(["sign-in-idp", "apple.com", "--id-token", #"{"email":"x@example.com"}"#])
+            let idpSignIn = try await daemon.ctl([
+                "sign-in-idp", "apple.com", "--id-token", #"{"email":"x@example.com"}"#,
+            ])
             #expect(idpSignIn.status == 1)
 
             let deleted = try await daemon.ctl(["delete-account"])
@@ -68,7 +79,9 @@ struct UpgradeSesamectlTests {
         }
     }
 
-    @Test("sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp into an account")
+    @Test(
+        "sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp into an account"
+    )
     func sesamectlLinkAndIdp() async throws {
         try await withDaemon { emulator, daemon, client, watch in
             let account = try await emulator.createAccount(email: "sam@example.com", password: "secret12")
@@ -93,7 +106,9 @@ struct UpgradeSesamectlTests {
             #expect(list.stdout.contains("\(guest) -> \(account)"), "\(list.stdout)")
 
             // Signed in to an account, an IdP sign-in replaces it (no merge).
-            let idp = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", claims(sub: "g-sam", email: nil, verified: false), "--json"])
+            let idp = try await daemon.ctl([
+                "sign-in-idp", "google.com", "--id-token", claims(sub: "g-sam", email: nil, verified: false), "--json",
+            ])
             #expect(idp.status == 0, "\(idp.stderr)")
             let json = try JSONValue.parse(idp.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(json["merge"] == .null)
@@ -104,17 +119,22 @@ struct UpgradeSesamectlTests {
             #expect(try await client.state().pendingMerges.count == 1)
             #expect(try await emulator.accountExists(guest))
 
-            let conflict = try await daemon.ctl(["link", "password", "sam@example.com", "--password-stdin"], stdin: "secret12\n")
+            let conflict = try await daemon.ctl(
+                ["link", "password", "sam@example.com", "--password-stdin"], stdin: "secret12\n")
             #expect(conflict.status == 1)
             #expect(conflict.stderr.contains("sesamectl sign-in sam@example.com"), "\(conflict.stderr)")
         }
     }
 
-    @Test("sesamectl: link email-link with the remembered address, reset-password, reload, sign-out --reset, delete-account of a guest")
+    @Test(
+        "sesamectl: link email-link with the remembered address, reset-password, reload, sign-out --reset, delete-account of a guest"
+    )
     func sesamectlRest() async throws {
         try await withDaemon { emulator, daemon, client, watch in
             let guest = try #require(try await daemon.uid())
-            let missing = try await daemon.ctl(["link", "email-link", "http://127.0.0.1:1/emulator/action?mode=signIn&oobCode=x&apiKey=k"])
+            let missing = try await daemon.ctl([
+                "link", "email-link", "http://127.0.0.1:1/emulator/action?mode=signIn&oobCode=x&apiKey=k",
+            ])
             #expect(missing.status == 1)
             #expect(missing.stderr.contains("--email"), "\(missing.stderr)")
             #expect(try await daemon.ctl(["send-link", "uma@example.com"]).status == 0)

@@ -27,8 +27,10 @@ struct UsernameRaceTests: UsernameTestHelpers {
                 await emulator.stop()
             }
         }
-        let uidA = try #require(try await clientA.createAccount(email: "racer.a@example.com", password: "secret12").user?.uid)
-        let uidB = try #require(try await clientB.createAccount(email: "racer.b@example.com", password: "secret12").user?.uid)
+        let uidA = try #require(
+            try await clientA.createAccount(email: "racer.a@example.com", password: "secret12").user?.uid)
+        let uidB = try #require(
+            try await clientB.createAccount(email: "racer.b@example.com", password: "secret12").user?.uid)
         var wins = [uidA: 0, uidB: 0]
         for round in 0..<20 {
             let name = "Race_\(round)"
@@ -58,7 +60,9 @@ struct UsernameRaceTests: UsernameTestHelpers {
         #expect(all.values.filter { $0.stringValue == uidB }.count == (wins[uidB]! > 0 ? 1 : 0))
     }
 
-    @Test("two guests create accounts with one username at the same moment, 8 times: exactly one gets it, the other is unchanged")
+    @Test(
+        "two guests create accounts with one username at the same moment, 8 times: exactly one gets it, the other is unchanged"
+    )
     func createAccountRace() async throws {
         let emulator = try await EmulatorProcess.start()
         let a = try await DaemonProcess.start(emulator: emulator)
@@ -102,8 +106,10 @@ struct UsernameRaceTests: UsernameTestHelpers {
         }
     }
 
-    private func signUp(_ client: SesameClient, _ email: String, _ name: String) async -> Result<SesameState, any Error> {
-        do { return .success(try await client.createAccount(email: email, password: "secret12", username: name)) } catch {
+    private func signUp(_ client: SesameClient, _ email: String, _ name: String) async -> Result<SesameState, any Error>
+    {
+        do { return .success(try await client.createAccount(email: email, password: "secret12", username: name)) } catch
+        {
             return .failure(error)
         }
     }
@@ -111,7 +117,8 @@ struct UsernameRaceTests: UsernameTestHelpers {
     @Test("SIGKILL between the claim and the details write: finished on restart")
     func crashBetweenClaimAndDetails() async throws {
         try await withUsernameDaemon { emulator, daemon, client in
-            let account = try await client.createAccount(email: "crash@example.com", password: "secret12", username: "first_name")
+            let account = try await client.createAccount(
+                email: "crash@example.com", password: "secret12", username: "first_name")
             let uid = try #require(account.user?.uid)
             try await databaseFaults(emulator, ["latencyMs": 4000, "pathPrefix": "/users/details"])
             let attempt = Task { try? await daemon.ctl(["username", "set", "Second_Name"]) }

@@ -15,7 +15,8 @@ struct UsernameTests: UsernameTestHelpers {
     @Test("a second account cannot take a name differing only by case or normalisation; reserved and confusable names")
     func uniquenessAndRules() async throws {
         try await withUsernameDaemon { emulator, daemon, client in
-            let first = try await client.createAccount(email: "one@example.com", password: "secret12", username: "Straße_Café")
+            let first = try await client.createAccount(
+                email: "one@example.com", password: "secret12", username: "Straße_Café")
             let firstUid = try #require(first.user?.uid)
             #expect(first.user?.username == "Straße_Café")
             #expect(try await owner(emulator, "strasse_café") == firstUid)
@@ -49,7 +50,8 @@ struct UsernameTests: UsernameTestHelpers {
             _ = try await client.signOut()
             let guest = try #require(try await client.state().user?.uid)
             await expectReason("username-taken") {
-                _ = try await client.createAccount(email: "three@example.com", password: "secret12", username: "straße_café")
+                _ = try await client.createAccount(
+                    email: "three@example.com", password: "secret12", username: "straße_café")
             }
             let after = try await client.state()
             #expect(after.user?.uid == guest)
@@ -94,7 +96,8 @@ struct UsernameTests: UsernameTestHelpers {
                 _ = try await client.signIn(identifier: "ghost_name", password: "secret12")
             }
             // A name whose account was deleted by an administrator.
-            let state = try await client.createAccount(email: "gone@example.com", password: "secret12", username: "Gone_User")
+            let state = try await client.createAccount(
+                email: "gone@example.com", password: "secret12", username: "Gone_User")
             let uid = try #require(state.user?.uid)
             _ = try await client.signOut()
             try await emulator.deleteAccount(uid)
@@ -110,7 +113,9 @@ struct UsernameTests: UsernameTestHelpers {
             _ = try await client.createAccount(email: "off@example.com", password: "secret12")
             await expectReason("operation-not-allowed") { _ = try await client.setUsername("name") }
             await expectReason("operation-not-allowed") { _ = try await client.checkUsername("name") }
-            await expectReason("operation-not-allowed") { _ = try await client.signIn(identifier: "name", password: "secret12") }
+            await expectReason("operation-not-allowed") {
+                _ = try await client.signIn(identifier: "name", password: "secret12")
+            }
             await expectReason("operation-not-allowed") { try await client.sendPasswordReset(identifier: "name") }
             let ctl = try await daemon.ctl(["username", "check", "name"])
             #expect(ctl.status != 0)
@@ -120,7 +125,8 @@ struct UsernameTests: UsernameTestHelpers {
     @Test("directory down: a clear 2000 error and nothing half-claimed")
     func directoryDown() async throws {
         try await withUsernameDaemon { emulator, _, client in
-            let account = try await client.createAccount(email: "down@example.com", password: "secret12", username: "Before")
+            let account = try await client.createAccount(
+                email: "down@example.com", password: "secret12", username: "Before")
             let uid = try #require(account.user?.uid)
             try await databaseFaults(emulator, ["failNext": 1, "failStatus": 503, "pathPrefix": "/users/details"])
             do {
@@ -140,7 +146,8 @@ struct UsernameTests: UsernameTestHelpers {
     @Test("directory slow: the claim times out as a 2000 error; whatever landed is given back, the old name kept")
     func directorySlow() async throws {
         try await withUsernameDaemon { emulator, _, client in
-            let account = try await client.createAccount(email: "slow@example.com", password: "secret12", username: "Kept_Name")
+            let account = try await client.createAccount(
+                email: "slow@example.com", password: "secret12", username: "Kept_Name")
             let uid = try #require(account.user?.uid)
             try await databaseFaults(emulator, ["latencyMs": 11000, "pathPrefix": "/users/usernames/slow_name"])
             do {

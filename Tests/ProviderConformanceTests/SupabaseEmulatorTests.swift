@@ -82,7 +82,8 @@ struct SupabaseEmulatorTests {
     func rateLimited() async throws {
         try await SupabaseConformanceBackend.with { b in
             let guest = try await b.supabase.signUpAnonymously()
-            try await b.helper.faults(b.url, #"{"failNext":1,"failStatus":429,"failMessage":"over_request_rate_limit"}"#)
+            try await b.helper.faults(
+                b.url, #"{"failNext":1,"failStatus":429,"failMessage":"over_request_rate_limit"}"#)
             let refusal = await #expect(throws: RemoteAuthError.self) {
                 _ = try await b.supabase.refresh(guest.refreshToken)
             }
@@ -101,8 +102,10 @@ struct SupabaseEmulatorTests {
             #expect(try await b.directory.claim("ann,lee", for: ann.uid, idToken: ann.idToken))  // a retry is ours
             #expect(try await !b.directory.claim("ann,lee", for: bob.uid, idToken: bob.idToken))
             #expect(try await b.directory.owner(of: "ann,lee") == ann.uid)
-            try await b.directory.setDetails(UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: ann.uid, idToken: ann.idToken)
-            try await b.directory.setDetails(UsernameDetails(username: "Ann.Lee", email: nil), of: ann.uid, idToken: ann.idToken)
+            try await b.directory.setDetails(
+                UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: ann.uid, idToken: ann.idToken)
+            try await b.directory.setDetails(
+                UsernameDetails(username: "Ann.Lee", email: nil), of: ann.uid, idToken: ann.idToken)
             #expect(try await b.directory.details(of: ann.uid) == UsernameDetails(username: "Ann.Lee", email: nil))
             #expect(try await b.directory.details(of: bob.uid) == nil)
             // Only the holder's release removes the name.

@@ -2,6 +2,7 @@ import Foundation
 import SesameLocalAPI
 import Synchronization
 import Testing
+
 @testable import SesameClient
 
 /// `connected` on ``SesameClient/notifications`` means "subscribed": a tool that waits for it

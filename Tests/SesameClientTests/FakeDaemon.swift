@@ -61,7 +61,8 @@ actor FakeDaemon {
     private(set) var held: [Held] = []
     private(set) var maximumHeld = 0
     private(set) var requests: [LocalAPIRequest] = []
-    private var waiters: [(predicate: @Sendable ([LocalAPIRequest]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    private var waiters:
+        [(predicate: @Sendable ([LocalAPIRequest]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(path: String = FakeDaemon.temporaryPath()) {
         self.path = path
@@ -171,13 +172,17 @@ actor FakeDaemon {
         sequence += 1
         notify(
             "authStateChanged",
-            ["state": stateJSON, "previousUid": .string(previous), "reason": .string(reason), "sequence": .integer(sequence)])
+            [
+                "state": stateJSON, "previousUid": .string(previous), "reason": .string(reason),
+                "sequence": .integer(sequence),
+            ])
     }
 
     func refreshToken(expiresAt: String) {
         tokenExpiresAt = expiresAt
         sequence += 1
-        notify("idTokenChanged", ["uid": .string(uid), "expiresAt": .string(expiresAt), "sequence": .integer(sequence)])
+        notify(
+            "idTokenChanged", ["uid": .string(uid), "expiresAt": .string(expiresAt), "sequence": .integer(sequence)])
     }
 
     /// Advances the sequence without telling anyone (so the next notification leaves a gap).

@@ -12,7 +12,9 @@ struct NewlineDecoder: ByteToMessageDecoder {
         return .continue
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+    mutating func decodeLast(
+        context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool
+    ) throws
         -> DecodingState
     {
         while try decode(context: context, buffer: &buffer) == .continue {}

@@ -1,6 +1,7 @@
 import Foundation
 import SesameLocalAPI
 import Testing
+
 @testable import SesameClient
 
 /// The README's "Using Sesame from an app" example, run against the fake daemon so it keeps

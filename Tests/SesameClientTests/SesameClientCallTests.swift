@@ -1,6 +1,7 @@
 import Foundation
 import SesameLocalAPI
 import Testing
+
 @testable import SesameClient
 
 @Suite("Calls")
@@ -45,7 +46,8 @@ struct SesameClientCallTests {
 
     @Test func signInReturnsTheStateAndTheMerge() async throws {
         let (daemon, client) = try await makeDaemonAndClient()
-        let merge = WireMerge(mergeId: "m1", fromUid: "guest-1", toUid: "ann", createdAt: Date(timeIntervalSince1970: 0))
+        let merge = WireMerge(
+            mergeId: "m1", fromUid: "guest-1", toUid: "ann", createdAt: Date(timeIntervalSince1970: 0))
         let state = await daemon.stateJSON
         await daemon.script("signIn") { _ in .result(["state": state, "merge": merge.json]) }
         let result = try await client.signIn(identifier: "Ann.Lee", password: "pw")
@@ -104,8 +106,14 @@ struct SesameClientCallTests {
         #expect(params("sendSignInLink") == ["email": "ann@example.com", "continueUrl": "https://x.example"])
         #expect(params("completeSignInLink") == ["link": "https://l.example", "email": "ann@example.com"])
         #expect(params("signInWithIdp") == ["providerId": "google.com", "idToken": "g"])
-        #expect(params("linkCredential", 0) == ["credential": ["providerId": "password", "email": "ann@example.com", "password": "pw"]])
-        #expect(params("linkCredential", 1) == ["credential": ["providerId": "emailLink", "email": "ann@example.com", "link": "https://l.example"]])
+        #expect(
+            params("linkCredential", 0) == [
+                "credential": ["providerId": "password", "email": "ann@example.com", "password": "pw"]
+            ])
+        #expect(
+            params("linkCredential", 1) == [
+                "credential": ["providerId": "emailLink", "email": "ann@example.com", "link": "https://l.example"]
+            ])
         #expect(params("linkCredential", 2) == ["credential": ["providerId": "apple.com", "accessToken": "a"]])
         #expect(params("unlink") == ["providerId": "password"])
         #expect(params("signOut") == ["reset": true])

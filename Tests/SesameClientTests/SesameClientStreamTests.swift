@@ -1,12 +1,15 @@
 import Foundation
 import SesameLocalAPI
 import Testing
+
 @testable import SesameClient
 
 @Suite("Streams, sequence and reconnection")
 struct SesameClientStreamTests {
-    static let merge1 = WireMerge(mergeId: "m1", fromUid: "guest-0", toUid: "ann", createdAt: Date(timeIntervalSince1970: 0))
-    static let merge2 = WireMerge(mergeId: "m2", fromUid: "guest-1", toUid: "ann", createdAt: Date(timeIntervalSince1970: 60))
+    static let merge1 = WireMerge(
+        mergeId: "m1", fromUid: "guest-0", toUid: "ann", createdAt: Date(timeIntervalSince1970: 0))
+    static let merge2 = WireMerge(
+        mergeId: "m2", fromUid: "guest-1", toUid: "ann", createdAt: Date(timeIntervalSince1970: 60))
 
     @Test func theSnapshotComesFirstThenEveryChangeInOrder() async throws {
         let (daemon, client) = try await makeDaemonAndClient()

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import Testing
+
 @testable import sesamectl
 
 @Suite("sesamectl output")
@@ -48,7 +49,8 @@ struct SesameCtlOutputTests {
         let text = StatusRenderer.render(Self.state(status: .signedOut, expiresIn: nil), now: Self.now)
         #expect(text.hasPrefix("status:          signed out\ntoken:           none"))
         let expired = StatusRenderer.render(
-            Self.state(status: .anonymous, user: SesameUser(uid: "g", isAnonymous: true), expiresIn: -10), now: Self.now)
+            Self.state(status: .anonymous, user: SesameUser(uid: "g", isAnonymous: true), expiresIn: -10), now: Self.now
+        )
         #expect(expired.contains("token:           expired"))
     }
 
@@ -73,11 +75,13 @@ struct SesameCtlOutputTests {
     }
 
     @Test func emailAlreadyInUseSaysToSignIn() {
-        let report = ErrorReport.make(for: Self.daemonError("email-already-in-use", email: "ann@example.com"), socketPath: "/s")
+        let report = ErrorReport.make(
+            for: Self.daemonError("email-already-in-use", email: "ann@example.com"), socketPath: "/s")
         #expect(report.status == .failure)
         #expect(
             report.message
-                == "that email has an account: run `sesamectl sign-in ann@example.com`; your guest data will be merged into it")
+                == "that email has an account: run `sesamectl sign-in ann@example.com`; your guest data will be merged into it"
+        )
     }
 
     @Test func unreachableIsSixtyNineAndNamesTheSocket() {
@@ -96,7 +100,9 @@ struct SesameCtlOutputTests {
         let path = "/run/sesame/sesamed.sock"
         let report = ErrorReport.make(for: .permissionDenied(socketPath: path, group: "sesame"), socketPath: path)
         #expect(report.status == .unavailable)
-        #expect(report.message == "permission denied on /run/sesame/sesamed.sock: join group sesame (or ask an administrator)")
+        #expect(
+            report.message
+                == "permission denied on /run/sesame/sesamed.sock: join group sesame (or ask an administrator)")
         #expect(!report.message.contains("systemctl start"))
     }
 
@@ -167,12 +173,14 @@ struct SesameCtlOutputTests {
     @Test func theManualPageListsEveryCommand() {
         let page = ManualPage.render()
         #expect(page.hasPrefix(".TH SESAMECTL 1"))
-        for command in ["status", "token", "watch", "sign\\-up", "sign\\-in", "send\\-link", "complete\\-link",
+        for command in [
+            "status", "token", "watch", "sign\\-up", "sign\\-in", "send\\-link", "complete\\-link",
             "sign\\-in\\-idp", "link password", "link email\\-link", "link idp", "unlink", "sign\\-out",
             "username set", "username check", "reset\\-password", "merges list", "merges complete",
-            "delete\\-account", "verify\\-email", "update\\-profile", "reload"]
-        {
-            #expect(page.contains(".SS \"sesamectl \(command.replacingOccurrences(of: "\\-", with: "-"))\""), "\(command)")
+            "delete\\-account", "verify\\-email", "update\\-profile", "reload",
+        ] {
+            #expect(
+                page.contains(".SS \"sesamectl \(command.replacingOccurrences(of: "\\-", with: "-"))\""), "\(command)")
         }
         #expect(!page.contains("help-man"))
     }

@@ -1,11 +1,13 @@
 import Testing
+
 @testable import SesameClient
 
 @Suite("Socket path resolution")
 struct SesameSocketPathTests {
     @Test func explicitEnvironmentVariableWins() {
         let path = SesameSocketPath.resolve(
-            environment: ["SESAME_SOCKET": "/tmp/s.sock", "XDG_RUNTIME_DIR": "/run/user/1000"], fileExists: { _ in true })
+            environment: ["SESAME_SOCKET": "/tmp/s.sock", "XDG_RUNTIME_DIR": "/run/user/1000"],
+            fileExists: { _ in true })
         #expect(path == "/tmp/s.sock")
     }
 
@@ -17,7 +19,8 @@ struct SesameSocketPathTests {
     }
 
     @Test func systemInstanceWhenTheUserSocketIsMissing() {
-        let path = SesameSocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], fileExists: { _ in false })
+        let path = SesameSocketPath.resolve(
+            environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], fileExists: { _ in false })
         #expect(path == "/run/sesame/sesamed.sock")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import SesameClient
 
 struct TimedOut: Error, CustomStringConvertible {

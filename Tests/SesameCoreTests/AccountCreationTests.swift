@@ -18,28 +18,51 @@ struct AccountCreationTests {
     @Test(
         "each event gives the right next action",
         arguments: [
-            Case(name: "guest, no username: link, adopt", origin: .guest, username: false, first: .linkToGuest,
-                 steps: [(.created, .adopt), (.adopted, .done)]),
-            Case(name: "guest with a username: claim first, link, adopt, write the details", origin: .guest, username: true,
-                 first: .claimForGuest,
-                 steps: [(.claimed, .linkToGuest), (.created, .adopt), (.adopted, .writeDetails), (.detailsHandled, .done)]),
-            Case(name: "guest, the name is taken: nothing was linked", origin: .guest, username: true, first: .claimForGuest,
-                 steps: [(.claimFailed(taken), .fail(taken))]),
-            Case(name: "guest, the link fails: the claim is given back, then the link's error", origin: .guest, username: true,
-                 first: .claimForGuest,
-                 steps: [(.claimed, .linkToGuest), (.creationFailed(inUse), .releaseGuestClaim), (.undone, .fail(inUse))]),
-            Case(name: "guest, no username, the link fails", origin: .guest, username: false, first: .linkToGuest,
-                 steps: [(.creationFailed(inUse), .fail(inUse))]),
-            Case(name: "signed out, no username: sign up, adopt", origin: .nobody, username: false, first: .signUp,
-                 steps: [(.created, .adopt), (.adopted, .done)]),
-            Case(name: "signed out with a username: sign up, claim, adopt, write the details", origin: .nobody, username: true,
-                 first: .signUp,
-                 steps: [(.created, .claimForNewAccount), (.claimed, .adopt), (.adopted, .writeDetails), (.detailsHandled, .done)]),
-            Case(name: "signed out, the name lost a race: the new account is deleted again", origin: .nobody, username: true,
-                 first: .signUp,
-                 steps: [(.created, .claimForNewAccount), (.claimFailed(taken), .deleteNewAccount), (.undone, .fail(taken))]),
-            Case(name: "signed out, the sign-up fails: nothing to undo", origin: .nobody, username: true, first: .signUp,
-                 steps: [(.creationFailed(inUse), .fail(inUse))]),
+            Case(
+                name: "guest, no username: link, adopt", origin: .guest, username: false, first: .linkToGuest,
+                steps: [(.created, .adopt), (.adopted, .done)]),
+            Case(
+                name: "guest with a username: claim first, link, adopt, write the details", origin: .guest,
+                username: true,
+                first: .claimForGuest,
+                steps: [
+                    (.claimed, .linkToGuest), (.created, .adopt), (.adopted, .writeDetails), (.detailsHandled, .done),
+                ]),
+            Case(
+                name: "guest, the name is taken: nothing was linked", origin: .guest, username: true,
+                first: .claimForGuest,
+                steps: [(.claimFailed(taken), .fail(taken))]),
+            Case(
+                name: "guest, the link fails: the claim is given back, then the link's error", origin: .guest,
+                username: true,
+                first: .claimForGuest,
+                steps: [
+                    (.claimed, .linkToGuest), (.creationFailed(inUse), .releaseGuestClaim), (.undone, .fail(inUse)),
+                ]),
+            Case(
+                name: "guest, no username, the link fails", origin: .guest, username: false, first: .linkToGuest,
+                steps: [(.creationFailed(inUse), .fail(inUse))]),
+            Case(
+                name: "signed out, no username: sign up, adopt", origin: .nobody, username: false, first: .signUp,
+                steps: [(.created, .adopt), (.adopted, .done)]),
+            Case(
+                name: "signed out with a username: sign up, claim, adopt, write the details", origin: .nobody,
+                username: true,
+                first: .signUp,
+                steps: [
+                    (.created, .claimForNewAccount), (.claimed, .adopt), (.adopted, .writeDetails),
+                    (.detailsHandled, .done),
+                ]),
+            Case(
+                name: "signed out, the name lost a race: the new account is deleted again", origin: .nobody,
+                username: true,
+                first: .signUp,
+                steps: [
+                    (.created, .claimForNewAccount), (.claimFailed(taken), .deleteNewAccount), (.undone, .fail(taken)),
+                ]),
+            Case(
+                name: "signed out, the sign-up fails: nothing to undo", origin: .nobody, username: true, first: .signUp,
+                steps: [(.creationFailed(inUse), .fail(inUse))]),
         ])
     func steps(_ c: Case) {
         var job = AccountCreation(origin: c.origin, claimsUsername: c.username)
@@ -74,7 +97,8 @@ struct AccountCreationTests {
         // After the link was adopted, before the details: the details are written.
         var afterLink = UsernameStepJob(Self.step)
         _ = afterLink.start(signedIn: account)
-        #expect(afterLink.handle(.owner("g")) == .writeDetails(UsernameDetails(username: "Ann", email: "ann@example.com")))
+        #expect(
+            afterLink.handle(.owner("g")) == .writeDetails(UsernameDetails(username: "Ann", email: "ann@example.com")))
         #expect(afterLink.handle(.detailsWritten) == .adopt(username: "Ann"))
     }
 }

@@ -7,7 +7,7 @@ struct AuthErrorTests {
     func messages(_ reason: AuthError.Reason) {
         let error = AuthError(reason)
         #expect(!error.message.isEmpty)
-        #expect(error.message.hasSuffix(".") || error.message.hasSuffix("'.") )
+        #expect(error.message.hasSuffix(".") || error.message.hasSuffix("'."))
         if reason.category == .backend { #expect(error.retryAfterMs != nil) }
     }
 

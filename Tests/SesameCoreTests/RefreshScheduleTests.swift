@@ -10,12 +10,14 @@ struct RefreshScheduleTests {
         IDToken(rawValue: "x", expiresAt: t0.addingTimeInterval(lifetime), issuedAt: t0, signInProvider: "anonymous")
     }
 
-    @Test("refreshes at expiry minus the margin", arguments: [
-        (3600.0, 300.0, 3300.0),  // the usual case
-        (3600.0, 0.0, 3600.0),  // no margin: at expiry
-        (60.0, 300.0, 30.0),  // margin longer than the lifetime: at half the lifetime
-        (600.0, 300.0, 300.0),
-    ])
+    @Test(
+        "refreshes at expiry minus the margin",
+        arguments: [
+            (3600.0, 300.0, 3300.0),  // the usual case
+            (3600.0, 0.0, 3600.0),  // no margin: at expiry
+            (60.0, 300.0, 30.0),  // margin longer than the lifetime: at half the lifetime
+            (600.0, 300.0, 300.0),
+        ])
     func refreshTime(lifetime: Double, margin: Double, expected: Double) {
         let schedule = RefreshSchedule(margin: margin, jitterFraction: 0.1)
         #expect(schedule.refreshTime(for: token(lifetime: lifetime)) == t0.addingTimeInterval(expected))

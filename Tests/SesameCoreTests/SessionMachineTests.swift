@@ -7,7 +7,8 @@ private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
 private func session(_ uid: String, anonymous: Bool, token: Int = 1) -> Session {
     Session(
         user: User(uid: uid, isAnonymous: anonymous, providers: anonymous ? [] : ["password"]),
-        idToken: IDToken(rawValue: "id\(token)", expiresAt: t0.addingTimeInterval(3600), issuedAt: t0, signInProvider: "x"),
+        idToken: IDToken(
+            rawValue: "id\(token)", expiresAt: t0.addingTimeInterval(3600), issuedAt: t0, signInProvider: "x"),
         refreshToken: RefreshToken("r\(token)"))
 }
 
@@ -37,17 +38,24 @@ struct SessionMachineTests {
     @Test(
         "loading the keyring",
         arguments: [
-            LoadCase(name: "no keyring, anonymous first", stored: nil, anonymousFirst: true, status: .signedOut,
-                     actions: [.rescheduleRefresh, .signInAnonymously]),
-            LoadCase(name: "no keyring, anonymous first off", stored: nil, anonymousFirst: false, status: .signedOut,
-                     actions: [.rescheduleRefresh]),
-            LoadCase(name: "stored anonymous", stored: PersistedState(session: session("a", anonymous: true)),
-                     anonymousFirst: true, status: .anonymous, actions: [.rescheduleRefresh]),
-            LoadCase(name: "stored account", stored: PersistedState(session: session("b", anonymous: false)),
-                     anonymousFirst: true, status: .authenticated, actions: [.rescheduleRefresh]),
-            LoadCase(name: "stored deletions", stored: PersistedState(session: session("b", anonymous: false),
-                                                                      pendingDeletions: [session("a", anonymous: true)]),
-                     anonymousFirst: true, status: .authenticated, actions: [.rescheduleRefresh, .processDeletions]),
+            LoadCase(
+                name: "no keyring, anonymous first", stored: nil, anonymousFirst: true, status: .signedOut,
+                actions: [.rescheduleRefresh, .signInAnonymously]),
+            LoadCase(
+                name: "no keyring, anonymous first off", stored: nil, anonymousFirst: false, status: .signedOut,
+                actions: [.rescheduleRefresh]),
+            LoadCase(
+                name: "stored anonymous", stored: PersistedState(session: session("a", anonymous: true)),
+                anonymousFirst: true, status: .anonymous, actions: [.rescheduleRefresh]),
+            LoadCase(
+                name: "stored account", stored: PersistedState(session: session("b", anonymous: false)),
+                anonymousFirst: true, status: .authenticated, actions: [.rescheduleRefresh]),
+            LoadCase(
+                name: "stored deletions",
+                stored: PersistedState(
+                    session: session("b", anonymous: false),
+                    pendingDeletions: [session("a", anonymous: true)]),
+                anonymousFirst: true, status: .authenticated, actions: [.rescheduleRefresh, .processDeletions]),
         ])
     func load(_ c: LoadCase) {
         var machine = SessionMachine(anonymousFirst: c.anonymousFirst)
@@ -71,36 +79,48 @@ struct SessionMachineTests {
             TransitionCase(
                 name: "anonymous user created", before: nil,
                 event: .signedIn(session("a", anonymous: true), reason: .anonymousCreated), status: .anonymous,
-                actions: [.persist, .notifyAuthStateChanged(reason: .anonymousCreated, previousUid: nil),
-                          .notifyIdTokenChanged, .rescheduleRefresh]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .anonymousCreated, previousUid: nil),
+                    .notifyIdTokenChanged, .rescheduleRefresh,
+                ]),
             TransitionCase(
                 name: "guest linked keeps the uid", before: session("a", anonymous: true),
                 event: .linked(session("a", anonymous: false, token: 2)), status: .authenticated,
-                actions: [.persist, .notifyAuthStateChanged(reason: .linked, previousUid: "a"),
-                          .notifyIdTokenChanged, .rescheduleRefresh]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .linked, previousUid: "a"),
+                    .notifyIdTokenChanged, .rescheduleRefresh,
+                ]),
             TransitionCase(
                 name: "account signs out, anonymous first: its session is to be ended at the backend",
                 before: session("b", anonymous: false),
                 event: .signedOut, status: .signedOut,
-                actions: [.persist, .notifyAuthStateChanged(reason: .signedOut, previousUid: "b"),
-                          .rescheduleRefresh, .signInAnonymously, .processDeletions]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .signedOut, previousUid: "b"),
+                    .rescheduleRefresh, .signInAnonymously, .processDeletions,
+                ]),
             TransitionCase(
                 name: "switching from one account to another ends the old one's session",
                 before: session("b", anonymous: false),
                 event: .signedIn(session("c", anonymous: false, token: 2), reason: .signedIn), status: .authenticated,
-                actions: [.persist, .notifyAuthStateChanged(reason: .signedIn, previousUid: "b"),
-                          .notifyIdTokenChanged, .rescheduleRefresh, .processDeletions]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .signedIn, previousUid: "b"),
+                    .notifyIdTokenChanged, .rescheduleRefresh, .processDeletions,
+                ]),
 
             TransitionCase(
                 name: "guest reset queues its deletion", before: session("a", anonymous: true),
                 event: .reset, status: .signedOut,
-                actions: [.persist, .notifyAuthStateChanged(reason: .reset, previousUid: "a"),
-                          .rescheduleRefresh, .signInAnonymously, .processDeletions]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .reset, previousUid: "a"),
+                    .rescheduleRefresh, .signInAnonymously, .processDeletions,
+                ]),
             TransitionCase(
                 name: "revoked session", before: session("b", anonymous: false),
                 event: .sessionRevoked, status: .signedOut,
-                actions: [.persist, .notifyAuthStateChanged(reason: .sessionRevoked, previousUid: "b"),
-                          .rescheduleRefresh, .signInAnonymously]),
+                actions: [
+                    .persist, .notifyAuthStateChanged(reason: .sessionRevoked, previousUid: "b"),
+                    .rescheduleRefresh, .signInAnonymously,
+                ]),
             TransitionCase(
                 name: "new tokens only", before: session("a", anonymous: true),
                 event: .updated(session("a", anonymous: true, token: 2)), status: .anonymous,

@@ -33,43 +33,66 @@ struct UsernameChangeCrashTests {
     ]
     /// With `unlessCurrent`, the service keeps the key the details record points at: Bob before
     /// the new details are written, released once they point at Ann.
-    static let releaseOld: [UsernameStepJob.Action] = [.release(key: "bob", unlessCurrent: true), .finish([releaseBob])]
+    static let releaseOld: [UsernameStepJob.Action] = [
+        .release(key: "bob", unlessCurrent: true), .finish([releaseBob]),
+    ]
 
     @Test(
         "the keyring at each crash point, and what the restart does with it",
         arguments: [
-            Case(name: "before the steps are written: nothing listed, the old name stands", events: [], keyring: [],
-                 replays: []),
-            Case(name: "the claim was sent and did not land: its step is dropped, Bob is kept (details point at it)",
-                 events: [.stepsUpdated], keyring: [claimAnn, releaseBob], owner: nil,
-                 replays: [Replay(step: claimAnn, actions: [.readOwner(key: "ann"), .finish([claimAnn])]),
-                           Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "the claim landed: the rename is finished, then Bob released",
-                 events: [.stepsUpdated], keyring: [claimAnn, releaseBob], owner: "u1",
-                 replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "during the details write: the rename is finished",
-                 events: [.stepsUpdated, .claimed(won: true)], keyring: [claimAnn, releaseBob], owner: "u1",
-                 replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "during the read-back of a details write whose answer was lost: the rename is finished",
-                 events: [.stepsUpdated, .claimed(won: true), .failed(AuthError(.networkRequestFailed))],
-                 keyring: [claimAnn, releaseBob], owner: "u1",
-                 replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "the details written, the claim step forgotten, before the session took the name: Bob released",
-                 events: [.stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated], keyring: [releaseBob],
-                 owner: "u1", replays: [Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "during the old key's release: it is done again",
-                 events: [.stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated, .adopted],
-                 keyring: [releaseBob], owner: "u1", replays: [Replay(step: releaseBob, actions: releaseOld)]),
-            Case(name: "after the last write: nothing listed",
-                 events: [.stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated, .adopted, .released,
-                          .stepsUpdated],
-                 keyring: [], owner: "u1", replays: []),
-            Case(name: "during the undo of a failed details write: the new key is given back",
-                 events: [.stepsUpdated, .claimed(won: true), .failed(AuthError(.networkRequestFailed)), .detailsRead(nil),
-                          .stepsUpdated],
-                 keyring: [giveAnnBack], owner: "u1",
-                 replays: [Replay(step: giveAnnBack, actions: [.release(key: "ann", unlessCurrent: true),
-                                                               .finish([giveAnnBack])])]),
+            Case(
+                name: "before the steps are written: nothing listed, the old name stands", events: [], keyring: [],
+                replays: []),
+            Case(
+                name: "the claim was sent and did not land: its step is dropped, Bob is kept (details point at it)",
+                events: [.stepsUpdated], keyring: [claimAnn, releaseBob], owner: nil,
+                replays: [
+                    Replay(step: claimAnn, actions: [.readOwner(key: "ann"), .finish([claimAnn])]),
+                    Replay(step: releaseBob, actions: releaseOld),
+                ]),
+            Case(
+                name: "the claim landed: the rename is finished, then Bob released",
+                events: [.stepsUpdated], keyring: [claimAnn, releaseBob], owner: "u1",
+                replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
+            Case(
+                name: "during the details write: the rename is finished",
+                events: [.stepsUpdated, .claimed(won: true)], keyring: [claimAnn, releaseBob], owner: "u1",
+                replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
+            Case(
+                name: "during the read-back of a details write whose answer was lost: the rename is finished",
+                events: [.stepsUpdated, .claimed(won: true), .failed(AuthError(.networkRequestFailed))],
+                keyring: [claimAnn, releaseBob], owner: "u1",
+                replays: [Replay(step: claimAnn, actions: finishClaim), Replay(step: releaseBob, actions: releaseOld)]),
+            Case(
+                name: "the details written, the claim step forgotten, before the session took the name: Bob released",
+                events: [.stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated], keyring: [releaseBob],
+                owner: "u1", replays: [Replay(step: releaseBob, actions: releaseOld)]),
+            Case(
+                name: "during the old key's release: it is done again",
+                events: [.stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated, .adopted],
+                keyring: [releaseBob], owner: "u1", replays: [Replay(step: releaseBob, actions: releaseOld)]),
+            Case(
+                name: "after the last write: nothing listed",
+                events: [
+                    .stepsUpdated, .claimed(won: true), .detailsWritten, .stepsUpdated, .adopted, .released,
+                    .stepsUpdated,
+                ],
+                keyring: [], owner: "u1", replays: []),
+            Case(
+                name: "during the undo of a failed details write: the new key is given back",
+                events: [
+                    .stepsUpdated, .claimed(won: true), .failed(AuthError(.networkRequestFailed)), .detailsRead(nil),
+                    .stepsUpdated,
+                ],
+                keyring: [giveAnnBack], owner: "u1",
+                replays: [
+                    Replay(
+                        step: giveAnnBack,
+                        actions: [
+                            .release(key: "ann", unlessCurrent: true),
+                            .finish([giveAnnBack]),
+                        ])
+                ]),
         ])
     func crash(_ c: Case) {
         var job = UsernameChange(uid: "u1", username: ann, oldUsername: "Bob", email: "ann@example.com")

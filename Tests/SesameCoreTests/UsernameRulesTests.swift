@@ -54,8 +54,9 @@ struct UsernameRulesTests {
         .init(input: "ᎠᎡᎢ", name: "ᎠᎡᎢ", key: "ᎠᎡᎢ"),
         // Lengths are counted in Unicode scalars after NFC.
         .init(input: "abc", name: "abc", key: "abc"),
-        .init(input: String(repeating: "x", count: 32), name: String(repeating: "x", count: 32),
-              key: String(repeating: "x", count: 32)),
+        .init(
+            input: String(repeating: "x", count: 32), name: String(repeating: "x", count: 32),
+            key: String(repeating: "x", count: 32)),
         .init(input: "e\u{0301}e\u{0301}e\u{0301}", name: "\u{00E9}\u{00E9}\u{00E9}", key: "\u{00E9}\u{00E9}\u{00E9}"),
         // Old Cyrillic letter variants fold to the ordinary letters.
         .init(input: "\u{1C80}\u{1C82}\u{1C83}", name: "\u{1C80}\u{1C82}\u{1C83}", key: "вос"),
@@ -86,8 +87,9 @@ struct UsernameRulesTests {
         .init(input: "e\u{0301}e\u{0301}", rejection: .tooShort(count: 2)),
         .init(input: String(repeating: "x", count: 33), rejection: .tooLong(count: 33)),
         // 11 decomposed é (22 scalars) + 11 x = 22 after NFC: fine; 17 é + 16 x = 33: too long.
-        .init(input: String(repeating: "e\u{0301}", count: 17) + String(repeating: "x", count: 16),
-              rejection: .tooLong(count: 33)),
+        .init(
+            input: String(repeating: "e\u{0301}", count: 17) + String(repeating: "x", count: 16),
+            rejection: .tooLong(count: 33)),
         .init(input: "ann@example.com", rejection: .disallowedCharacter("@")),
         .init(input: "ann lee", rejection: .disallowedCharacter(" ")),
         .init(input: "ann+lee", rejection: .disallowedCharacter("+")),

@@ -7,7 +7,8 @@ struct BadInputTests {
     @Test func oversizedBodiesAreRefusedOnBothPorts() async throws {
         try await TestEmulator.with { emu in
             let huge = [UInt8](repeating: UInt8(ascii: "a"), count: (1 << 20) + 1)
-            let auth = try await emu.request("POST", "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", body: huge)
+            let auth = try await emu.request(
+                "POST", "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", body: huge)
             #expect(auth.status == 413)
             #expect(auth.json["error"]?["code"] == 413)
             let database = try await emu.request("PUT", "\(emu.databaseBase)/a.json", body: huge)
@@ -20,7 +21,10 @@ struct BadInputTests {
     @Test func malformedAndMistypedBodies() async throws {
         try await TestEmulator.with { emu in
             let url = "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k"
-            for body in ["{", "[1,2]", "\"text\"", "{\"email\":}", "{\"email\":\"a@b.c\",}", String(repeating: "[", count: 100_000), "{\"a\":\"\u{01}\"}"] {
+            for body in [
+                "{", "[1,2]", "\"text\"", "{\"email\":}", "{\"email\":\"a@b.c\",}",
+                String(repeating: "[", count: 100_000), "{\"a\":\"\u{01}\"}",
+            ] {
                 let answer = try await emu.request("POST", url, body: Array(body.utf8))
                 #expect(answer.status == 400, "\(body.prefix(20))")
                 #expect(answer.json["error"]?["status"] == "INVALID_ARGUMENT")
@@ -68,7 +72,8 @@ struct BadInputTests {
                     group.addTask {
                         if i % 2 == 0 {
                             let bad = try await emu.request(
-                                "POST", "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k", body: Array("{broken".utf8))
+                                "POST", "\(emu.authBase)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k",
+                                body: Array("{broken".utf8))
                             return bad.status == 400
                         }
                         let good = try await emu.auth("accounts:signUp", [:])

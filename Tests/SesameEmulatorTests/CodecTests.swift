@@ -5,7 +5,10 @@ import Testing
 
 @Suite("JSON value, Base64 and ETag codecs (Foundation and swift-crypto underneath)")
 struct CodecTests {
-    @Test(arguments: [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")])
+    @Test(arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ])
     func base64MatchesRFC4648(plain: String, encoded: String) {
         #expect(Base64URL.standard(Array(plain.utf8)) == encoded)
         #expect(Base64URL.decode(encoded) == Array(plain.utf8))
@@ -40,21 +43,25 @@ struct CodecTests {
     }
 
     @Test(arguments: [
-        "", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "1.", "1e999", "tru", "\"\\x\"", "[1] 2", "{\"a\":\"\u{01}\"}",
+        "", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "01", "1.", "1e999", "tru", "\"\\x\"", "[1] 2",
+        "{\"a\":\"\u{01}\"}",
     ])
     func jsonRejectsInvalidText(_ text: String) {
         #expect(throws: JSONParseError.self) { try JSON.parse(text) }
     }
 
     @Test func jsonRefusesDeepNesting() {
-        #expect(throws: JSONParseError.self) { try JSON.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300)) }
+        #expect(throws: JSONParseError.self) {
+            try JSON.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300))
+        }
         #expect((try? JSON.parse(String(repeating: "[", count: 200) + String(repeating: "]", count: 200))) != nil)
         // Brackets inside strings do not count.
         #expect((try? JSON.parse("[\"" + String(repeating: "[", count: 300) + "\"]")) != nil)
     }
 
     @Test func databaseValuesNormaliseAndPresent() throws {
-        let stored = try DatabaseValue.normalize(["a": nil, "b": [:], "c": ["x", nil, "z"], "d": [".sv": "timestamp"]], now: 42)
+        let stored = try DatabaseValue.normalize(
+            ["a": nil, "b": [:], "c": ["x", nil, "z"], "d": [".sv": "timestamp"]], now: 42)
         #expect(stored == ["c": ["0": "x", "2": "z"], "d": 42])
         #expect(DatabaseValue.presentation(stored) == ["c": ["x", nil, "z"], "d": 42])
         #expect(DatabaseValue.presentation(["0": "a", "9": "b"]) == ["0": "a", "9": "b"])

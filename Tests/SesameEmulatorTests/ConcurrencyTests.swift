@@ -11,7 +11,8 @@ struct ConcurrencyTests {
                 let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            try await emu.auth("accounts:signUp", ["email": .string(email), "password": "secret-pw"]).status
+                            try await emu.auth("accounts:signUp", ["email": .string(email), "password": "secret-pw"])
+                                .status
                         }
                     }
                     var all: [Int] = []

@@ -6,14 +6,18 @@ import Testing
 struct DatabaseTests {
     @Test func putGetPatchDelete() async throws {
         try await TestEmulator.with { emu in
-            let put = try await emu.database("PUT", "/users/alice.json", ["name": "Alice", "age": 30, "empty": [:], "gone": nil])
+            let put = try await emu.database(
+                "PUT", "/users/alice.json", ["name": "Alice", "age": 30, "empty": [:], "gone": nil])
             #expect(put.status == 200)
             #expect(put.json == ["name": "Alice", "age": 30])
             #expect(try await emu.database("GET", "/users/alice/name.json").json == "Alice")
             let patch = try await emu.database("PATCH", "/users.json", ["alice/age": 31, "bob": ["name": "Bob"]])
             #expect(patch.status == 200)
             #expect(patch.json == ["alice/age": 31, "bob": ["name": "Bob"]])
-            #expect(try await emu.database("GET", "/users.json").json == ["alice": ["name": "Alice", "age": 31], "bob": ["name": "Bob"]])
+            #expect(
+                try await emu.database("GET", "/users.json").json == [
+                    "alice": ["name": "Alice", "age": 31], "bob": ["name": "Bob"],
+                ])
             let shallow = try await emu.database("GET", "/users.json", query: "ns=test&shallow=true")
             #expect(shallow.json == ["alice": true, "bob": true])
             let deleted = try await emu.database("DELETE", "/users/alice.json")
@@ -37,17 +41,21 @@ struct DatabaseTests {
 
     @Test func silentWritesAuthAndArrays() async throws {
         try await TestEmulator.with { emu in
-            let silent = try await emu.database("PUT", "/s.json", ["a": 1], query: "ns=test&print=silent&auth=some-token")
+            let silent = try await emu.database(
+                "PUT", "/s.json", ["a": 1], query: "ns=test&print=silent&auth=some-token")
             #expect(silent.status == 204)
             #expect(silent.bytes.isEmpty)
-            let owner = try await emu.database("PUT", "/list.json", [1, 2, 3], headers: [("Authorization", "Bearer owner")])
+            let owner = try await emu.database(
+                "PUT", "/list.json", [1, 2, 3], headers: [("Authorization", "Bearer owner")])
             #expect(owner.json == [1, 2, 3])
             #expect(try await emu.database("GET", "/list.json").json == [1, 2, 3])
             let pushed = try await emu.database("POST", "/messages.json", ["text": "hi"])
             let key = try #require(pushed.json["name"]?.stringValue)
             #expect(key.count == 20)
             #expect(try await emu.database("GET", "/messages/\(key)/text.json").json == "hi")
-            let rules = try await emu.database("PUT", "/.settings/rules.json", ["rules": [".read": true]], headers: [("Authorization", "Bearer owner")])
+            let rules = try await emu.database(
+                "PUT", "/.settings/rules.json", ["rules": [".read": true]], headers: [("Authorization", "Bearer owner")]
+            )
             #expect(rules.status == 200)
         }
     }
@@ -57,13 +65,15 @@ struct DatabaseTests {
             let absent = try await emu.database("GET", "/names/bob.json", headers: [("X-Firebase-ETag", "true")])
             #expect(absent.header("etag") == "null_etag")
             #expect(try await emu.database("GET", "/names/bob.json").header("etag") == nil)
-            let claimed = try await emu.database("PUT", "/names/bob.json", ["uid": "u1"], headers: [("if-match", "null_etag")])
+            let claimed = try await emu.database(
+                "PUT", "/names/bob.json", ["uid": "u1"], headers: [("if-match", "null_etag")])
             #expect(claimed.status == 200)
             let etag = try #require(claimed.header("etag"))
             #expect(etag != "null_etag")
             let read = try await emu.database("GET", "/names/bob.json", headers: [("X-Firebase-ETag", "true")])
             #expect(read.header("etag") == etag)
-            let taken = try await emu.database("PUT", "/names/bob.json", ["uid": "u2"], headers: [("if-match", "null_etag")])
+            let taken = try await emu.database(
+                "PUT", "/names/bob.json", ["uid": "u2"], headers: [("if-match", "null_etag")])
             #expect(taken.status == 412)
             #expect(taken.json == ["uid": "u1"])
             #expect(taken.header("etag") == etag)
@@ -73,7 +83,8 @@ struct DatabaseTests {
             #expect(released.status == 200)
             #expect(try await emu.database("GET", "/names/bob.json").json == .null)
             // ETags are deterministic: the same value gives the same tag.
-            let again = try await emu.database("PUT", "/names/bob.json", ["uid": "u1"], headers: [("if-match", "null_etag")])
+            let again = try await emu.database(
+                "PUT", "/names/bob.json", ["uid": "u1"], headers: [("if-match", "null_etag")])
             #expect(again.header("etag") == etag)
             let unchanged = try await emu.database("GET", "/names/bob.json", headers: [("if-none-match", etag)])
             #expect(unchanged.status == 304)

@@ -9,7 +9,11 @@ struct EmulatorEndpointTests {
             let ready = try await emu.request("GET", "\(emu.authBase)/")
             #expect(ready.json["authEmulator"]?["ready"] == true)
             let config = try await emu.request("GET", "\(emu.authBase)/emulator/v1/projects/demo-project/config")
-            #expect(config.json == ["signIn": ["allowDuplicateEmails": false], "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]])
+            #expect(
+                config.json == [
+                    "signIn": ["allowDuplicateEmails": false],
+                    "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
+                ])
             let patched = try await emu.request(
                 "PATCH", "\(emu.authBase)/emulator/v1/projects/demo-project/config",
                 body: (["signIn": ["allowDuplicateEmails": true]] as JSON).serializedBytes())
@@ -21,7 +25,10 @@ struct EmulatorEndpointTests {
             let cleared = try await emu.request("DELETE", "\(emu.authBase)/emulator/v1/projects/demo-project/accounts")
             #expect(cleared.status == 200)
             #expect(cleared.json == .object([:]))
-            #expect(try await emu.auth("accounts:signInWithPassword", ["email": "dup@example.com", "password": "secret-pw"]).errorMessage == "EMAIL_NOT_FOUND")
+            #expect(
+                try await emu.auth(
+                    "accounts:signInWithPassword", ["email": "dup@example.com", "password": "secret-pw"]
+                ).errorMessage == "EMAIL_NOT_FOUND")
             #expect(try await emu.oobCode(for: "keep@example.com") != nil)
         }
     }
@@ -29,7 +36,8 @@ struct EmulatorEndpointTests {
     @Test func legacyV3PathsAreRewritten() async throws {
         try await TestEmulator.with { emu in
             let answer = try await emu.request(
-                "POST", "\(emu.authBase)/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser?key=k", body: Array("{}".utf8))
+                "POST", "\(emu.authBase)/www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser?key=k",
+                body: Array("{}".utf8))
             #expect(answer.status == 200)
             #expect(answer.json["kind"] == "identitytoolkit#SignupNewUserResponse")
         }

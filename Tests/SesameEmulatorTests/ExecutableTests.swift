@@ -27,7 +27,9 @@ struct ExecutableTests {
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: emulatorBinary!)
-        process.arguments = ["--auth-port", "0", "--database-port", "0", "--export-on-exit", work.appendingPathComponent("export").path]
+        process.arguments = [
+            "--auth-port", "0", "--database-port", "0", "--export-on-exit", work.appendingPathComponent("export").path,
+        ]
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -52,7 +54,8 @@ struct ExecutableTests {
         #expect(ports.allSatisfy { $0.1 > 0 })
 
         let auth = try #require(ports.first { $0.0 == "auth" }?.1)
-        var request = HTTPClientRequest(url: "http://127.0.0.1:\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
+        var request = HTTPClientRequest(
+            url: "http://127.0.0.1:\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=k")
         request.method = .POST
         request.body = .bytes(ByteBuffer(string: "{}"))
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
@@ -62,7 +65,8 @@ struct ExecutableTests {
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("export/auth_export/accounts.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: work.appendingPathComponent("export/auth_export/accounts.json").path)
+        )
     }
 }
-

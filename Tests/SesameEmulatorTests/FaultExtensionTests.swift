@@ -8,7 +8,9 @@ import Testing
 @Suite("Sesame fault extension: retryAfter, reset, garbage, clock skew, long latency")
 struct FaultExtensionTests {
     func setFaults(_ emu: TestEmulator, base: String, _ body: JSON) async throws -> HTTPAnswer {
-        try await emu.request("POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(), headers: [("Content-Type", "application/json")])
+        try await emu.request(
+            "POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(),
+            headers: [("Content-Type", "application/json")])
     }
 
     static let signUpRequest =
@@ -67,7 +69,8 @@ struct FaultExtensionTests {
 
     @Test func garbageAnswers200WithABodyThatIsNotJSON() async throws {
         try await TestEmulator.with { emu in
-            _ = try await setFaults(emu, base: emu.authBase, ["garbage": true, "pathPrefix": "/securetoken.googleapis.com/"])
+            _ = try await setFaults(
+                emu, base: emu.authBase, ["garbage": true, "pathPrefix": "/securetoken.googleapis.com/"])
             let anon = try await emu.signUpAnonymously()
             let refreshed = try await emu.refresh(try #require(anon["refreshToken"]?.stringValue))
             #expect(refreshed.status == 200)
@@ -121,7 +124,10 @@ struct FaultExtensionTests {
                     "POST", "\(emu.authBase)\(prefix)?key=k", body: Array("{}".utf8), timeout: .milliseconds(100))
             }
             // Meanwhile other paths are served, and a patient caller gets its late answer.
-            #expect(try await emu.auth("accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "http://x"]).status == 200)
+            #expect(
+                try await emu.auth(
+                    "accounts:createAuthUri", ["identifier": "a@example.com", "continueUri": "http://x"]
+                ).status == 200)
             #expect(try await emu.auth("accounts:signUp", [:]).status == 200)
             let calls = try await emu.request("GET", "\(emu.authBase)/sesame/v1/faults").json["calls"]
             #expect(calls?["accounts:signUp"] == 2)

@@ -5,7 +5,9 @@ import Testing
 @Suite("Sesame fault-injection extension")
 struct FaultTests {
     func setFaults(_ emu: TestEmulator, base: String, _ body: JSON) async throws -> HTTPAnswer {
-        try await emu.request("POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(), headers: [("Content-Type", "application/json")])
+        try await emu.request(
+            "POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(),
+            headers: [("Content-Type", "application/json")])
     }
 
     @Test func failNextFailsExactlyThatManyRequestsWithTheEnvelope() async throws {
@@ -20,7 +22,9 @@ struct FaultTests {
                 #expect(failed.json["error"]?["code"] == 503)
             }
             #expect(try await emu.auth("accounts:signUp", [:]).status == 200)
-            _ = try await setFaults(emu, base: emu.authBase, ["failNext": 1, "failStatus": 400, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER"])
+            _ = try await setFaults(
+                emu, base: emu.authBase,
+                ["failNext": 1, "failStatus": 400, "failMessage": "TOO_MANY_ATTEMPTS_TRY_LATER"])
             let custom = try await emu.auth("accounts:signUp", [:])
             #expect(custom.status == 400)
             #expect(custom.errorMessage == "TOO_MANY_ATTEMPTS_TRY_LATER")
@@ -30,14 +34,17 @@ struct FaultTests {
     @Test func pathPrefixLimitsFaultsAndSesamePathsAreNeverFaulted() async throws {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()
-            _ = try await setFaults(emu, base: emu.authBase, ["failNext": 1, "pathPrefix": "/securetoken.googleapis.com/"])
+            _ = try await setFaults(
+                emu, base: emu.authBase, ["failNext": 1, "pathPrefix": "/securetoken.googleapis.com/"])
             #expect(try await emu.auth("accounts:lookup", ["idToken": anon["idToken"]!]).status == 200)
             let refresh = try await emu.refresh(try #require(anon["refreshToken"]?.stringValue))
             #expect(refresh.status == 503)
             #expect(try await emu.refresh(try #require(anon["refreshToken"]?.stringValue)).status == 200)
             // Emulator control paths are not faulted by default.
             _ = try await setFaults(emu, base: emu.authBase, ["failNext": 1, "pathPrefix": nil])
-            #expect(try await emu.request("GET", "\(emu.authBase)/emulator/v1/projects/demo-project/oobCodes").status == 200)
+            #expect(
+                try await emu.request("GET", "\(emu.authBase)/emulator/v1/projects/demo-project/oobCodes").status == 200
+            )
             #expect(try await emu.auth("accounts:signUp", [:]).status == 503)
         }
     }

@@ -9,7 +9,11 @@ struct LinkingTests {
             let anon = try await emu.signUpAnonymously()
             emu.time.advance(seconds: 2)
             let linked = try await emu.auth(
-                "accounts:signUp", ["idToken": anon["idToken"]!, "email": "up@example.com", "password": "secret-pw", "returnSecureToken": true])
+                "accounts:signUp",
+                [
+                    "idToken": anon["idToken"]!, "email": "up@example.com", "password": "secret-pw",
+                    "returnSecureToken": true,
+                ])
             #expect(linked.status == 200)
             #expect(linked.json["localId"] == anon["localId"])
             #expect(TestEmulator.claims(linked.json["idToken"])["firebase"]?["sign_in_provider"] == "password")
@@ -21,7 +25,8 @@ struct LinkingTests {
             #expect(user["emailVerified"] == false)
             #expect(user["providerUserInfo"]?.arrayValue?.first?["providerId"] == "password")
             #expect(user["passwordHash"]?.stringValue?.hasSuffix(":password=secret-pw") == true)
-            let signIn = try await emu.auth("accounts:signInWithPassword", ["email": "up@example.com", "password": "secret-pw"])
+            let signIn = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "up@example.com", "password": "secret-pw"])
             #expect(signIn.json["localId"] == anon["localId"])
         }
     }
@@ -29,7 +34,8 @@ struct LinkingTests {
     @Test func linkAnonymousWithPasswordThroughUpdate() async throws {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()
-            let linked = try await emu.auth("accounts:update", ["idToken": anon["idToken"]!, "email": "upd@example.com", "password": "secret-pw"])
+            let linked = try await emu.auth(
+                "accounts:update", ["idToken": anon["idToken"]!, "email": "upd@example.com", "password": "secret-pw"])
             #expect(linked.status == 200)
             #expect(linked.json["localId"] == anon["localId"])
             #expect(linked.json["idToken"] != nil)
@@ -42,7 +48,8 @@ struct LinkingTests {
             let anon = try await emu.signUpAnonymously()
             let code = try await emu.sendSignInLink(to: "link@example.com")
             let linked = try await emu.auth(
-                "accounts:signInWithEmailLink", ["idToken": anon["idToken"]!, "email": "link@example.com", "oobCode": .string(code)])
+                "accounts:signInWithEmailLink",
+                ["idToken": anon["idToken"]!, "email": "link@example.com", "oobCode": .string(code)])
             #expect(linked.status == 200)
             #expect(linked.json["kind"] == "identitytoolkit#EmailLinkSigninResponse")
             #expect(linked.json["localId"] == anon["localId"])
@@ -50,7 +57,8 @@ struct LinkingTests {
             let claims = TestEmulator.claims(linked.json["idToken"])
             #expect(claims["firebase"]?["sign_in_provider"] == "password")
             #expect(claims["email_verified"] == true)
-            let methods = try await emu.auth("accounts:createAuthUri", ["identifier": "link@example.com", "continueUri": "http://localhost"])
+            let methods = try await emu.auth(
+                "accounts:createAuthUri", ["identifier": "link@example.com", "continueUri": "http://localhost"])
             #expect(methods.json["registered"] == true)
             #expect(methods.json["signinMethods"] == ["emailLink"])
         }
@@ -59,10 +67,15 @@ struct LinkingTests {
     @Test func linkAnonymousWithIdp() async throws {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()
-            let postBody = TestEmulator.idpPostBody(["sub": "g-123", "email": "G@Example.com", "email_verified": true, "name": "Gee"])
+            let postBody = TestEmulator.idpPostBody([
+                "sub": "g-123", "email": "G@Example.com", "email_verified": true, "name": "Gee",
+            ])
             let linked = try await emu.auth(
                 "accounts:signInWithIdp",
-                ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost", "returnIdpCredential": true])
+                [
+                    "idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost",
+                    "returnIdpCredential": true,
+                ])
             #expect(linked.status == 200)
             #expect(linked.json["localId"] == anon["localId"])
             #expect(linked.json["isNewUser"] == nil)
@@ -79,7 +92,11 @@ struct LinkingTests {
 
     @Test func idpSignInCreatesThenFindsTheSameAccount() async throws {
         try await TestEmulator.with { emu in
-            let body: JSON = ["postBody": .string(TestEmulator.idpPostBody(provider: "github.com", ["sub": "gh-1", "screen_name": "octo"])), "requestUri": "http://localhost"]
+            let body: JSON = [
+                "postBody": .string(
+                    TestEmulator.idpPostBody(provider: "github.com", ["sub": "gh-1", "screen_name": "octo"])),
+                "requestUri": "http://localhost",
+            ]
             let first = try await emu.auth("accounts:signInWithIdp", body)
             #expect(first.status == 200)
             #expect(first.json["isNewUser"] == true)
@@ -96,7 +113,8 @@ struct LinkingTests {
             let payload = Base64URL.encode(Array(#"{"sub":"jwt-sub","email":"jwt@example.com"}"#.utf8))
             let jwt = "eyJhbGciOiJub25lIn0.\(payload).sig"
             let answer = try await emu.auth(
-                "accounts:signInWithIdp", ["postBody": .string("providerId=google.com&id_token=\(jwt)"), "requestUri": "http://localhost"])
+                "accounts:signInWithIdp",
+                ["postBody": .string("providerId=google.com&id_token=\(jwt)"), "requestUri": "http://localhost"])
             #expect(answer.status == 200)
             #expect(answer.json["email"] == "jwt@example.com")
             #expect(answer.json["oauthIdToken"]?.stringValue == jwt)
@@ -105,17 +123,28 @@ struct LinkingTests {
 
     @Test func idpInputErrors() async throws {
         try await TestEmulator.with { emu in
-            let missingUri = try await emu.auth("accounts:signInWithIdp", ["postBody": "providerId=google.com&id_token=%7B%7D"])
+            let missingUri = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": "providerId=google.com&id_token=%7B%7D"])
             #expect(missingUri.errorMessage == "MISSING_REQUEST_URI")
-            let noSub = try await emu.auth("accounts:signInWithIdp", ["postBody": "providerId=google.com&id_token=%7B%7D", "requestUri": "http://localhost"])
-            #expect(noSub.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields.") == true)
+            let noSub = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["postBody": "providerId=google.com&id_token=%7B%7D", "requestUri": "http://localhost"])
+            #expect(
+                noSub.errorMessage?.hasPrefix(
+                    "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields.") == true)
             let numericSub = try await emu.auth(
-                "accounts:signInWithIdp", ["postBody": "providerId=google.com&id_token=%7B%22sub%22%3A1%7D", "requestUri": "http://localhost"])
+                "accounts:signInWithIdp",
+                ["postBody": "providerId=google.com&id_token=%7B%22sub%22%3A1%7D", "requestUri": "http://localhost"])
             #expect(numericSub.errorMessage == "INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
-            let garbage = try await emu.auth("accounts:signInWithIdp", ["postBody": "providerId=google.com&id_token=garbage", "requestUri": "http://localhost"])
+            let garbage = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["postBody": "providerId=google.com&id_token=garbage", "requestUri": "http://localhost"])
             #expect(garbage.errorMessage?.hasPrefix("INVALID_IDP_RESPONSE : Unable to parse id_token: garbage") == true)
-            let noProvider = try await emu.auth("accounts:signInWithIdp", ["postBody": "id_token=%7B%7D", "requestUri": "http://localhost"])
-            #expect(noProvider.errorMessage?.hasPrefix("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential:") == true)
+            let noProvider = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": "id_token=%7B%7D", "requestUri": "http://localhost"])
+            #expect(
+                noProvider.errorMessage?.hasPrefix(
+                    "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential:") == true)
         }
     }
 
@@ -123,9 +152,11 @@ struct LinkingTests {
         try await TestEmulator.with { emu in
             _ = try await emu.signUp(email: "owner@example.com")
             let anon = try await emu.signUpAnonymously()
-            let answer = try await emu.auth("accounts:signUp", ["idToken": anon["idToken"]!, "email": "owner@example.com", "password": "secret-pw"])
+            let answer = try await emu.auth(
+                "accounts:signUp", ["idToken": anon["idToken"]!, "email": "owner@example.com", "password": "secret-pw"])
             #expect(answer.errorMessage == "EMAIL_EXISTS")
-            let update = try await emu.auth("accounts:update", ["idToken": anon["idToken"]!, "email": "OWNER@example.com"])
+            let update = try await emu.auth(
+                "accounts:update", ["idToken": anon["idToken"]!, "email": "OWNER@example.com"])
             #expect(update.errorMessage == "EMAIL_EXISTS")
         }
     }
@@ -146,35 +177,50 @@ struct LinkingTests {
 
     @Test func idpConflictsWithAndWithoutReturnIdpCredential() async throws {
         try await TestEmulator.with { emu in
-            let postBody = TestEmulator.idpPostBody(["sub": "shared-sub", "email": "idp@example.com", "email_verified": true])
-            let owner = try await emu.auth("accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
+            let postBody = TestEmulator.idpPostBody([
+                "sub": "shared-sub", "email": "idp@example.com", "email_verified": true,
+            ])
+            let owner = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
             #expect(owner.status == 200)
             let anon = try await emu.signUpAnonymously()
 
-            let plain = try await emu.auth("accounts:signInWithIdp", ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost"])
+            let plain = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost"])
             #expect(plain.status == 400)
             #expect(plain.errorMessage == "FEDERATED_USER_ID_ALREADY_LINKED")
 
             let soft = try await emu.auth(
                 "accounts:signInWithIdp",
-                ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost", "returnIdpCredential": true])
+                [
+                    "idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost",
+                    "returnIdpCredential": true,
+                ])
             #expect(soft.status == 200)
             #expect(soft.json["errorMessage"] == "FEDERATED_USER_ID_ALREADY_LINKED")
             #expect(soft.json["idToken"] == nil)
             #expect(soft.json["localId"] == nil)
             #expect(soft.json["oauthIdToken"] != nil)
 
-            let otherSub = TestEmulator.idpPostBody(provider: "facebook.com", ["sub": "fb-1", "email": "idp@example.com"])
-            let emailTaken = try await emu.auth("accounts:signInWithIdp", ["idToken": anon["idToken"]!, "postBody": .string(otherSub), "requestUri": "http://localhost"])
+            let otherSub = TestEmulator.idpPostBody(
+                provider: "facebook.com", ["sub": "fb-1", "email": "idp@example.com"])
+            let emailTaken = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["idToken": anon["idToken"]!, "postBody": .string(otherSub), "requestUri": "http://localhost"])
             #expect(emailTaken.errorMessage == "EMAIL_EXISTS")
             let emailTakenSoft = try await emu.auth(
                 "accounts:signInWithIdp",
-                ["idToken": anon["idToken"]!, "postBody": .string(otherSub), "requestUri": "http://localhost", "returnIdpCredential": true])
+                [
+                    "idToken": anon["idToken"]!, "postBody": .string(otherSub), "requestUri": "http://localhost",
+                    "returnIdpCredential": true,
+                ])
             #expect(emailTakenSoft.status == 200)
             #expect(emailTakenSoft.json["errorMessage"] == "EMAIL_EXISTS")
 
             // Switching to the owning account: the same credential without idToken.
-            let switched = try await emu.auth("accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
+            let switched = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
             #expect(switched.json["localId"] == owner.json["localId"])
         }
     }
@@ -182,8 +228,10 @@ struct LinkingTests {
     @Test func unverifiedIdpEmailMatchingAnAccountNeedsConfirmation() async throws {
         try await TestEmulator.with { emu in
             let existing = try await emu.signUp(email: "pw@example.com")
-            let postBody = TestEmulator.idpPostBody(provider: "facebook.com", ["sub": "fb-9", "email": "pw@example.com", "email_verified": false])
-            let answer = try await emu.auth("accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
+            let postBody = TestEmulator.idpPostBody(
+                provider: "facebook.com", ["sub": "fb-9", "email": "pw@example.com", "email_verified": false])
+            let answer = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
             #expect(answer.status == 200)
             #expect(answer.json["needConfirmation"] == true)
             #expect(answer.json["localId"] == existing["localId"])
@@ -195,13 +243,17 @@ struct LinkingTests {
         try await TestEmulator.with { emu in
             let existing = try await emu.signUp(email: "takeover@example.com")
             emu.time.advance(seconds: 2)
-            let postBody = TestEmulator.idpPostBody(["sub": "g-77", "email": "takeover@example.com", "email_verified": true])
-            let answer = try await emu.auth("accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
+            let postBody = TestEmulator.idpPostBody([
+                "sub": "g-77", "email": "takeover@example.com", "email_verified": true,
+            ])
+            let answer = try await emu.auth(
+                "accounts:signInWithIdp", ["postBody": .string(postBody), "requestUri": "http://localhost"])
             #expect(answer.status == 200)
             #expect(answer.json["localId"] == existing["localId"])
             let old = try await emu.auth("accounts:lookup", ["idToken": existing["idToken"]!])
             #expect(old.errorMessage == "TOKEN_EXPIRED")
-            let pw = try await emu.auth("accounts:signInWithPassword", ["email": "takeover@example.com", "password": "secret-pw"])
+            let pw = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "takeover@example.com", "password": "secret-pw"])
             #expect(pw.errorMessage == "INVALID_PASSWORD")
         }
     }
@@ -210,8 +262,11 @@ struct LinkingTests {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()
             let postBody = TestEmulator.idpPostBody(["sub": "g-5"])
-            let linked = try await emu.auth("accounts:signInWithIdp", ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost"])
-            let unlinked = try await emu.auth("accounts:update", ["idToken": linked.json["idToken"]!, "deleteProvider": ["google.com"]])
+            let linked = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["idToken": anon["idToken"]!, "postBody": .string(postBody), "requestUri": "http://localhost"])
+            let unlinked = try await emu.auth(
+                "accounts:update", ["idToken": linked.json["idToken"]!, "deleteProvider": ["google.com"]])
             #expect(unlinked.status == 200)
             #expect(unlinked.json["providerUserInfo"] == nil)
             #expect(unlinked.json["idToken"] == nil)

@@ -7,7 +7,8 @@ struct PasswordSignInTests {
     @Test func signsInAndReportsErrors() async throws {
         try await TestEmulator.with { emu in
             let created = try await emu.signUp(email: "bob@example.com", password: "right-pw")
-            let ok = try await emu.auth("accounts:signInWithPassword", ["email": "BOB@example.com", "password": "right-pw"])
+            let ok = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "BOB@example.com", "password": "right-pw"])
             #expect(ok.status == 200)
             #expect(ok.json["kind"] == "identitytoolkit#VerifyPasswordResponse")
             #expect(ok.json["registered"] == true)
@@ -37,14 +38,18 @@ struct PasswordSignInTests {
                 "PATCH", "\(emu.authBase)/emulator/v1/projects/demo-project/config",
                 body: (["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]] as JSON).serializedBytes())
             #expect(patch.json["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"] == true)
-            let unknown = try await emu.auth("accounts:signInWithPassword", ["email": "nobody@example.com", "password": "whatever"])
+            let unknown = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "nobody@example.com", "password": "whatever"])
             #expect(unknown.errorMessage == "INVALID_LOGIN_CREDENTIALS")
-            let wrong = try await emu.auth("accounts:signInWithPassword", ["email": "carol@example.com", "password": "wrong-pw"])
+            let wrong = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "carol@example.com", "password": "wrong-pw"])
             #expect(wrong.errorMessage == "INVALID_LOGIN_CREDENTIALS")
-            let reset = try await emu.auth("accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "nobody@example.com"])
+            let reset = try await emu.auth(
+                "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "nobody@example.com"])
             #expect(reset.status == 200)
             #expect(reset.json["email"] == "nobody@example.com")
-            let methods = try await emu.auth("accounts:createAuthUri", ["identifier": "carol@example.com", "continueUri": "http://localhost"])
+            let methods = try await emu.auth(
+                "accounts:createAuthUri", ["identifier": "carol@example.com", "continueUri": "http://localhost"])
             #expect(methods.json["registered"] == nil)
             #expect(methods.json["signinMethods"] == nil)
             #expect(methods.json["sessionId"] != nil)
@@ -56,7 +61,8 @@ struct PasswordSignInTests {
             let created = try await emu.signUp(email: "dan@example.com")
             let disable = try await emu.admin("accounts:update", ["localId": created["localId"]!, "disableUser": true])
             #expect(disable.status == 200)
-            let answer = try await emu.auth("accounts:signInWithPassword", ["email": "dan@example.com", "password": "secret-pw"])
+            let answer = try await emu.auth(
+                "accounts:signInWithPassword", ["email": "dan@example.com", "password": "secret-pw"])
             #expect(answer.errorMessage == "USER_DISABLED")
             let refresh = try await emu.refresh(try #require(created["refreshToken"]?.stringValue))
             #expect(refresh.errorMessage == "USER_DISABLED")

@@ -57,7 +57,10 @@ struct SignUpTests {
             _ = try await emu.signUp(email: "taken@example.com")
             let cases: [(JSON, String)] = [
                 (["email": "TAKEN@example.com", "password": "secret-pw"], "EMAIL_EXISTS"),
-                (["email": "new@example.com", "password": "12345"], "WEAK_PASSWORD : Password should be at least 6 characters"),
+                (
+                    ["email": "new@example.com", "password": "12345"],
+                    "WEAK_PASSWORD : Password should be at least 6 characters"
+                ),
                 (["email": "not-an-email", "password": "secret-pw"], "INVALID_EMAIL"),
                 (["email": "", "password": ""], "INVALID_EMAIL"),
                 (["email": "new@example.com"], "MISSING_PASSWORD"),
@@ -82,7 +85,8 @@ struct SignUpTests {
             #expect(missing.status == 403)
             #expect(missing.errorMessage == "The request is missing a valid API key.")
             #expect(missing.json["error"]?["status"] == "PERMISSION_DENIED")
-            let header = try await emu.auth("accounts:signUp", [:], key: false, headers: [("x-goog-api-key", "anything")])
+            let header = try await emu.auth(
+                "accounts:signUp", [:], key: false, headers: [("x-goog-api-key", "anything")])
             #expect(header.status == 200)
         }
     }
@@ -90,7 +94,11 @@ struct SignUpTests {
     @Test func snakeCaseRequestKeysAreAccepted() async throws {
         try await TestEmulator.with { emu in
             let answer = try await emu.auth(
-                "accounts:signUp", ["email": "snake@example.com", "password": "secret-pw", "display_name": "Snake", "return_secure_token": true])
+                "accounts:signUp",
+                [
+                    "email": "snake@example.com", "password": "secret-pw", "display_name": "Snake",
+                    "return_secure_token": true,
+                ])
             #expect(answer.status == 200)
             #expect(answer.json["displayName"] == "Snake")
         }
@@ -98,7 +106,8 @@ struct SignUpTests {
 
     @Test func customTokenSignInCarriesClaimsThroughRefresh() async throws {
         try await TestEmulator.with { emu in
-            let answer = try await emu.auth("accounts:signInWithCustomToken", ["token": #"{"uid":"custom-1","claims":{"role":"admin"}}"#])
+            let answer = try await emu.auth(
+                "accounts:signInWithCustomToken", ["token": #"{"uid":"custom-1","claims":{"role":"admin"}}"#])
             #expect(answer.status == 200)
             #expect(answer.json["isNewUser"] == true)
             let claims = TestEmulator.claims(answer.json["idToken"])
@@ -109,7 +118,8 @@ struct SignUpTests {
             #expect(TestEmulator.claims(refreshed.json["id_token"])["role"] == "admin")
             let again = try await emu.auth("accounts:signInWithCustomToken", ["token": #"{"uid":"custom-1"}"#])
             #expect(again.json["isNewUser"] == false)
-            let forbidden = try await emu.auth("accounts:signInWithCustomToken", ["token": #"{"uid":"u","claims":{"sub":"x"}}"#])
+            let forbidden = try await emu.auth(
+                "accounts:signInWithCustomToken", ["token": #"{"uid":"u","claims":{"sub":"x"}}"#])
             #expect(forbidden.errorMessage == "FORBIDDEN_CLAIM : sub")
             let missing = try await emu.auth("accounts:signInWithCustomToken", [:])
             #expect(missing.errorMessage == "MISSING_CUSTOM_TOKEN")

@@ -78,9 +78,12 @@ struct TestEmulator: Sendable {
     }
 
     /// `POST /identitytoolkit.googleapis.com/v1/<operation>?key=fake` with a JSON body.
-    func auth(_ operation: String, _ body: JSON, key: Bool = true, headers: [(String, String)] = []) async throws -> HTTPAnswer {
+    func auth(
+        _ operation: String, _ body: JSON, key: Bool = true, headers: [(String, String)] = []
+    ) async throws -> HTTPAnswer {
         let url = "\(authBase)/identitytoolkit.googleapis.com/v1/\(operation)" + (key ? "?key=fake-api-key" : "")
-        return try await request("POST", url, body: body.serializedBytes(), headers: [("Content-Type", "application/json")] + headers)
+        return try await request(
+            "POST", url, body: body.serializedBytes(), headers: [("Content-Type", "application/json")] + headers)
     }
 
     /// An admin call: `POST …/v1/projects/demo-project/<operation>` with `Authorization: Bearer owner`.
@@ -101,7 +104,8 @@ struct TestEmulator: Sendable {
 
     /// A database request on `path` (e.g. `/users/a.json`) in namespace `ns`.
     func database(
-        _ method: String, _ path: String, _ body: JSON? = nil, query: String = "ns=test", headers: [(String, String)] = []
+        _ method: String, _ path: String, _ body: JSON? = nil, query: String = "ns=test",
+        headers: [(String, String)] = []
     ) async throws -> HTTPAnswer {
         try await request(method, "\(databaseBase)\(path)?\(query)", body: body?.serializedBytes(), headers: headers)
     }
@@ -115,7 +119,8 @@ struct TestEmulator: Sendable {
 
     /// Signs up with email and password; returns the response fields.
     func signUp(email: String, password: String = "secret-pw") async throws -> JSON {
-        let answer = try await auth("accounts:signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
+        let answer = try await auth(
+            "accounts:signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
         #expect(answer.status == 200, "\(answer.json.serialized())")
         return answer.json
     }
@@ -124,14 +129,18 @@ struct TestEmulator: Sendable {
     func oobCode(for email: String, type: String = "EMAIL_SIGNIN") async throws -> String? {
         let answer = try await request("GET", "\(authBase)/emulator/v1/projects/demo-project/oobCodes")
         let codes = answer.json["oobCodes"]?.arrayValue ?? []
-        return codes.last { $0["email"]?.stringValue == email.lowercased() && $0["requestType"]?.stringValue == type }?["oobCode"]?.stringValue
+        return codes.last { $0["email"]?.stringValue == email.lowercased() && $0["requestType"]?.stringValue == type }?[
+            "oobCode"]?.stringValue
     }
 
     /// Sends an EMAIL_SIGNIN code to `email` and returns it.
     func sendSignInLink(to email: String) async throws -> String {
         let sent = try await auth(
             "accounts:sendOobCode",
-            ["requestType": "EMAIL_SIGNIN", "email": .string(email), "continueUrl": "https://app.example/finish", "canHandleCodeInApp": true])
+            [
+                "requestType": "EMAIL_SIGNIN", "email": .string(email), "continueUrl": "https://app.example/finish",
+                "canHandleCodeInApp": true,
+            ])
         #expect(sent.status == 200)
         return try #require(try await oobCode(for: email))
     }

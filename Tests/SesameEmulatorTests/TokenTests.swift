@@ -51,13 +51,16 @@ struct TokenTests {
                 #expect(answer.status == 400)
                 #expect(answer.errorMessage == message, "\(body)")
             }
-            let noKey = try await emu.request("POST", "\(emu.authBase)/securetoken.googleapis.com/v1/token", body: Array("grant_type=refresh_token".utf8), headers: form)
+            let noKey = try await emu.request(
+                "POST", "\(emu.authBase)/securetoken.googleapis.com/v1/token",
+                body: Array("grant_type=refresh_token".utf8), headers: form)
             #expect(noKey.status == 403)
             let deleted = try await emu.auth("accounts:delete", ["idToken": anon["idToken"]!])
             #expect(deleted.json["kind"] == "identitytoolkit#DeleteAccountResponse")
             let afterDelete = try await emu.refresh(try #require(anon["refreshToken"]?.stringValue))
             #expect(afterDelete.errorMessage == "INVALID_REFRESH_TOKEN")
-            #expect(try await emu.auth("accounts:lookup", ["idToken": anon["idToken"]!]).errorMessage == "USER_NOT_FOUND")
+            #expect(
+                try await emu.auth("accounts:lookup", ["idToken": anon["idToken"]!]).errorMessage == "USER_NOT_FOUND")
         }
     }
 
@@ -68,11 +71,16 @@ struct TokenTests {
             let iat = try #require(TestEmulator.claims(user["idToken"])["iat"]?.intValue)
 
             // Same second: still valid.
-            #expect(try await emu.admin("accounts:update", ["localId": .string(uid), "validSince": .string(String(iat))]).status == 200)
+            #expect(
+                try await emu.admin("accounts:update", ["localId": .string(uid), "validSince": .string(String(iat))])
+                    .status == 200)
             #expect(try await emu.auth("accounts:lookup", ["idToken": user["idToken"]!]).status == 200)
 
             // One second later: revoked; the refresh token still works and mints a valid token.
-            #expect(try await emu.admin("accounts:update", ["localId": .string(uid), "validSince": .string(String(iat + 1))]).status == 200)
+            #expect(
+                try await emu.admin(
+                    "accounts:update", ["localId": .string(uid), "validSince": .string(String(iat + 1))]
+                ).status == 200)
             let revoked = try await emu.auth("accounts:lookup", ["idToken": user["idToken"]!])
             #expect(revoked.errorMessage == "TOKEN_EXPIRED")
             emu.time.advance(seconds: 1)
@@ -85,14 +93,18 @@ struct TokenTests {
     @Test func passwordChangeRevokesEarlierTokensButNotSameSecondOnes() async throws {
         try await TestEmulator.with { emu in
             let user = try await emu.signUp(email: "change@example.com")
-            let sameSecond = try await emu.auth("accounts:update", ["idToken": user["idToken"]!, "password": "another-pw"])
+            let sameSecond = try await emu.auth(
+                "accounts:update", ["idToken": user["idToken"]!, "password": "another-pw"])
             #expect(sameSecond.status == 200)
             #expect(sameSecond.json["idToken"] != nil)
             #expect(try await emu.auth("accounts:lookup", ["idToken": user["idToken"]!]).status == 200)
             emu.time.advance(seconds: 2)
-            let later = try await emu.auth("accounts:update", ["idToken": sameSecond.json["idToken"]!, "password": "third-pw-x"])
+            let later = try await emu.auth(
+                "accounts:update", ["idToken": sameSecond.json["idToken"]!, "password": "third-pw-x"])
             #expect(later.status == 200)
-            #expect(try await emu.auth("accounts:lookup", ["idToken": sameSecond.json["idToken"]!]).errorMessage == "TOKEN_EXPIRED")
+            #expect(
+                try await emu.auth("accounts:lookup", ["idToken": sameSecond.json["idToken"]!]).errorMessage
+                    == "TOKEN_EXPIRED")
             #expect(try await emu.auth("accounts:lookup", ["idToken": later.json["idToken"]!]).status == 200)
         }
     }

@@ -26,10 +26,12 @@ struct EmailActionLinkTests {
         #expect(EmailActionLink("myapp://open?deep_link_id=\(inner)")?.oobCode == "CODE123")
     }
 
-    @Test("what is not a sign-in link", arguments: [
-        "", "not a url", "https://example.com/?oobCode=x&mode=signIn",  // no apiKey
-        "https://example.com/?oobCode=x&apiKey=k",  // no mode
-    ])
+    @Test(
+        "what is not a sign-in link",
+        arguments: [
+            "", "not a url", "https://example.com/?oobCode=x&mode=signIn",  // no apiKey
+            "https://example.com/?oobCode=x&apiKey=k",  // no mode
+        ])
     func rejects(_ text: String) {
         #expect(EmailActionLink(text) == nil)
     }

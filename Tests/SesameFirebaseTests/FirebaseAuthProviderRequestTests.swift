@@ -16,14 +16,15 @@ struct FirebaseAuthProviderRequestTests {
     func signUpAnonymously() async throws {
         let transport = ScriptedTransport([Fixtures.signInAnswer()])
         let result = try await Fixtures.provider(transport).signUpAnonymously()
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:signUp?key=test-key
-            content-type: application/json
+        #expect(
+            await transport.snapshots == [
+                """
+                POST \(base)/accounts:signUp?key=test-key
+                content-type: application/json
 
-            {"returnSecureToken":true}
-            """
-        ])
+                {"returnSecureToken":true}
+                """
+            ])
         #expect(result.uid == "uid-1")
         #expect(result.isNewUser)
         #expect(result.idToken.rawValue == Fixtures.anonymousJWT)
@@ -37,15 +38,18 @@ struct FirebaseAuthProviderRequestTests {
     func emulatorURLs() async throws {
         let transport = ScriptedTransport([
             Fixtures.signInAnswer(),
-            .json(200, #"{"id_token":"\#(Fixtures.anonymousJWT)","refresh_token":"r2","expires_in":"3600","user_id":"uid-1"}"#),
+            .json(
+                200,
+                #"{"id_token":"\#(Fixtures.anonymousJWT)","refresh_token":"r2","expires_in":"3600","user_id":"uid-1"}"#),
         ])
         let provider = Fixtures.provider(transport, configuration: Fixtures.emulator)
         _ = try await provider.signUpAnonymously()
         _ = try await provider.refresh(RefreshToken("r1"))
-        #expect(await transport.requests.map(\.url) == [
-            "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-key",
-            "http://127.0.0.1:9099/securetoken.googleapis.com/v1/token?key=test-key",
-        ])
+        #expect(
+            await transport.requests.map(\.url) == [
+                "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-key",
+                "http://127.0.0.1:9099/securetoken.googleapis.com/v1/token?key=test-key",
+            ])
     }
 
     @Test("the API key is percent-encoded in the query")
@@ -60,17 +64,21 @@ struct FirebaseAuthProviderRequestTests {
     func refresh() async throws {
         let jwt = TestJWT.make(uid: "uid-9", provider: "password")
         let transport = ScriptedTransport([
-            .json(200, #"{"id_token":"\#(jwt)","access_token":"\#(jwt)","expires_in":"1800","refresh_token":"new-refresh","token_type":"Bearer","user_id":"uid-9","project_id":"12345"}"#)
+            .json(
+                200,
+                #"{"id_token":"\#(jwt)","access_token":"\#(jwt)","expires_in":"1800","refresh_token":"new-refresh","token_type":"Bearer","user_id":"uid-9","project_id":"12345"}"#
+            )
         ])
         let grant = try await Fixtures.provider(transport).refresh(RefreshToken("old/refresh+token="))
-        #expect(await transport.snapshots == [
-            """
-            POST https://securetoken.googleapis.com/v1/token?key=test-key
-            content-type: application/x-www-form-urlencoded
+        #expect(
+            await transport.snapshots == [
+                """
+                POST https://securetoken.googleapis.com/v1/token?key=test-key
+                content-type: application/x-www-form-urlencoded
 
-            grant_type=refresh_token&refresh_token=old%2Frefresh%2Btoken%3D
-            """
-        ])
+                grant_type=refresh_token&refresh_token=old%2Frefresh%2Btoken%3D
+                """
+            ])
         #expect(grant.uid == "uid-9")
         #expect(grant.refreshToken == RefreshToken("new-refresh"))
         #expect(grant.idToken.rawValue == jwt)
@@ -81,28 +89,34 @@ struct FirebaseAuthProviderRequestTests {
     @Test("lookup maps a user record onto User")
     func lookup() async throws {
         let transport = ScriptedTransport([
-            .json(200, #"""
-            {"kind":"identitytoolkit#GetAccountInfoResponse","users":[{"localId":"uid-1","email":"ann@example.com",
-             "emailVerified":true,"displayName":"Ann","passwordHash":"fakeHash:salt=x:password=y",
-             "providerUserInfo":[{"providerId":"password","rawId":"ann@example.com","federatedId":"ann@example.com"},
-                                 {"providerId":"google.com","rawId":"123","federatedId":"https://accounts.google.com/123"}],
-             "createdAt":"1700000000000","lastLoginAt":"1700000500000","validSince":"1700000000"}]}
-            """#)
+            .json(
+                200,
+                #"""
+                {"kind":"identitytoolkit#GetAccountInfoResponse","users":[{"localId":"uid-1","email":"ann@example.com",
+                 "emailVerified":true,"displayName":"Ann","passwordHash":"fakeHash:salt=x:password=y",
+                 "providerUserInfo":[{"providerId":"password","rawId":"ann@example.com","federatedId":"ann@example.com"},
+                                     {"providerId":"google.com","rawId":"123","federatedId":"https://accounts.google.com/123"}],
+                 "createdAt":"1700000000000","lastLoginAt":"1700000500000","validSince":"1700000000"}]}
+                """#)
         ])
         let user = try await Fixtures.provider(transport).lookup(Fixtures.idToken())
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:lookup?key=test-key
-            content-type: application/json
+        #expect(
+            await transport.snapshots == [
+                """
+                POST \(base)/accounts:lookup?key=test-key
+                content-type: application/json
 
-            {"idToken":"CALLER.ID.TOKEN"}
-            """
-        ])
-        #expect(user == User(
-            uid: "uid-1", isAnonymous: false, email: "ann@example.com", emailVerified: true, displayName: "Ann",
-            providers: ["password", "google.com"],
-            createdAt: Date(timeIntervalSince1970: 1_700_000_000), lastSignInAt: Date(timeIntervalSince1970: 1_700_000_500)
-        ))
+                {"idToken":"CALLER.ID.TOKEN"}
+                """
+            ])
+        #expect(
+            user
+                == User(
+                    uid: "uid-1", isAnonymous: false, email: "ann@example.com", emailVerified: true, displayName: "Ann",
+                    providers: ["password", "google.com"],
+                    createdAt: Date(timeIntervalSince1970: 1_700_000_000),
+                    lastSignInAt: Date(timeIntervalSince1970: 1_700_000_500)
+                ))
     }
 
     @Test("lookup: no providers and no email is anonymous; an email without password stays anonymous")
@@ -126,54 +140,59 @@ struct FirebaseAuthProviderRequestTests {
     func deleteAccount() async throws {
         let transport = ScriptedTransport([.json(200, #"{"kind":"identitytoolkit#DeleteAccountResponse"}"#)])
         try await Fixtures.provider(transport).deleteAccount(Fixtures.idToken())
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:delete?key=test-key
-            content-type: application/json
+        #expect(
+            await transport.snapshots == [
+                """
+                POST \(base)/accounts:delete?key=test-key
+                content-type: application/json
 
-            {"idToken":"CALLER.ID.TOKEN"}
-            """
-        ])
+                {"idToken":"CALLER.ID.TOKEN"}
+                """
+            ])
     }
 
     @Test("profile update: set, clear, and tokens only when issued")
     func updateProfile() async throws {
         let transport = ScriptedTransport([
             .json(200, #"{"kind":"identitytoolkit#SetAccountInfoResponse","localId":"uid-1","displayName":"Ann"}"#),
-            .json(200, #"{"localId":"uid-1","idToken":"\#(Fixtures.passwordJWT)","refreshToken":"r2","expiresIn":"3600"}"#),
+            .json(
+                200, #"{"localId":"uid-1","idToken":"\#(Fixtures.passwordJWT)","refreshToken":"r2","expiresIn":"3600"}"#
+            ),
         ])
         let provider = Fixtures.provider(transport)
         #expect(try await provider.updateProfile(Fixtures.idToken(), displayName: "Ann") == nil)
         let grant = try await provider.updateProfile(Fixtures.idToken(), displayName: nil)
         #expect(grant?.uid == "uid-1" && grant?.refreshToken == RefreshToken("r2"))
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:update?key=test-key
-            content-type: application/json
+        #expect(
+            await transport.snapshots == [
+                """
+                POST \(base)/accounts:update?key=test-key
+                content-type: application/json
 
-            {"displayName":"Ann","idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
-            """,
-            """
-            POST \(base)/accounts:update?key=test-key
-            content-type: application/json
+                {"displayName":"Ann","idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
+                """,
+                """
+                POST \(base)/accounts:update?key=test-key
+                content-type: application/json
 
-            {"deleteAttribute":["DISPLAY_NAME"],"idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
-            """,
-        ])
+                {"deleteAttribute":["DISPLAY_NAME"],"idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
+                """,
+            ])
     }
 
     @Test("unlink")
     func unlink() async throws {
         let transport = ScriptedTransport([.json(200, #"{"localId":"uid-1","providerUserInfo":[]}"#)])
         try await Fixtures.provider(transport).unlink(Fixtures.idToken(), providerIds: ["password", "google.com"])
-        #expect(await transport.snapshots == [
-            """
-            POST \(base)/accounts:update?key=test-key
-            content-type: application/json
+        #expect(
+            await transport.snapshots == [
+                """
+                POST \(base)/accounts:update?key=test-key
+                content-type: application/json
 
-            {"deleteProvider":["password","google.com"],"idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
-            """
-        ])
+                {"deleteProvider":["password","google.com"],"idToken":"CALLER.ID.TOKEN","returnSecureToken":true}
+                """
+            ])
     }
 
     @Test("no request ever carries an Authorization header, and every one carries ?key=")
@@ -189,7 +208,8 @@ struct FirebaseAuthProviderRequestTests {
         _ = try? await provider.signIn(email: "a@b.c", password: "pw1234")
         _ = try? await provider.sendSignInLink(email: "a@b.c", continueUrl: nil)
         _ = try? await provider.signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
-        _ = try? await provider.signIn(federated: FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil), linkingTo: token)
+        _ = try? await provider.signIn(
+            federated: FederatedCredential(providerId: "google.com", idToken: "{}", accessToken: nil), linkingTo: token)
         _ = try? await provider.signInMethods(forEmail: "a@b.c")
         _ = try? await provider.updateProfile(token, displayName: "x")
         _ = try? await provider.unlink(token, providerIds: ["password"])

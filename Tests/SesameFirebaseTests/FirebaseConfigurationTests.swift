@@ -3,13 +3,16 @@ import Testing
 
 @Suite("Firebase configuration")
 struct FirebaseConfigurationTests {
-    @Test("emulator hosts are host:port; empty values mean production", arguments: [
-        ("127.0.0.1:9099", "127.0.0.1:9099"),
-        ("http://127.0.0.1:9099/", "127.0.0.1:9099"),
-        ("  localhost:9099 ", "localhost:9099"),
-    ])
+    @Test(
+        "emulator hosts are host:port; empty values mean production",
+        arguments: [
+            ("127.0.0.1:9099", "127.0.0.1:9099"),
+            ("http://127.0.0.1:9099/", "127.0.0.1:9099"),
+            ("  localhost:9099 ", "localhost:9099"),
+        ])
     func emulatorHost(given: String, stored: String) {
-        let configuration = FirebaseConfiguration(apiKey: "k", projectId: "p", authEmulatorHost: given, databaseEmulatorHost: given)
+        let configuration = FirebaseConfiguration(
+            apiKey: "k", projectId: "p", authEmulatorHost: given, databaseEmulatorHost: given)
         #expect(configuration.authEmulatorHost == stored)
         #expect(configuration.databaseEmulatorHost == stored)
     }
@@ -23,8 +26,11 @@ struct FirebaseConfigurationTests {
         #expect(configuration.databaseURL == nil)
         #expect(configuration.databaseEmulatorHost == nil)
         #expect(!configuration.usernamesEnabled)
-        #expect(FirebaseConfiguration(apiKey: "k", projectId: "p", databaseEmulatorHost: "127.0.0.1:9000").usernamesEnabled)
-        #expect(FirebaseConfiguration(apiKey: "k", projectId: "p", databaseURL: "https://db.firebaseio.com").usernamesEnabled)
+        #expect(
+            FirebaseConfiguration(apiKey: "k", projectId: "p", databaseEmulatorHost: "127.0.0.1:9000").usernamesEnabled)
+        #expect(
+            FirebaseConfiguration(apiKey: "k", projectId: "p", databaseURL: "https://db.firebaseio.com")
+                .usernamesEnabled)
     }
 
     @Test("defaults: a short connect timeout, a longer request timeout, http://localhost links")

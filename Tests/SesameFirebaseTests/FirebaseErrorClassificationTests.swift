@@ -27,11 +27,16 @@ struct FirebaseErrorClassificationTests {
             case .lookup: _ = try await provider.lookup(token)
             case .deleteAccount: try await provider.deleteAccount(token)
             case .signUp: _ = try await provider.signUp(email: "ann@example.com", password: "pw", linkingTo: nil)
-            case .linkPassword: _ = try await provider.signUp(email: "ann@example.com", password: "pw", linkingTo: token)
+            case .linkPassword:
+                _ = try await provider.signUp(email: "ann@example.com", password: "pw", linkingTo: token)
             case .signInPassword: _ = try await provider.signIn(email: "ann@example.com", password: "pw")
             case .sendSignInLink: try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            case .signInEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: nil)
-            case .linkEmailLink: _ = try await provider.signIn(email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
+            case .signInEmailLink:
+                _ = try await provider.signIn(
+                    email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: nil)
+            case .linkEmailLink:
+                _ = try await provider.signIn(
+                    email: "ann@example.com", proof: .link(Fixtures.signInLink("c")), linkingTo: token)
             case .signInIdp: _ = try await provider.signIn(federated: credential, linkingTo: nil)
             case .linkIdp: _ = try await provider.signIn(federated: credential, linkingTo: token)
             case .signInMethods: _ = try await provider.signInMethods(forEmail: "ann@example.com")
@@ -67,15 +72,22 @@ struct FirebaseErrorClassificationTests {
         }
     }
 
-    static func rejected(_ reason: AuthError.Reason, email: String? = nil, providerId: String? = nil) -> RemoteAuthError {
+    static func rejected(_ reason: AuthError.Reason, email: String? = nil, providerId: String? = nil) -> RemoteAuthError
+    {
         .rejected(AuthError(reason, email: email, providerId: providerId))
     }
 
     static let rows: [Row] = [
         // Domain reasons (§6).
-        Row(.signUp, .error(400, "EMAIL_EXISTS"), rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
-        Row(.linkPassword, .error(400, "EMAIL_EXISTS"), rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
-        Row(.linkEmailLink, .error(400, "EMAIL_EXISTS"), rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
+        Row(
+            .signUp, .error(400, "EMAIL_EXISTS"),
+            rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
+        Row(
+            .linkPassword, .error(400, "EMAIL_EXISTS"),
+            rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
+        Row(
+            .linkEmailLink, .error(400, "EMAIL_EXISTS"),
+            rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
         Row(.signInPassword, .error(400, "INVALID_PASSWORD"), rejected(.invalidLoginCredentials)),
         Row(.signInPassword, .error(400, "EMAIL_NOT_FOUND"), rejected(.invalidLoginCredentials)),
         Row(.signInPassword, .error(400, "INVALID_LOGIN_CREDENTIALS"), rejected(.invalidLoginCredentials)),
@@ -91,9 +103,14 @@ struct FirebaseErrorClassificationTests {
         Row(.sendPasswordReset, .error(400, "EMAIL_NOT_FOUND"), rejected(.userNotFound)),
         Row(.signInEmailLink, .error(400, "INVALID_OOB_CODE"), rejected(.invalidActionCode)),
         Row(.signInEmailLink, .error(400, "EXPIRED_OOB_CODE"), rejected(.expiredActionCode)),
-        Row(.signInEmailLink, .error(400, "INVALID_EMAIL : The email provided does not match the sign-in email address."), rejected(.invalidEmail)),
+        Row(
+            .signInEmailLink,
+            .error(400, "INVALID_EMAIL : The email provided does not match the sign-in email address."),
+            rejected(.invalidEmail)),
         Row(.signInIdp, .error(400, "INVALID_IDP_RESPONSE : Unable to parse id_token"), rejected(.invalidCredential)),
-        Row(.signInIdp, .error(400, "FEDERATED_USER_ID_ALREADY_LINKED"), rejected(.credentialAlreadyInUse, providerId: "google.com")),
+        Row(
+            .signInIdp, .error(400, "FEDERATED_USER_ID_ALREADY_LINKED"),
+            rejected(.credentialAlreadyInUse, providerId: "google.com")),
         Row(.linkIdp, .error(400, "EMAIL_EXISTS"), rejected(.emailAlreadyInUse, providerId: "google.com")),
         Row(.signInMethods, .error(400, "INVALID_IDENTIFIER"), rejected(.invalidEmail)),
         Row(.deleteAccount, .error(400, "CREDENTIAL_TOO_OLD_LOGIN_AGAIN"), rejected(.requiresRecentLogin)),
@@ -115,21 +132,33 @@ struct FirebaseErrorClassificationTests {
         Row(.refresh, .error(503, "UNAVAILABLE"), .unavailable(status: 503)),
         Row(.refresh, .failure(.connectTimedOut), .transport("connect timed out")),
         // Transient classes.
-        Row(.signInPassword, .error(400, "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled"), .rateLimited(retryAfterMs: nil)),
+        Row(
+            .signInPassword, .error(400, "TOO_MANY_ATTEMPTS_TRY_LATER : Access disabled"),
+            .rateLimited(retryAfterMs: nil)),
         Row(.signUpAnonymously, .error(400, "QUOTA_EXCEEDED"), .rateLimited(retryAfterMs: nil)),
         Row(.lookup, .json(429, "{}"), .rateLimited(retryAfterMs: nil)),
         // Retry-After is carried: seconds or an HTTP date (measured from the provider's clock).
         Row(.refresh, .json(429, "{}", headers: ["Retry-After": "7"]), .rateLimited(retryAfterMs: 7000)),
-        Row(.signInPassword, Reply.json(400, #"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#, headers: ["Retry-After": "30"]), .rateLimited(retryAfterMs: 30000)),
-        Row(.lookup, .json(429, "{}", headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:10 GMT"]), .rateLimited(retryAfterMs: 10000)),
+        Row(
+            .signInPassword,
+            Reply.json(
+                400, #"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER"}}"#, headers: ["Retry-After": "30"]),
+            .rateLimited(retryAfterMs: 30000)),
+        Row(
+            .lookup, .json(429, "{}", headers: ["Retry-After": "Fri, 15 Jan 2027 08:00:10 GMT"]),
+            .rateLimited(retryAfterMs: 10000)),
         Row(.lookup, .json(500, "{}"), .unavailable(status: 500)),
         Row(.signUpAnonymously, .json(502, "<html>bad gateway</html>"), .unavailable(status: 502)),
-        Row(.signUpAnonymously, .json(400, "<html>nope</html>"), .malformedResponse("accounts:signUp: HTTP 400 without an error body")),
+        Row(
+            .signUpAnonymously, .json(400, "<html>nope</html>"),
+            .malformedResponse("accounts:signUp: HTTP 400 without an error body")),
         // Unknown codes: the call's fallback.
         Row(.signInPassword, .error(400, "SOMETHING_NEW"), rejected(.invalidCredential)),
         Row(.signInEmailLink, .error(400, "SOMETHING_NEW"), rejected(.invalidCredential)),
         Row(.lookup, .error(400, "SOMETHING_NEW"), rejected(.operationNotAllowed)),
-        Row(.sendSignInLink, .error(400, "INVALID_CONTINUE_URI : ((expected an absolute URI))"), rejected(.operationNotAllowed)),
+        Row(
+            .sendSignInLink, .error(400, "INVALID_CONTINUE_URI : ((expected an absolute URI))"),
+            rejected(.operationNotAllowed)),
         Row(.signUpAnonymously, .error(403, "The request is missing a valid API key."), rejected(.operationNotAllowed)),
         // INVALID_ID_TOKEN on a call without one is not about the session.
         Row(.signUp, .error(400, "INVALID_ID_TOKEN"), rejected(.invalidCredential)),
@@ -144,16 +173,18 @@ struct FirebaseErrorClassificationTests {
         }
     }
 
-    @Test("a 200 without the needed fields is a malformed response", arguments: [
-        (Call.signUpAnonymously, #"{"localId":"u","refreshToken":"r","expiresIn":"3600"}"#),
-        (Call.signUpAnonymously, #"{"localId":"u","idToken":"t","refreshToken":"r","expiresIn":"soon"}"#),
-        (Call.signUpAnonymously, #"{"localId":"","idToken":"t","refreshToken":"r","expiresIn":"3600"}"#),
-        (Call.refresh, #"{"idToken":"t","refreshToken":"r","expiresIn":"3600","localId":"u"}"#),
-        (Call.lookup, #"{"kind":"identitytoolkit#GetAccountInfoResponse"}"#),
-        (Call.signInIdp, #"{"providerId":"google.com","email":"a@b.c"}"#),
-        (Call.signInPassword, "not json"),
-        (Call.deleteAccount, "[1,2]"),
-    ])
+    @Test(
+        "a 200 without the needed fields is a malformed response",
+        arguments: [
+            (Call.signUpAnonymously, #"{"localId":"u","refreshToken":"r","expiresIn":"3600"}"#),
+            (Call.signUpAnonymously, #"{"localId":"u","idToken":"t","refreshToken":"r","expiresIn":"soon"}"#),
+            (Call.signUpAnonymously, #"{"localId":"","idToken":"t","refreshToken":"r","expiresIn":"3600"}"#),
+            (Call.refresh, #"{"idToken":"t","refreshToken":"r","expiresIn":"3600","localId":"u"}"#),
+            (Call.lookup, #"{"kind":"identitytoolkit#GetAccountInfoResponse"}"#),
+            (Call.signInIdp, #"{"providerId":"google.com","email":"a@b.c"}"#),
+            (Call.signInPassword, "not json"),
+            (Call.deleteAccount, "[1,2]"),
+        ])
     func malformed(call: Call, body: String) async {
         let transport = ScriptedTransport([.json(200, body)])
         do {
@@ -169,7 +200,9 @@ struct FirebaseErrorClassificationTests {
 
     @Test("malformed-response messages never echo the answer")
     func malformedMessagesAreSecretFree() async {
-        let transport = ScriptedTransport([.json(200, #"{"localId":"u","idToken":"SECRET-TOKEN","refreshToken":7,"expiresIn":"3600"}"#)])
+        let transport = ScriptedTransport([
+            .json(200, #"{"localId":"u","idToken":"SECRET-TOKEN","refreshToken":7,"expiresIn":"3600"}"#)
+        ])
         do {
             _ = try await Fixtures.provider(transport).signUpAnonymously()
             Issue.record("expected a failure")

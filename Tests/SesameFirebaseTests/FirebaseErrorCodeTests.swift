@@ -29,8 +29,9 @@ struct FirebaseErrorCodeTests {
 
     @Test("the detail is what follows the separator")
     func detail() {
-        #expect(FirebaseErrorCode.detail(of: "WEAK_PASSWORD : Password should be at least 6 characters")
-            == "Password should be at least 6 characters")
+        #expect(
+            FirebaseErrorCode.detail(of: "WEAK_PASSWORD : Password should be at least 6 characters")
+                == "Password should be at least 6 characters")
         #expect(FirebaseErrorCode.detail(of: "EMAIL_EXISTS") == nil)
     }
 }

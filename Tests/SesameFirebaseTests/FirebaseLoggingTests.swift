@@ -8,7 +8,9 @@ import Testing
 /// The adapters log endpoint names, statuses and error codes, and never a secret.
 @Suite("Firebase adapters: logging")
 struct FirebaseLoggingTests {
-    static let secrets = ["SECRET-API-KEY", "SECRET-PASSWORD", "SECRET-CODE", "SECRET.ID.TOKEN", "SECRET-REFRESH", "SECRET-IDP"]
+    static let secrets = [
+        "SECRET-API-KEY", "SECRET-PASSWORD", "SECRET-CODE", "SECRET.ID.TOKEN", "SECRET-REFRESH", "SECRET-IDP",
+    ]
 
     @Test("requests and responses describe themselves without secrets")
     func redactedDescriptions() async throws {
@@ -37,14 +39,18 @@ struct FirebaseLoggingTests {
             .json(200, #""uid-1""#),
             .json(401, #"{"error":"Permission denied"}"#),
         ])
-        let provider = FirebaseAuthProvider(configuration: configuration, transport: transport, logger: logger, now: { Fixtures.now })
-        let directory = try #require(FirebaseUsernameDirectory(configuration: configuration, transport: transport, logger: logger))
+        let provider = FirebaseAuthProvider(
+            configuration: configuration, transport: transport, logger: logger, now: { Fixtures.now })
+        let directory = try #require(
+            FirebaseUsernameDirectory(configuration: configuration, transport: transport, logger: logger))
         let token = Fixtures.idToken("SECRET.ID.TOKEN")
         _ = try? await provider.signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: token)
         _ = try? await provider.signIn(email: "a@b.c", password: "SECRET-PASSWORD")
         _ = try? await provider.signIn(email: "a@b.c", proof: .link(Fixtures.signInLink("SECRET-CODE")), linkingTo: nil)
         _ = try? await provider.refresh(RefreshToken("SECRET-REFRESH"))
-        _ = try? await provider.signIn(federated: FederatedCredential(providerId: "google.com", idToken: "SECRET-IDP", accessToken: nil), linkingTo: token)
+        _ = try? await provider.signIn(
+            federated: FederatedCredential(providerId: "google.com", idToken: "SECRET-IDP", accessToken: nil),
+            linkingTo: token)
         _ = try? await provider.lookup(token)
         _ = try? await directory.owner(of: "ann")
         _ = try? await directory.claim("ann", for: "uid-1", idToken: token)

@@ -14,7 +14,9 @@ struct FirebaseUsernameDirectoryTests {
         apiKey: "k", projectId: "demo-project", databaseURL: "https://sesame-db.firebaseio.com/"
     )
 
-    func directory(_ transport: ScriptedTransport, _ configuration: FirebaseConfiguration? = nil) throws -> FirebaseUsernameDirectory {
+    func directory(
+        _ transport: ScriptedTransport, _ configuration: FirebaseConfiguration? = nil
+    ) throws -> FirebaseUsernameDirectory {
         try #require(FirebaseUsernameDirectory(configuration: configuration ?? production, transport: transport))
     }
 
@@ -28,17 +30,31 @@ struct FirebaseUsernameDirectoryTests {
     @Test(
         "base URLs and namespaces",
         arguments: [
-            (FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseURL: "https://sesame-db.firebaseio.com"),
-             "https://sesame-db.firebaseio.com/users/usernames/ann.json"),
-            (FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseURL: "sesame-db.europe-west1.firebasedatabase.app"),
-             "https://sesame-db.europe-west1.firebasedatabase.app/users/usernames/ann.json"),
-            (FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseEmulatorHost: "127.0.0.1:9000"),
-             "http://127.0.0.1:9000/users/usernames/ann.json?ns=demo-project-default-rtdb"),
-            (FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseURL: "https://sesame-db.firebaseio.com",
-                                   databaseEmulatorHost: "127.0.0.1:9000"),
-             "http://127.0.0.1:9000/users/usernames/ann.json?ns=sesame-db"),
-            (FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseURL: "http://127.0.0.1:9000?ns=other"),
-             "http://127.0.0.1:9000/users/usernames/ann.json?ns=other"),
+            (
+                FirebaseConfiguration(
+                    apiKey: "k", projectId: "demo-project", databaseURL: "https://sesame-db.firebaseio.com"),
+                "https://sesame-db.firebaseio.com/users/usernames/ann.json"
+            ),
+            (
+                FirebaseConfiguration(
+                    apiKey: "k", projectId: "demo-project", databaseURL: "sesame-db.europe-west1.firebasedatabase.app"),
+                "https://sesame-db.europe-west1.firebasedatabase.app/users/usernames/ann.json"
+            ),
+            (
+                FirebaseConfiguration(apiKey: "k", projectId: "demo-project", databaseEmulatorHost: "127.0.0.1:9000"),
+                "http://127.0.0.1:9000/users/usernames/ann.json?ns=demo-project-default-rtdb"
+            ),
+            (
+                FirebaseConfiguration(
+                    apiKey: "k", projectId: "demo-project", databaseURL: "https://sesame-db.firebaseio.com",
+                    databaseEmulatorHost: "127.0.0.1:9000"),
+                "http://127.0.0.1:9000/users/usernames/ann.json?ns=sesame-db"
+            ),
+            (
+                FirebaseConfiguration(
+                    apiKey: "k", projectId: "demo-project", databaseURL: "http://127.0.0.1:9000?ns=other"),
+                "http://127.0.0.1:9000/users/usernames/ann.json?ns=other"
+            ),
         ]
     )
     func urls(configuration: FirebaseConfiguration, url: String) async throws {
@@ -49,7 +65,9 @@ struct FirebaseUsernameDirectoryTests {
 
     @Test("owner: a uid string, an object with uid, or null")
     func owner() async throws {
-        let transport = ScriptedTransport([.json(200, #""uid-1""#), .json(200, #"{"uid":"uid-2"}"#), .json(200, "null")])
+        let transport = ScriptedTransport([
+            .json(200, #""uid-1""#), .json(200, #"{"uid":"uid-2"}"#), .json(200, "null"),
+        ])
         let directory = try directory(transport)
         #expect(try await directory.owner(of: "ann,lee") == "uid-1")
         #expect(try await directory.owner(of: "bob") == "uid-2")
@@ -61,7 +79,9 @@ struct FirebaseUsernameDirectoryTests {
     func encodedSegments() async throws {
         let transport = ScriptedTransport([.json(200, "null")])
         _ = try await directory(transport).owner(of: "straße/x?y")
-        #expect(await transport.requests.first?.url == "https://sesame-db.firebaseio.com/users/usernames/stra%C3%9Fe%2Fx%3Fy.json")
+        #expect(
+            await transport.requests.first?.url
+                == "https://sesame-db.firebaseio.com/users/usernames/stra%C3%9Fe%2Fx%3Fy.json")
     }
 
     @Test("claim: conditional PUT with if-match null_etag")
@@ -75,14 +95,17 @@ struct FirebaseUsernameDirectoryTests {
         let token = Fixtures.idToken("ID.TOKEN")
         #expect(try await directory.claim("ann", for: "uid-1", idToken: token))
         #expect(try await directory.claim("ann", for: "uid-1", idToken: token) == false)
-        #expect(try await directory.claim("ann", for: "uid-1", idToken: token), "a repeated claim of one's own name succeeds")
-        #expect(await transport.snapshots[0] == """
-            PUT https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
-            content-type: application/json
-            if-match: null_etag
+        #expect(
+            try await directory.claim("ann", for: "uid-1", idToken: token),
+            "a repeated claim of one's own name succeeds")
+        #expect(
+            await transport.snapshots[0] == """
+                PUT https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
+                content-type: application/json
+                if-match: null_etag
 
-            "uid-1"
-            """)
+                "uid-1"
+                """)
     }
 
     @Test("claim: security rules refusing the write over another owner means taken")
@@ -95,9 +118,13 @@ struct FirebaseUsernameDirectoryTests {
         ])
         let directory = try directory(transport)
         #expect(try await directory.claim("ann", for: "uid-1", idToken: Fixtures.idToken()) == false)
-        await #expect(throws: RemoteAuthError.rejected(AuthError(
-            .operationNotAllowed, message: "The username directory refused the request: check the database's security rules."
-        ))) {
+        await #expect(
+            throws: RemoteAuthError.rejected(
+                AuthError(
+                    .operationNotAllowed,
+                    message: "The username directory refused the request: check the database's security rules."
+                ))
+        ) {
             _ = try await directory.claim("ann", for: "uid-1", idToken: Fixtures.idToken())
         }
     }
@@ -109,21 +136,24 @@ struct FirebaseUsernameDirectoryTests {
             .json(200, "null"),
         ])
         try await directory(transport).release("ann", of: "uid-1", idToken: Fixtures.idToken("ID.TOKEN"))
-        #expect(await transport.snapshots == [
-            """
-            GET https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
-            x-firebase-etag: true
-            """,
-            """
-            DELETE https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
-            if-match: etag-1
-            """,
-        ])
+        #expect(
+            await transport.snapshots == [
+                """
+                GET https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
+                x-firebase-etag: true
+                """,
+                """
+                DELETE https://sesame-db.firebaseio.com/users/usernames/ann.json?auth=ID.TOKEN
+                if-match: etag-1
+                """,
+            ])
     }
 
     @Test("release leaves another owner's name alone, and an absent one")
     func releaseOthers() async throws {
-        let transport = ScriptedTransport([.json(200, #""uid-2""#, headers: ["ETag": "e"]), .json(200, "null", headers: ["ETag": "null_etag"])])
+        let transport = ScriptedTransport([
+            .json(200, #""uid-2""#, headers: ["ETag": "e"]), .json(200, "null", headers: ["ETag": "null_etag"]),
+        ])
         let directory = try directory(transport)
         try await directory.release("ann", of: "uid-1", idToken: Fixtures.idToken())
         try await directory.release("bob", of: "uid-1", idToken: Fixtures.idToken())
@@ -162,15 +192,19 @@ struct FirebaseUsernameDirectoryTests {
             .json(200, #"{"username":"Ann.Lee"}"#),
         ])
         let directory = try directory(transport)
-        #expect(try await directory.details(of: "uid-1") == UsernameDetails(username: "Ann.Lee", email: "ann@example.com"))
+        #expect(
+            try await directory.details(of: "uid-1") == UsernameDetails(username: "Ann.Lee", email: "ann@example.com"))
         #expect(try await directory.details(of: "uid-2") == nil)
-        try await directory.setDetails(UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: "uid-1", idToken: Fixtures.idToken("ID.TOKEN"))
-        #expect(await transport.snapshots[2] == """
-            PUT https://sesame-db.firebaseio.com/users/details/uid-1.json?auth=ID.TOKEN
-            content-type: application/json
+        try await directory.setDetails(
+            UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: "uid-1",
+            idToken: Fixtures.idToken("ID.TOKEN"))
+        #expect(
+            await transport.snapshots[2] == """
+                PUT https://sesame-db.firebaseio.com/users/details/uid-1.json?auth=ID.TOKEN
+                content-type: application/json
 
-            {"email":"ann@example.com","username":"Ann.Lee"}
-            """)
+                {"email":"ann@example.com","username":"Ann.Lee"}
+                """)
     }
 
     @Test("malformed records")
@@ -195,17 +229,27 @@ struct FirebaseUsernameDirectoryTests {
             (Reply.json(401, #"{"error":"Could not parse auth token."}"#), RemoteAuthError.idTokenRejected),
             (Reply.json(429, "{}"), RemoteAuthError.rateLimited(retryAfterMs: nil)),
             (Reply.json(503, #"{"error":"unavailable"}"#), RemoteAuthError.unavailable(status: 503)),
-            (Reply.json(404, #"{"error":"not found"}"#), RemoteAuthError.rejected(AuthError(
-                .operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url."))),
-            (Reply.json(400, #"{"error":"Invalid path"}"#), RemoteAuthError.rejected(AuthError(
-                .invalidUsername, message: "The username directory refused that name."))),
+            (
+                Reply.json(404, #"{"error":"not found"}"#),
+                RemoteAuthError.rejected(
+                    AuthError(
+                        .operationNotAllowed,
+                        message: "The username directory's database was not found: check firebase.database_url."))
+            ),
+            (
+                Reply.json(400, #"{"error":"Invalid path"}"#),
+                RemoteAuthError.rejected(
+                    AuthError(
+                        .invalidUsername, message: "The username directory refused that name."))
+            ),
             (Reply.failure(.connectTimedOut), RemoteAuthError.transport("connect timed out")),
         ]
     )
     func errors(reply: Reply, expected: RemoteAuthError) async throws {
         let transport = ScriptedTransport([reply])
         await #expect(throws: expected) {
-            try await directory(transport).setDetails(UsernameDetails(username: "a", email: nil), of: "u", idToken: Fixtures.idToken())
+            try await directory(transport).setDetails(
+                UsernameDetails(username: "a", email: nil), of: "u", idToken: Fixtures.idToken())
         }
     }
 }

@@ -26,19 +26,28 @@ struct AsyncHTTPClientTransportTests {
     func answers() async throws {
         try await Self.withEmulator { emulator, transport in
             let base = "http://127.0.0.1:\(emulator.authPort)"
-            let ok = try await transport.send(HTTPRequest(name: "faults", method: .GET, url: base + "/sesame/v1/faults"))
+            let ok = try await transport.send(
+                HTTPRequest(name: "faults", method: .GET, url: base + "/sesame/v1/faults"))
             #expect(ok.status == 200 && ok.isSuccess)
             #expect(ok.bytes.count > 2)
 
-            let fault = HTTPRequest.json(name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["failNext": 1])
+            let fault = HTTPRequest.json(
+                name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["failNext": 1])
             #expect(try await transport.send(fault).status == 200)
-            let failed = try await transport.send(HTTPRequest(name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
+            let failed = try await transport.send(
+                HTTPRequest(
+                    name: "lookup", method: .POST,
+                    url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
             #expect(failed.status == 503 && !failed.isSuccess)
 
-            let down = HTTPRequest.json(name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["down": true])
+            let down = HTTPRequest.json(
+                name: "faults", method: .POST, url: base + "/sesame/v1/faults", body: ["down": true])
             #expect(try await transport.send(down).status == 200)
             await #expect(throws: HTTPTransportError.connectionClosed) {
-                _ = try await transport.send(HTTPRequest(name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
+                _ = try await transport.send(
+                    HTTPRequest(
+                        name: "lookup", method: .POST,
+                        url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
             }
         }
     }
@@ -47,7 +56,8 @@ struct AsyncHTTPClientTransportTests {
     func refused() async throws {
         let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
         let failure = await #expect(throws: HTTPTransportError.self) {
-            _ = try await transport.send(HTTPRequest(name: "x", method: .GET, url: "http://127.0.0.1:1/secret-path?key=SECRET"))
+            _ = try await transport.send(
+                HTTPRequest(name: "x", method: .GET, url: "http://127.0.0.1:1/secret-path?key=SECRET"))
         }
         await transport.shutdown()
         let description = try #require(failure).description

@@ -13,7 +13,10 @@ struct JSONBodyTests {
 
     @Test("requests are encoded with sorted keys and a JSON content type")
     func encode() {
-        struct Body: Encodable { var b = "x/y"; var a = 1 }
+        struct Body: Encodable {
+            var b = "x/y"
+            var a = 1
+        }
         let request = HTTPRequest.json(name: "t", method: .POST, url: "http://h/p", body: Body())
         #expect(request.bodyText == #"{"a":1,"b":"x/y"}"#)
         #expect(request.headers.first(name: "content-type") == "application/json")
@@ -31,13 +34,16 @@ struct JSONBodyTests {
         #expect(throws: JSONBodyError(summary: "not JSON")) {
             _ = try JSONBody.decode(Answer.self, from: Array("TOKEN".utf8))
         }
-        #expect(try JSONBody.decode(Answer.self, from: Array(#"{"user":{"id":"u"},"count":2}"#.utf8)) == Answer(user: .init(id: "u"), count: 2))
+        #expect(
+            try JSONBody.decode(Answer.self, from: Array(#"{"user":{"id":"u"},"count":2}"#.utf8))
+                == Answer(user: .init(id: "u"), count: 2))
     }
 
     @Test("percent-encoding keeps only unreserved characters")
     func percentEncoding() {
         #expect(PercentEncoding.queryValue("a b&c=d/é,") == "a%20b%26c%3Dd%2F%C3%A9%2C")
         #expect(PercentEncoding.pathSegment("ann,lee/x") == "ann,lee%2Fx")
-        #expect(PercentEncoding.form([("grant_type", "refresh_token"), ("k", "a+b")]) == "grant_type=refresh_token&k=a%2Bb")
+        #expect(
+            PercentEncoding.form([("grant_type", "refresh_token"), ("k", "a+b")]) == "grant_type=refresh_token&k=a%2Bb")
     }
 }

@@ -28,7 +28,9 @@ struct RetryAfterTests {
         #expect(RetryAfter.milliseconds(header, now: Self.now) == milliseconds)
     }
 
-    @Test("absent or unreadable headers give nil", arguments: [nil, "", "soon", "-5", "1.5", "Fri, 32 Jan 2027 08:00:00 GMT"] as [String?])
+    @Test(
+        "absent or unreadable headers give nil",
+        arguments: [nil, "", "soon", "-5", "1.5", "Fri, 32 Jan 2027 08:00:00 GMT"] as [String?])
     func unreadable(header: String?) {
         #expect(RetryAfter.milliseconds(header, now: Self.now) == nil)
     }

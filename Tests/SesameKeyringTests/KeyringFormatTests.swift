@@ -29,8 +29,14 @@ import Testing
     @Test func migrationsRunInOrderFromTheFileVersion() throws {
         let log = MigrationLog()
         let migrations = [
-            KeyringMigration(name: "b", from: 2) { log.append("b"); return $0 + Data("b".utf8) },
-            KeyringMigration(name: "a", from: 1) { log.append("a"); return $0 + Data("a".utf8) },
+            KeyringMigration(name: "b", from: 2) {
+                log.append("b")
+                return $0 + Data("b".utf8)
+            },
+            KeyringMigration(name: "a", from: 1) {
+                log.append("a")
+                return $0 + Data("a".utf8)
+            },
         ]
         let payload = Data("p".utf8)
         #expect(try KeyringMigration.apply(migrations, to: payload, from: 1) == Data("pab".utf8))

@@ -29,7 +29,8 @@ import Testing
         defer { directory.remove() }
         let credentials = "\(directory.path)/credentials"
         let raw = KeyringFiles.randomKeyBytes()
-        try TemporaryDirectory.write(hex ? Array((KeyringFiles.hex(raw) + "\n").utf8) : raw, to: "\(credentials)/keyring.key")
+        try TemporaryDirectory.write(
+            hex ? Array((KeyringFiles.hex(raw) + "\n").utf8) : raw, to: "\(credentials)/keyring.key")
         let environment = ["CREDENTIALS_DIRECTORY": credentials]
 
         let store = try EncryptedFileSessionStore.open(path: directory.keyringPath, environment: environment)
@@ -54,7 +55,8 @@ import Testing
         defer { directory.remove() }
         let credentials = "\(directory.path)/credentials"
         try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
-        let store = try EncryptedFileSessionStore.open(path: directory.keyringPath, environment: ["CREDENTIALS_DIRECTORY": credentials])
+        let store = try EncryptedFileSessionStore.open(
+            path: directory.keyringPath, environment: ["CREDENTIALS_DIRECTORY": credentials])
         let state = (directory.keyringPath as NSString).deletingLastPathComponent
         #expect(store.keySource == .file(path: "\(state)/keyring.key"))
         await store.close()

@@ -28,7 +28,8 @@ import Testing
         await seed.close()
 
         let writer = try WriterProcess.start(keyringPath: directory.keyringPath)
-        let replaced = try await writer.awaitReplacement(of: directory.keyringPath, from: WriterProcess.inode(directory.keyringPath))
+        let replaced = try await writer.awaitReplacement(
+            of: directory.keyringPath, from: WriterProcess.inode(directory.keyringPath))
         guard replaced else {
             writer.kill()
             Issue.record("the writer process never wrote the keyring")

@@ -56,6 +56,8 @@ private struct RecordingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        records.append("\(event.level) \(event.message) " + merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " "))
+        records.append(
+            "\(event.level) \(event.message) "
+                + merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " "))
     }
 }

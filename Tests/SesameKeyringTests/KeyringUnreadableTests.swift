@@ -58,7 +58,9 @@ import Testing
 
     @Test(arguments: [0, 8, 9, 20, 60])
     func garbledByte(at offset: Int) async throws {
-        try await expectUnreadable(offset < 8 ? "is not a sesame keyring" : offset == 8 ? "format version" : "cannot be decrypted") {
+        try await expectUnreadable(
+            offset < 8 ? "is not a sesame keyring" : offset == 8 ? "format version" : "cannot be decrypted"
+        ) {
             path, _ in
             var bytes = try #require(TemporaryDirectory.bytes(path))
             bytes[offset] ^= 0x5A

@@ -14,39 +14,51 @@ struct RequestDecodingTests {
 
     @Test("a valid request with params")
     func valid() throws {
-        guard case .request(let request) = decode(#"{"jsonrpc":"2.0","id":7,"method":"getIdToken","params":{"forceRefresh":false}}"#)
-        else { Issue.record("not decoded"); return }
+        guard
+            case .request(let request) = decode(
+                #"{"jsonrpc":"2.0","id":7,"method":"getIdToken","params":{"forceRefresh":false}}"#)
+        else {
+            Issue.record("not decoded")
+            return
+        }
         #expect(request.id == .integer(7))
         #expect(request.method == "getIdToken")
         #expect(try request.params.optionalBool("forceRefresh") == false)
     }
 
-    @Test("ids: number, string and null are echoed; others are invalid with id null", arguments: [
-        (#"{"jsonrpc":"2.0","id":"a-1","method":"x"}"#, LocalAPIRequestID.string("a-1")),
-        (#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, .null),
-        (#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, .number(1.5)),
-        (#"{"jsonrpc":"2.0","id":-3,"method":"x"}"#, .integer(-3)),
-    ])
+    @Test(
+        "ids: number, string and null are echoed; others are invalid with id null",
+        arguments: [
+            (#"{"jsonrpc":"2.0","id":"a-1","method":"x"}"#, LocalAPIRequestID.string("a-1")),
+            (#"{"jsonrpc":"2.0","id":null,"method":"x"}"#, .null),
+            (#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#, .number(1.5)),
+            (#"{"jsonrpc":"2.0","id":-3,"method":"x"}"#, .integer(-3)),
+        ])
     func ids(_ line: String, _ expected: LocalAPIRequestID) {
-        guard case .request(let request) = decode(line) else { Issue.record("not a request"); return }
+        guard case .request(let request) = decode(line) else {
+            Issue.record("not a request")
+            return
+        }
         #expect(request.id == expected)
     }
 
-    @Test("invalid requests", arguments: [
-        (#"{"jsonrpc":"2.0","id":{},"method":"x"}"#, LocalAPIRequestID.null, "invalid-request"),
-        (#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#, .null, "invalid-request"),
-        (#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, .null, "invalid-request"),
-        (#"{"id":4,"method":"x"}"#, .integer(4), "invalid-request"),
-        (#"{"jsonrpc":"1.0","id":"q","method":"x"}"#, .string("q"), "invalid-request"),
-        (#"{"jsonrpc":"2.0","id":5,"method":3}"#, .integer(5), "invalid-request"),
-        (#"{"jsonrpc":"2.0","id":5}"#, .integer(5), "invalid-request"),
-        (#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#, .null, "invalid-request"),
-        (#""just a string""#, .null, "invalid-request"),
-        (#"{"jsonrpc":"2.0","id":6,"method":"x","params":[1]}"#, .integer(6), "invalid-params"),
-        (#"{"jsonrpc":"2.0","id":6,"method":"x""#, .null, "parse-error"),
-        ("not json", .null, "parse-error"),
-        (#"{"jsonrpc":"2.0","id":1,"method":"x"} trailing"#, .null, "parse-error"),
-    ])
+    @Test(
+        "invalid requests",
+        arguments: [
+            (#"{"jsonrpc":"2.0","id":{},"method":"x"}"#, LocalAPIRequestID.null, "invalid-request"),
+            (#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#, .null, "invalid-request"),
+            (#"{"jsonrpc":"2.0","id":true,"method":"x"}"#, .null, "invalid-request"),
+            (#"{"id":4,"method":"x"}"#, .integer(4), "invalid-request"),
+            (#"{"jsonrpc":"1.0","id":"q","method":"x"}"#, .string("q"), "invalid-request"),
+            (#"{"jsonrpc":"2.0","id":5,"method":3}"#, .integer(5), "invalid-request"),
+            (#"{"jsonrpc":"2.0","id":5}"#, .integer(5), "invalid-request"),
+            (#"[{"jsonrpc":"2.0","id":1,"method":"x"}]"#, .null, "invalid-request"),
+            (#""just a string""#, .null, "invalid-request"),
+            (#"{"jsonrpc":"2.0","id":6,"method":"x","params":[1]}"#, .integer(6), "invalid-params"),
+            (#"{"jsonrpc":"2.0","id":6,"method":"x""#, .null, "parse-error"),
+            ("not json", .null, "parse-error"),
+            (#"{"jsonrpc":"2.0","id":1,"method":"x"} trailing"#, .null, "parse-error"),
+        ])
     func invalid(_ line: String, _ id: LocalAPIRequestID, _ reason: String) throws {
         let (gotID, error) = try #require(failure(line))
         #expect(gotID == id)
@@ -100,18 +112,23 @@ struct JSONTests {
         #expect(try JSONValue.parse(bytes) == value)
     }
 
-    @Test("escapes and surrogate pairs decode", arguments: [
-        (#""\u00e9\ud83d\ude00\n\/""#, "é😀\n/"),
-        (#""plain""#, "plain"),
-    ])
+    @Test(
+        "escapes and surrogate pairs decode",
+        arguments: [
+            (#""\u00e9\ud83d\ude00\n\/""#, "é😀\n/"),
+            (#""plain""#, "plain"),
+        ])
     func escapes(_ text: String, _ expected: String) throws {
         #expect(try JSONValue.parse(text) == .string(expected))
     }
 
-    @Test("rejects what is not JSON", arguments: [
-        "", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "tru", "\"\\x\"", "\"\u{01}\"", "\"\\ud800\"", "{\"a\" 1}", "1e",
-        "nan", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
-    ])
+    @Test(
+        "rejects what is not JSON",
+        arguments: [
+            "", "{", "[1,]", "{\"a\":}", "01", "1.", "-", "tru", "\"\\x\"", "\"\u{01}\"", "\"\\ud800\"", "{\"a\" 1}",
+            "1e",
+            "nan", String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        ])
     func rejects(_ text: String) {
         #expect(throws: JSONValue.ParseError.self) { try JSONValue.parse(text) }
     }
@@ -141,9 +158,11 @@ struct MessageTests {
         }
     }
 
-    @Test("the client decoder reports a malformed line as an error instead of crashing", arguments: [
-        "garbage", "{}", #"{"jsonrpc":"2.0","id":{}}"#, #"{"jsonrpc":"2.0","id":1}"#, "[]",
-    ])
+    @Test(
+        "the client decoder reports a malformed line as an error instead of crashing",
+        arguments: [
+            "garbage", "{}", #"{"jsonrpc":"2.0","id":{}}"#, #"{"jsonrpc":"2.0","id":1}"#, "[]",
+        ])
     func malformed(_ line: String) {
         #expect(throws: LocalAPIError.self) { try LocalAPIMessage.decode(line: Array(line.utf8)) }
     }

@@ -40,7 +40,8 @@ struct EventStreamTests {
         let clock = ManualClock()
         let service = SessionService(
             provider: FakeRemoteAuthProvider(clock: clock), store: InMemorySessionStore(), clock: clock,
-            configuration: .init(anonymousFirst: false), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            configuration: .init(anonymousFirst: false),
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await service.start()
         let stream = await service.events()
         await service.shutdown(reason: "test")

@@ -9,7 +9,9 @@ import Testing
 @Suite("SessionService: merges")
 struct MergeServiceTests {
     /// Signs the guest in to an existing account: a merge is recorded.
-    func mergeGuest(_ harness: ServiceHarness, _ events: inout AsyncStream<SessionEvent>.Iterator) async throws
+    func mergeGuest(
+        _ harness: ServiceHarness, _ events: inout AsyncStream<SessionEvent>.Iterator
+    ) async throws
         -> (guest: String, account: String, merge: Merge)
     {
         let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)

@@ -16,7 +16,10 @@ struct ProviderNeutralServiceTests {
             _ = try await harness.service.sendSignInLink(email: "eve@example.com", continueUrl: nil)
             let eveLink = try #require(await harness.provider.lastSignInProof(for: "eve@example.com"))
             _ = try await harness.service.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            #expect(await failure { () async throws(AuthError) in _ = try await harness.service.completeSignInLink(eveLink, email: nil) } == .missingEmail)
+            #expect(
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.completeSignInLink(eveLink, email: nil)
+                } == .missingEmail)
             // With the address it was sent to, the link works.
             let outcome = try await harness.service.completeSignInLink(eveLink, email: "eve@example.com")
             #expect(outcome.state.user?.email == "eve@example.com")
@@ -42,7 +45,9 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.completeSignInLink(.code("123456"), email: "ann@example.com") }
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.completeSignInLink(.code("123456"), email: "ann@example.com")
+                }
                     == .operationNotAllowed)
             #expect(await harness.provider.count("signInWithEmailLink") == 0)
             #expect(await harness.provider.count("createAuthUri") == 0)
@@ -54,7 +59,8 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
-            let account = try #require(try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
+            let account = try #require(
+                try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
             _ = try await harness.service.signOut(reset: false)
             #expect(await harness.provider.revokedSessions == [account.uid])
             #expect(await harness.store.stored?.pendingRevocations == [])
@@ -66,7 +72,8 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
-            let account = try #require(try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
+            let account = try #require(
+                try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
             await harness.provider.failNext("revokeSession", with: .transport("offline (test)"))
             _ = try await harness.service.signOut(reset: false)
             #expect(await harness.store.stored?.pendingRevocations.map(\.uid) == [account.uid])
@@ -99,7 +106,8 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             let account = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "g-ann")
-            let outcome = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "g-ann", accessToken: nil)
+            let outcome = try await harness.service.signInWithIdp(
+                providerId: "google.com", idToken: "g-ann", accessToken: nil)
             #expect(outcome.state.user?.uid == account)
             #expect(outcome.state.status == .authenticated)
             #expect(outcome.merge?.fromUid == guest && outcome.merge?.toUid == account)
@@ -113,7 +121,8 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
-            let outcome = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "g-new", accessToken: nil)
+            let outcome = try await harness.service.signInWithIdp(
+                providerId: "google.com", idToken: "g-new", accessToken: nil)
             #expect(outcome.state.user?.uid == guest && outcome.merge == nil)
             #expect(outcome.state.user?.providers == ["google.com"])
         }

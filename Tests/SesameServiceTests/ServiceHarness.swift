@@ -11,7 +11,8 @@ struct ServiceHarness {
     let store: InMemorySessionStore
     let service: SessionService
 
-    init(stored: PersistedState? = nil, configuration: SessionServiceConfiguration = .init(), sendsCodes: Bool = false) {
+    init(stored: PersistedState? = nil, configuration: SessionServiceConfiguration = .init(), sendsCodes: Bool = false)
+    {
         provider = FakeRemoteAuthProvider(clock: clock, sendsCodes: sendsCodes)
         store = InMemorySessionStore(stored)
         service = SessionService(

@@ -176,7 +176,9 @@ struct SessionServiceTests {
             let completed = try await harness.service.completeMerge(mergeId: merge.mergeId)
             #expect(completed.pendingMerges.isEmpty)
             #expect(await harness.provider.accounts[guest] == nil)
-            await #expect(throws: AuthError(.noSuchMerge)) { _ = try await harness.service.completeMerge(mergeId: merge.mergeId) }
+            await #expect(throws: AuthError(.noSuchMerge)) {
+                _ = try await harness.service.completeMerge(mergeId: merge.mergeId)
+            }
         }
     }
 

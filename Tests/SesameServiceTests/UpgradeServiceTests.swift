@@ -14,7 +14,8 @@ struct UpgradeServiceTests {
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             let second = await harness.provider.addAccount(email: "two@example.com", password: "secret12")
-            let first = try #require(try await harness.service.createAccount(email: "one@example.com", password: "secret12").user?.uid)
+            let first = try #require(
+                try await harness.service.createAccount(email: "one@example.com", password: "secret12").user?.uid)
             let outcome = try await harness.service.signIn(identifier: "two@example.com", password: "secret12")
             #expect(outcome.merge == nil)
             #expect(outcome.state.user?.uid == second && outcome.state.pendingMerges.isEmpty)
@@ -25,7 +26,9 @@ struct UpgradeServiceTests {
         }
     }
 
-    @Test("createAccount or signInAnonymously with an account signed in: already-signed-in; deleteAccount of a guest deletes it")
+    @Test(
+        "createAccount or signInAnonymously with an account signed in: already-signed-in; deleteAccount of a guest deletes it"
+    )
     func stateErrorsAndGuestDeletion() async throws {
         let harness = ServiceHarness()
         try await harness.run { events in
@@ -54,7 +57,8 @@ struct UpgradeServiceTests {
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             // Sent by someone else (not through this daemon): no address is remembered.
             try await harness.provider.sendSignInLink(email: "ela@example.com", continueUrl: nil)
-            guard case .link(let link) = try #require(await harness.provider.lastSignInProof(for: "ela@example.com")) else {
+            guard case .link(let link) = try #require(await harness.provider.lastSignInProof(for: "ela@example.com"))
+            else {
                 Issue.record("the fake sent no link")
                 return
             }
@@ -63,11 +67,14 @@ struct UpgradeServiceTests {
                     _ = try await harness.service.linkCredential(.emailLink(email: "", link: link))
                 } == .missingEmail)
             let state = try await harness.service.linkCredential(.emailLink(email: "ela@example.com", link: link))
-            #expect(state.user?.uid == guest && state.user?.email == "ela@example.com" && state.user?.isAnonymous == false)
+            #expect(
+                state.user?.uid == guest && state.user?.email == "ela@example.com" && state.user?.isAnonymous == false)
         }
     }
 
-    @Test("linkCredential(emailLink) to an address another account has: email-already-in-use, the link not spent; it then signs in")
+    @Test(
+        "linkCredential(emailLink) to an address another account has: email-already-in-use, the link not spent; it then signs in"
+    )
     func linkEmailLinkTakenAddress() async throws {
         let harness = ServiceHarness()
         try await harness.run { events in

@@ -19,11 +19,19 @@ struct UsernameFlowServiceTests {
             let outcome = try await h.service.signIn(identifier: "nasa_FAN", password: "secret1")
             #expect(outcome.state.user?.uid == uid)
             #expect(outcome.state.user?.username == "NASA_Fan")
-            await expectError(.invalidLoginCredentials) { _ = try await h.service.signIn(identifier: "nasa_fan", password: "wrong12") }
-            await expectError(.invalidLoginCredentials) { _ = try await h.service.signIn(identifier: "nobody", password: "secret1") }
-            await expectError(.invalidLoginCredentials) { _ = try await h.service.signIn(identifier: "a b", password: "secret1") }
+            await expectError(.invalidLoginCredentials) {
+                _ = try await h.service.signIn(identifier: "nasa_fan", password: "wrong12")
+            }
+            await expectError(.invalidLoginCredentials) {
+                _ = try await h.service.signIn(identifier: "nobody", password: "secret1")
+            }
+            await expectError(.invalidLoginCredentials) {
+                _ = try await h.service.signIn(identifier: "a b", password: "secret1")
+            }
             await h.directory.put(key: "orphan", uid: "ghost")
-            await expectError(.invalidLoginCredentials) { _ = try await h.service.signIn(identifier: "orphan", password: "secret1") }
+            await expectError(.invalidLoginCredentials) {
+                _ = try await h.service.signIn(identifier: "orphan", password: "secret1")
+            }
 
             try await h.service.sendPasswordReset(identifier: "NASA_FAN")
             #expect(await h.provider.count("sendPasswordReset") == 1)
@@ -44,7 +52,8 @@ struct UsernameFlowServiceTests {
             }
             _ = await h.provider.addAccount(email: "used@example.com", password: "secret1")
             await expectError(.emailAlreadyInUse) {
-                _ = try await h.service.createAccount(email: "used@example.com", password: "secret1", username: "Wanted")
+                _ = try await h.service.createAccount(
+                    email: "used@example.com", password: "secret1", username: "Wanted")
             }
             #expect(await h.directory.usernames == ["taken": "someone-else"])
             #expect(await h.service.state.user?.uid == guest)
@@ -117,7 +126,9 @@ struct UsernameFlowServiceTests {
             try await h.signUp(&events)
             await expectError(.operationNotAllowed) { _ = try await h.service.setUsername("name") }
             await expectError(.operationNotAllowed) { _ = try await h.service.checkUsername("name") }
-            await expectError(.operationNotAllowed) { _ = try await h.service.signIn(identifier: "name", password: "secret1") }
+            await expectError(.operationNotAllowed) {
+                _ = try await h.service.signIn(identifier: "name", password: "secret1")
+            }
             await expectError(.operationNotAllowed) { try await h.service.sendPasswordReset(identifier: "name") }
             await expectError(.operationNotAllowed) {
                 _ = try await h.service.createAccount(email: "x@example.com", password: "secret1", username: "name")

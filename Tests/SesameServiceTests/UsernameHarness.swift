@@ -5,7 +5,6 @@ import SesameService
 import SesameTesting
 import Testing
 
-
 /// A service over the fake backend, a fake username directory and an in-memory store.
 struct UsernameHarness {
     let clock: ManualClock
@@ -60,7 +59,9 @@ struct UsernameHarness {
     }
 }
 
-func expectError(_ reason: AuthError.Reason, _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation)
+func expectError(
+    _ reason: AuthError.Reason, _ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation
+)
     async
 {
     do {

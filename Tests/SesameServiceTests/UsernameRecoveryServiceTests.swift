@@ -9,7 +9,9 @@ import Testing
 @Suite("Usernames in the service: recovery after a crash")
 struct UsernameRecoveryServiceTests {
     /// An account with the name `old_name`, then the keyring and directory as they were.
-    private func accountWithName() async throws -> (ManualClock, FakeRemoteAuthProvider, FakeUsernameDirectory, PersistedState, String) {
+    private func accountWithName() async throws -> (
+        ManualClock, FakeRemoteAuthProvider, FakeUsernameDirectory, PersistedState, String
+    ) {
         let h = UsernameHarness()
         var uid = ""
         try await h.run { events in
@@ -74,7 +76,8 @@ struct UsernameRecoveryServiceTests {
         var stored = try #require(await first.store.stored)
         stored.pendingUsernameSteps = [UsernameStep(kind: .writeDetails, uid: guest, key: "wanted", username: "Wanted")]
         await first.directory.put(key: "wanted", uid: guest)
-        let h = UsernameHarness(stored: stored, clock: first.clock, provider: first.provider, directory: first.directory)
+        let h = UsernameHarness(
+            stored: stored, clock: first.clock, provider: first.provider, directory: first.directory)
         try await h.run { _ in
             try await eventually { await h.store.stored?.pendingUsernameSteps == [] }
             #expect(await h.directory.usernames.isEmpty)

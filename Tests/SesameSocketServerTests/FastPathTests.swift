@@ -9,7 +9,9 @@ import Testing
 /// they must be exactly what the session service would have answered, at every edge.
 @Suite("Answers served from the published session, over a real Unix socket", .timeLimit(.minutes(1)))
 struct FastPathTests {
-    @Test("getIdToken: valid for at least minValidity is the held token; a hair more goes to the service, which refreshes; the next answer carries the new token")
+    @Test(
+        "getIdToken: valid for at least minValidity is the held token; a hair more goes to the service, which refreshes; the next answer carries the new token"
+    )
     func minValidityEdges() async throws {
         let harness = try await SocketHarness.start()
         defer { Task { await harness.stop() } }
@@ -32,7 +34,8 @@ struct FastPathTests {
             let renewed = try #require(above["result"]?["token"]?.stringValue)
             #expect(renewed != held.rawValue)
             #expect(await harness.provider.count("refresh") == refreshes + 1)
-            #expect(above["result"]?["expiresAt"] == .string(WireTime.string(harness.clock.date.addingTimeInterval(3600))))
+            #expect(
+                above["result"]?["expiresAt"] == .string(WireTime.string(harness.clock.date.addingTimeInterval(3600))))
 
             let next = try await client.call("getIdToken", id: 4)
             #expect(next["result"]?["token"] == .string(renewed))
@@ -50,7 +53,8 @@ struct FastPathTests {
         try await withClient(harness.path) { client in
             let first = try #require(try await client.call("getIdToken", id: 1)["result"])
             harness.clock.advance(seconds: 60)
-            let forced = try #require(try await client.call("getIdToken", id: 2, params: ["forceRefresh": true])["result"])
+            let forced = try #require(
+                try await client.call("getIdToken", id: 2, params: ["forceRefresh": true])["result"])
             #expect(forced["token"] != first["token"])
             #expect(forced["issuedAt"] == .string(WireTime.string(harness.clock.date)))
             let cached = try #require(try await client.call("getIdToken", id: 3)["result"])
@@ -78,10 +82,12 @@ struct FastPathTests {
         }
     }
 
-    @Test("every id is echoed byte for byte, on cached, service and error answers", arguments: [
-        "98765432109876543210987", "9007199254740993", "-42", "0", "1.50", "1e3", #""req-7""#,
-        #""\u00e9\"x""#, "null",
-    ])
+    @Test(
+        "every id is echoed byte for byte, on cached, service and error answers",
+        arguments: [
+            "98765432109876543210987", "9007199254740993", "-42", "0", "1.50", "1e3", #""req-7""#,
+            #""\u00e9\"x""#, "null",
+        ])
     func idsEchoedAsGiven(id: String) async throws {
         let harness = try await SocketHarness.start()
         defer { Task { await harness.stop() } }

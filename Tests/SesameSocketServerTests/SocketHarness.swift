@@ -115,7 +115,9 @@ struct LineClient {
     }
 
     /// Sends a request and returns the first response to it, collecting notifications before it.
-    mutating func call(_ method: String, id: Int = 1, params: JSONValue? = nil, notifications: inout [JSONValue])
+    mutating func call(
+        _ method: String, id: Int = 1, params: JSONValue? = nil, notifications: inout [JSONValue]
+    )
         async throws -> JSONValue
     {
         var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": .integer(Int64(id)), "method": .string(method)]

@@ -2,8 +2,8 @@ import Foundation
 import NIOCore
 import SesameCore
 import SesameLocalAPI
-import SesameSocketServer
 import SesameService
+import SesameSocketServer
 import SesameTesting
 import Testing
 
@@ -23,7 +23,9 @@ struct SocketServerTests {
         #expect(result?["backend"] == "fake")
     }
 
-    @Test("completeSignInLink takes link or code, exactly one; a code on a backend without codes is operation-not-allowed")
+    @Test(
+        "completeSignInLink takes link or code, exactly one; a code on a backend without codes is operation-not-allowed"
+    )
     func signInProofParams() async throws {
         let harness = try await SocketHarness.start()
         defer { Task { await harness.stop() } }
@@ -37,7 +39,8 @@ struct SocketServerTests {
             answer = try await client.call("completeSignInLink", id: 3, params: ["email": "a@b.c", "code": "123456"])
             #expect(answer["error"]?["code"] == 1000)
             #expect(answer["error"]?["data"]?["reason"] == "operation-not-allowed")
-            answer = try await client.call("completeSignInLink", id: 4, params: ["email": "a@b.c", "link": "https://x.invalid"])
+            answer = try await client.call(
+                "completeSignInLink", id: 4, params: ["email": "a@b.c", "link": "https://x.invalid"])
             #expect(answer["error"]?["data"]?["reason"] == "invalid-action-code")
         }
         #expect(await harness.provider.count("signInWithEmailLink") == 0)
@@ -131,7 +134,8 @@ struct SocketServerTests {
             #expect(subscribed["result"]?["subscription"]?.stringValue != nil)
 
             var notifications: [JSONValue] = []
-            let response = try await watcher.call("signOut", id: 2, params: ["reset": true], notifications: &notifications)
+            let response = try await watcher.call(
+                "signOut", id: 2, params: ["reset": true], notifications: &notifications)
             #expect(response["result"]?["status"] == "anonymous")
             let reasons = notifications.compactMap { $0["params"]?["reason"]?.stringValue }
             #expect(reasons == ["reset", "anonymous-created"])
@@ -248,10 +252,12 @@ struct AccessPolicyTests {
         }
     }
 
-    @Test("roles come from the entries; root and the daemon's uid are managers; nobody else has a role", arguments: [
-        (UInt32(0), LocalAPIRole.manager), (500, .manager), (1000, .reader), (1001, .observer), (65534, .none),
-        (1002, .manager),
-    ])
+    @Test(
+        "roles come from the entries; root and the daemon's uid are managers; nobody else has a role",
+        arguments: [
+            (UInt32(0), LocalAPIRole.manager), (500, .manager), (1000, .reader), (1001, .observer), (65534, .none),
+            (1002, .manager),
+        ])
     func roles(uid: UInt32, expected: LocalAPIRole) {
         let policy = AccessPolicy(
             daemonUid: 500, managers: [.uid(1002)], readers: [.group("sesame")], observers: [.user("bob")])

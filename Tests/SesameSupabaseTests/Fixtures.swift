@@ -36,7 +36,12 @@ enum Fixtures {
         #"{"id":"\#(id)","aud":"authenticated","role":"authenticated","is_anonymous":\#(anonymous),"app_metadata":{},"user_metadata":{},"identities":[],"created_at":"2026-11-21T10:00:00.123456Z"\#(extra)}"#
     }
 
-    static func session(jwt: String = anonymousJWT, refresh: String = "r1", user: String = user()) -> ScriptedTransport.Reply {
-        .json(200, #"{"access_token":"\#(jwt)","token_type":"bearer","expires_in":3600,"expires_at":1800003600,"refresh_token":"\#(refresh)","user":\#(user)}"#)
+    static func session(
+        jwt: String = anonymousJWT, refresh: String = "r1", user: String = user()
+    ) -> ScriptedTransport.Reply {
+        .json(
+            200,
+            #"{"access_token":"\#(jwt)","token_type":"bearer","expires_in":3600,"expires_at":1800003600,"refresh_token":"\#(refresh)","user":\#(user)}"#
+        )
     }
 }

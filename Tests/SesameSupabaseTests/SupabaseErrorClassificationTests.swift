@@ -25,10 +25,12 @@ struct SupabaseErrorClassificationTests {
             case .lookup: _ = try await provider.lookup(token)
             case .deleteAccount: try await provider.deleteAccount(token)
             case .signUp: _ = try await provider.signUp(email: "ann@example.com", password: "pw-123456", linkingTo: nil)
-            case .linkPassword: _ = try await provider.signUp(email: "ann@example.com", password: "pw-123456", linkingTo: token)
+            case .linkPassword:
+                _ = try await provider.signUp(email: "ann@example.com", password: "pw-123456", linkingTo: token)
             case .signInPassword: _ = try await provider.signIn(email: "ann@example.com", password: "pw")
             case .sendSignInLink: try await provider.sendSignInLink(email: "ann@example.com", continueUrl: nil)
-            case .verifyCode: _ = try await provider.signIn(email: "ann@example.com", proof: .code("123456"), linkingTo: nil)
+            case .verifyCode:
+                _ = try await provider.signIn(email: "ann@example.com", proof: .code("123456"), linkingTo: nil)
             case .signInIdp: _ = try await provider.signIn(federated: credential, linkingTo: nil)
             case .linkIdp: _ = try await provider.signIn(federated: credential, linkingTo: token)
             case .sendPasswordReset: try await provider.sendPasswordReset(email: "ann@example.com")
@@ -50,7 +52,8 @@ struct SupabaseErrorClassificationTests {
         var testDescription: String { "\(call.rawValue) → \(expected)" }
     }
 
-    static func rejected(_ reason: AuthError.Reason, email: String? = nil, providerId: String? = nil) -> RemoteAuthError {
+    static func rejected(_ reason: AuthError.Reason, email: String? = nil, providerId: String? = nil) -> RemoteAuthError
+    {
         .rejected(AuthError(reason, email: email, providerId: providerId))
     }
 
@@ -67,9 +70,15 @@ struct SupabaseErrorClassificationTests {
         Row(.refresh, .json(502, "<html>bad gateway</html>"), .unavailable(status: 502)),
         Row(.refresh, .error(500, "unexpected_failure"), .unavailable(status: 500)),
         Row(.refresh, .failure(.connectTimedOut), .transport("connect timed out")),
-        Row(.refresh, .failure(.responseTooLarge(limit: 10)), .malformedResponse("auth.token.refresh: response body larger than 10 bytes")),
-        Row(.refresh, .json(400, "<html>nope</html>"), .malformedResponse("auth.token.refresh: HTTP 400 without an error body")),
-        Row(.refresh, .json(200, #"{"access_token":"a"}"#), .malformedResponse("auth.token.refresh: no access_token or refresh_token")),
+        Row(
+            .refresh, .failure(.responseTooLarge(limit: 10)),
+            .malformedResponse("auth.token.refresh: response body larger than 10 bytes")),
+        Row(
+            .refresh, .json(400, "<html>nope</html>"),
+            .malformedResponse("auth.token.refresh: HTTP 400 without an error body")),
+        Row(
+            .refresh, .json(200, #"{"access_token":"a"}"#),
+            .malformedResponse("auth.token.refresh: no access_token or refresh_token")),
         // Calls with the access token.
         Row(.lookup, .error(403, "bad_jwt"), .idTokenRejected),
         Row(.lookup, .error(401, "no_authorization"), .idTokenRejected),
@@ -78,19 +87,32 @@ struct SupabaseErrorClassificationTests {
         Row(.deleteAccount, .postgrest(401, "PGRST303"), .idTokenRejected),
         Row(.deleteAccount, .postgrest(401, "PGRST301"), .idTokenRejected),
         // Domain reasons.
-        Row(.signUp, .error(422, "user_already_exists"), rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
-        Row(.linkPassword, .error(422, "email_exists"), rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
+        Row(
+            .signUp, .error(422, "user_already_exists"),
+            rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
+        Row(
+            .linkPassword, .error(422, "email_exists"),
+            rejected(.emailAlreadyInUse, email: "ann@example.com", providerId: "password")),
         Row(.signUp, .error(422, "weak_password"), rejected(.weakPassword)),
         Row(.signUp, .error(400, "validation_failed"), rejected(.invalidEmail)),
         Row(.signUp, .error(400, "email_address_invalid"), rejected(.invalidEmail)),
         Row(.signInPassword, .error(400, "invalid_credentials"), rejected(.invalidLoginCredentials)),
         Row(.signInPassword, .legacy(400, "invalid_credentials"), rejected(.invalidLoginCredentials)),
         Row(.signInPassword, .error(400, "validation_failed"), rejected(.invalidLoginCredentials)),
-        Row(.verifyCode, .error(403, "otp_expired"), .rejected(AuthError(.invalidActionCode, message: "That code or link is wrong, expired or already used: request a new one."))),
+        Row(
+            .verifyCode, .error(403, "otp_expired"),
+            .rejected(
+                AuthError(
+                    .invalidActionCode,
+                    message: "That code or link is wrong, expired or already used: request a new one."))),
         Row(.sendSignInLink, .error(429, "over_email_send_rate_limit"), .rateLimited(retryAfterMs: nil)),
         Row(.sendSignInLink, .error(400, "over_email_send_rate_limit"), .rateLimited(retryAfterMs: nil)),
-        Row(.linkIdp, .error(422, "identity_already_exists"), rejected(.credentialAlreadyInUse, providerId: "google.com")),
-        Row(.signInIdp, .json(400, #"{"error":"invalid request","error_description":"Unacceptable audience"}"#), rejected(.invalidCredential)),
+        Row(
+            .linkIdp, .error(422, "identity_already_exists"),
+            rejected(.credentialAlreadyInUse, providerId: "google.com")),
+        Row(
+            .signInIdp, .json(400, #"{"error":"invalid request","error_description":"Unacceptable audience"}"#),
+            rejected(.invalidCredential)),
         Row(.sendPasswordReset, .error(422, "something_new"), rejected(.operationNotAllowed)),
         // Unknown codes: the call's fallback.
         Row(.signInIdp, .error(400, "something_new"), rejected(.invalidCredential)),
@@ -108,9 +130,11 @@ struct SupabaseErrorClassificationTests {
         }
     }
 
-    @Test("configuration problems say what to enable or deploy", arguments: [
-        ("anonymous_provider_disabled", "enable"), ("signup_disabled", "enable"), ("PGRST205", "deploy"),
-    ])
+    @Test(
+        "configuration problems say what to enable or deploy",
+        arguments: [
+            ("anonymous_provider_disabled", "enable"), ("signup_disabled", "enable"), ("PGRST205", "deploy"),
+        ])
     func guidance(code: String, hint: String) async {
         let transport = ScriptedTransport([code.hasPrefix("PGRST") ? .postgrest(404, code) : .error(422, code)])
         let refusal = await #expect(throws: RemoteAuthError.self) {

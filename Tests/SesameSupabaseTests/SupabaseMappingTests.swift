@@ -6,26 +6,36 @@ import Testing
 
 @Suite("Supabase adapter: provider ids, claims, directory requests")
 struct SupabaseMappingTests {
-    @Test("Supabase provider ids become Firebase's on the wire; unknown ones pass through", arguments: [
-        ("email", "password"), ("google", "google.com"), ("apple", "apple.com"), ("github", "github.com"),
-        ("anonymous", "anonymous"), ("keycloak", "keycloak"), ("custom:acme", "custom:acme"),
-    ])
+    @Test(
+        "Supabase provider ids become Firebase's on the wire; unknown ones pass through",
+        arguments: [
+            ("email", "password"), ("google", "google.com"), ("apple", "apple.com"), ("github", "github.com"),
+            ("anonymous", "anonymous"), ("keycloak", "keycloak"), ("custom:acme", "custom:acme"),
+        ])
     func providerIds(supabase: String, firebase: String) {
         #expect(SupabaseProviderIds.firebaseName(supabase) == firebase)
         #expect(SupabaseProviderIds.supabaseName(firebase) == supabase)
     }
 
-    @Test("signInProvider comes from is_anonymous, the newest amr entry, then app_metadata.provider", arguments: [
-        (#"{"is_anonymous":true,"amr":[{"method":"anonymous","timestamp":1}]}"#, "anonymous"),
-        (#"{"is_anonymous":false,"amr":[{"method":"anonymous","timestamp":1},{"method":"password","timestamp":5}]}"#, "password"),
-        (#"{"amr":[{"method":"otp","timestamp":3}],"app_metadata":{"provider":"email"}}"#, "password"),
-        (#"{"amr":[{"method":"magiclink","timestamp":3}]}"#, "password"),
-        (#"{"amr":[{"method":"oauth","timestamp":9},{"method":"password","timestamp":2}],"app_metadata":{"provider":"google"}}"#, "google.com"),
-        (#"{"amr":[{"method":"id_token","timestamp":9}],"app_metadata":{"provider":"apple"}}"#, "apple.com"),
-        (#"{"amr":[{"method":"token_refresh","timestamp":9},{"method":"password","timestamp":2}]}"#, "password"),
-        (#"{"app_metadata":{"provider":"github"}}"#, "github.com"),
-        (#"{}"#, "unknown"),
-    ])
+    @Test(
+        "signInProvider comes from is_anonymous, the newest amr entry, then app_metadata.provider",
+        arguments: [
+            (#"{"is_anonymous":true,"amr":[{"method":"anonymous","timestamp":1}]}"#, "anonymous"),
+            (
+                #"{"is_anonymous":false,"amr":[{"method":"anonymous","timestamp":1},{"method":"password","timestamp":5}]}"#,
+                "password"
+            ),
+            (#"{"amr":[{"method":"otp","timestamp":3}],"app_metadata":{"provider":"email"}}"#, "password"),
+            (#"{"amr":[{"method":"magiclink","timestamp":3}]}"#, "password"),
+            (
+                #"{"amr":[{"method":"oauth","timestamp":9},{"method":"password","timestamp":2}],"app_metadata":{"provider":"google"}}"#,
+                "google.com"
+            ),
+            (#"{"amr":[{"method":"id_token","timestamp":9}],"app_metadata":{"provider":"apple"}}"#, "apple.com"),
+            (#"{"amr":[{"method":"token_refresh","timestamp":9},{"method":"password","timestamp":2}]}"#, "password"),
+            (#"{"app_metadata":{"provider":"github"}}"#, "github.com"),
+            (#"{}"#, "unknown"),
+        ])
     func signInProvider(payload: String, expected: String) async throws {
         let transport = ScriptedTransport([Fixtures.session(jwt: Fixtures.jwt(payload))])
         let result = try await Fixtures.provider(transport).signUpAnonymously()
@@ -53,15 +63,21 @@ struct SupabaseMappingTests {
         #expect(try await !directory.claim("ann,lee", for: "u-1", idToken: token))
         try await directory.release("ann,lee", of: "u-1", idToken: token)
         #expect(try await directory.details(of: "u-1") == UsernameDetails(username: "Ann.Lee", email: nil))
-        try await directory.setDetails(UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: "u-1", idToken: token)
+        try await directory.setDetails(
+            UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: "u-1", idToken: token)
         let snapshots = await transport.snapshots
         #expect(snapshots[0].hasPrefix("GET https://proj.supabase.co/rest/v1/usernames?key=eq.ann%2Clee&select=uid\n"))
         #expect(snapshots[0].contains("authorization: Bearer ANON"))
         #expect(snapshots[2].hasPrefix("POST https://proj.supabase.co/rest/v1/usernames\n"))
-        #expect(snapshots[2].contains("prefer: return=minimal") && snapshots[2].contains("authorization: Bearer USER.ACCESS.TOKEN"))
+        #expect(
+            snapshots[2].contains("prefer: return=minimal")
+                && snapshots[2].contains("authorization: Bearer USER.ACCESS.TOKEN"))
         #expect(snapshots[2].hasSuffix(#"{"key":"ann,lee","uid":"u-1"}"#))
-        #expect(snapshots[5].hasPrefix("DELETE https://proj.supabase.co/rest/v1/usernames?key=eq.ann%2Clee&uid=eq.u-1\n"))
-        #expect(snapshots[6].hasPrefix("GET https://proj.supabase.co/rest/v1/username_details?uid=eq.u-1&select=username%2Cemail\n"))
+        #expect(
+            snapshots[5].hasPrefix("DELETE https://proj.supabase.co/rest/v1/usernames?key=eq.ann%2Clee&uid=eq.u-1\n"))
+        #expect(
+            snapshots[6].hasPrefix(
+                "GET https://proj.supabase.co/rest/v1/username_details?uid=eq.u-1&select=username%2Cemail\n"))
         #expect(snapshots[7].contains("prefer: resolution=merge-duplicates,return=minimal"))
         #expect(snapshots[7].hasSuffix(#"{"email":"ann@example.com","uid":"u-1","username":"Ann.Lee"}"#))
     }

@@ -14,17 +14,20 @@ struct SupabaseRequestTests {
         let result = try await Fixtures.provider(transport).signUpAnonymously()
         #expect(result.uid == "u-1" && result.isNewUser && result.refreshToken.rawValue == "r1")
         #expect(result.idToken.signInProvider == "anonymous")
-        #expect(result.idToken.issuedAt == Fixtures.now && result.idToken.expiresAt == Fixtures.now.addingTimeInterval(3600))
-        #expect(await transport.snapshots == [
-            """
-            POST https://proj.supabase.co/auth/v1/signup
-            accept: application/json
-            apikey: ANON
-            content-type: application/json
-            x-supabase-api-version: 2024-01-01
-            {}
-            """,
-        ])
+        #expect(
+            result.idToken.issuedAt == Fixtures.now && result.idToken.expiresAt == Fixtures.now.addingTimeInterval(3600)
+        )
+        #expect(
+            await transport.snapshots == [
+                """
+                POST https://proj.supabase.co/auth/v1/signup
+                accept: application/json
+                apikey: ANON
+                content-type: application/json
+                x-supabase-api-version: 2024-01-01
+                {}
+                """
+            ])
     }
 
     @Test("refresh: grant_type in the query, the token in the body; the rotated token comes back")
@@ -40,7 +43,8 @@ struct SupabaseRequestTests {
 
     @Test("lookup: GET /user with the bearer; identities become Firebase provider ids")
     func lookup() async throws {
-        let user = #"{"id":"u-1","aud":"authenticated","is_anonymous":false,"app_metadata":{"provider":"email","providers":["email","google"]},"user_metadata":{"full_name":"Ann Lee","avatar":{"x":1}},"email":"ann@example.com","email_confirmed_at":"2026-11-21T10:01:00Z","created_at":"2026-11-21T10:00:00.123456Z","last_sign_in_at":"2026-11-21T10:05:00+00:00","identities":[{"identity_id":"i1","provider":"email"},{"identity_id":"i2","provider":"google"},{"identity_id":"i3","provider":"keycloak"}]}"#
+        let user =
+            #"{"id":"u-1","aud":"authenticated","is_anonymous":false,"app_metadata":{"provider":"email","providers":["email","google"]},"user_metadata":{"full_name":"Ann Lee","avatar":{"x":1}},"email":"ann@example.com","email_confirmed_at":"2026-11-21T10:01:00Z","created_at":"2026-11-21T10:00:00.123456Z","last_sign_in_at":"2026-11-21T10:05:00+00:00","identities":[{"identity_id":"i1","provider":"email"},{"identity_id":"i2","provider":"google"},{"identity_id":"i3","provider":"keycloak"}]}"#
         let transport = ScriptedTransport([.json(200, user)])
         let result = try await Fixtures.provider(transport).lookup(Fixtures.idToken())
         #expect(result.uid == "u-1" && !result.isAnonymous && result.email == "ann@example.com" && result.emailVerified)
@@ -54,11 +58,14 @@ struct SupabaseRequestTests {
 
     @Test("linking email and password: PUT /user, then a password sign-in, then the guest session is ended")
     func linkPassword() async throws {
-        let linkedUser = Fixtures.user(anonymous: false, extra: #","email":"ann@example.com","email_confirmed_at":"2026-11-21T10:01:00Z""#)
+        let linkedUser = Fixtures.user(
+            anonymous: false, extra: #","email":"ann@example.com","email_confirmed_at":"2026-11-21T10:01:00Z""#)
         let transport = ScriptedTransport([
-            .json(200, linkedUser), Fixtures.session(jwt: Fixtures.passwordJWT, refresh: "r9", user: linkedUser), .noContent,
+            .json(200, linkedUser), Fixtures.session(jwt: Fixtures.passwordJWT, refresh: "r9", user: linkedUser),
+            .noContent,
         ])
-        let result = try await Fixtures.provider(transport).signUp(email: "ann@example.com", password: "pw-123456", linkingTo: Fixtures.idToken())
+        let result = try await Fixtures.provider(transport).signUp(
+            email: "ann@example.com", password: "pw-123456", linkingTo: Fixtures.idToken())
         #expect(result.uid == "u-1" && !result.isNewUser && result.idToken.signInProvider == "password")
         let snapshots = await transport.snapshots
         #expect(snapshots.count == 3)
@@ -74,7 +81,8 @@ struct SupabaseRequestTests {
         let pending = Fixtures.user(extra: #","new_email":"ann@example.com""#)
         let transport = ScriptedTransport([.json(200, pending)])
         await #expect(throws: RemoteAuthError.self) {
-            _ = try await Fixtures.provider(transport).signUp(email: "ann@example.com", password: "pw-123456", linkingTo: Fixtures.idToken())
+            _ = try await Fixtures.provider(transport).signUp(
+                email: "ann@example.com", password: "pw-123456", linkingTo: Fixtures.idToken())
         }
         #expect(await transport.requests.count == 1)
     }
@@ -87,10 +95,13 @@ struct SupabaseRequestTests {
         _ = try await provider.signIn(email: "ann@example.com", proof: .code(" 123456 "), linkingTo: nil)
         _ = try await provider.signIn(
             email: "ann@example.com",
-            proof: .link("https://proj.supabase.co/auth/v1/verify?token=pkce_abc&type=magiclink&redirect_to=https://app.example"),
+            proof: .link(
+                "https://proj.supabase.co/auth/v1/verify?token=pkce_abc&type=magiclink&redirect_to=https://app.example"),
             linkingTo: nil)
         let snapshots = await transport.snapshots
-        #expect(snapshots[0].hasPrefix("POST https://proj.supabase.co/auth/v1/otp?redirect_to=https%3A%2F%2Fapp.example%2Fdone\n"))
+        #expect(
+            snapshots[0].hasPrefix(
+                "POST https://proj.supabase.co/auth/v1/otp?redirect_to=https%3A%2F%2Fapp.example%2Fdone\n"))
         #expect(snapshots[0].hasSuffix(#"{"create_user":true,"email":"ann@example.com"}"#))
         #expect(snapshots[1].hasSuffix(#"{"email":"ann@example.com","token":"123456","type":"email"}"#))
         #expect(snapshots[2].hasSuffix(#"{"token_hash":"pkce_abc","type":"magiclink"}"#))
@@ -121,7 +132,8 @@ struct SupabaseRequestTests {
         #expect(snapshots[1].contains("authorization: Bearer USER.ACCESS.TOKEN"))
         await #expect(throws: RemoteAuthError.self) {
             _ = try await provider.signIn(
-                federated: FederatedCredential(providerId: "github.com", idToken: nil, accessToken: "gho_x"), linkingTo: nil)
+                federated: FederatedCredential(providerId: "github.com", idToken: nil, accessToken: "gho_x"),
+                linkingTo: nil)
         }
         #expect(await transport.requests.count == 2)
     }
@@ -132,7 +144,9 @@ struct SupabaseRequestTests {
         let provider = Fixtures.provider(transport)
         try await provider.revokeSession(Fixtures.idToken())
         try await provider.revokeSession(Fixtures.idToken())
-        #expect(await transport.snapshots.first?.hasPrefix("POST https://proj.supabase.co/auth/v1/logout?scope=local\n") == true)
+        #expect(
+            await transport.snapshots.first?.hasPrefix("POST https://proj.supabase.co/auth/v1/logout?scope=local\n")
+                == true)
     }
 
     @Test("delete: POST /rest/v1/rpc/<function> with the bearer; not deployed says what to deploy")

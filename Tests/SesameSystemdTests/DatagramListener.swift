@@ -21,7 +21,8 @@ final class DatagramListener {
         } else {
             var template = Array("/tmp/sesame-notify-XXXXXX".utf8CString)
             _ = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-            let made = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let made = String(
+                decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             directory = made
             address = made + "/notify.sock"
             name = Array(address.utf8)

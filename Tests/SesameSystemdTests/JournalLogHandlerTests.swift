@@ -39,15 +39,20 @@ import Testing
                 level: .warning, message: "refresh failed",
                 metadata: ["b": "2", "a.key": "plain", "reason": "HTTP 503 \"busy\"", "empty": ""])
                 == #"<4>refresh failed a.key=plain b=2 empty="" reason="HTTP 503 \"busy\"""#)
-        #expect(StandardErrorLine.format(level: .error, message: "two\nlines", metadata: ["v": "a\nb"]) == #"<3>two\nlines v="a\nb""#)
-        #expect(StandardErrorLine.format(level: .debug, message: "m", metadata: ["list": ["x", "y"], "k y": "v"]) == #"<7>m k_y=v list="[x, y]""#)
+        #expect(
+            StandardErrorLine.format(level: .error, message: "two\nlines", metadata: ["v": "a\nb"])
+                == #"<3>two\nlines v="a\nb""#)
+        #expect(
+            StandardErrorLine.format(level: .debug, message: "m", metadata: ["list": ["x", "y"], "k y": "v"])
+                == #"<7>m k_y=v list="[x, y]""#)
         #expect(StandardErrorLine.format(level: .critical, message: "m", metadata: ["c": "\u{1}"]) == #"<2>m c="\x01""#)
     }
 
     @Test func journalEntryFields() {
         let entry = JournalEntry(
             level: .notice, message: "signed in", metadata: ["session.uid": "u1", "peer.pid": .stringConvertible(42)],
-            identifier: "sesamed", label: "sesame.service", fieldPrefix: "SESAME_", file: "F.swift", function: "f()", line: 7)
+            identifier: "sesamed", label: "sesame.service", fieldPrefix: "SESAME_", file: "F.swift", function: "f()",
+            line: 7)
         let fields = entry.fields.map { "\($0.name)=\($0.value)" }
         #expect(
             fields == [
@@ -85,7 +90,8 @@ import Testing
     }
 
     @Test func factoryMakesHandlersWithTheDetectedSink() {
-        let factory = JournalLogHandler.factory(identifier: "sesamed", environment: ["JOURNAL_STREAM": "1:2"], logLevel: .debug)
+        let factory = JournalLogHandler.factory(
+            identifier: "sesamed", environment: ["JOURNAL_STREAM": "1:2"], logLevel: .debug)
         let handler = factory("sesame.test", nil)
         let journal = handler as? JournalLogHandler
         #expect(journal?.sink == .journal)

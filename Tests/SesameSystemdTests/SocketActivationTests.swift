@@ -45,7 +45,8 @@ import Testing
     }
 
     private func freeDescriptorPair() throws -> Int32 {
-        for candidate in Int32(700)..<Int32(1000) where fcntl(candidate, F_GETFD) < 0 && fcntl(candidate + 1, F_GETFD) < 0 {
+        for candidate in Int32(700)..<Int32(1000)
+        where fcntl(candidate, F_GETFD) < 0 && fcntl(candidate + 1, F_GETFD) < 0 {
             return candidate
         }
         throw POSIXError(.EMFILE)
@@ -57,7 +58,9 @@ import Testing
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(fd, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
         return fd

@@ -46,7 +46,8 @@ import Testing
             "uid=\(getuid()) gid=\(getgid()) state=\(environment["STATE_DIRECTORY"] ?? "-") "
             + "runtime=\(environment["RUNTIME_DIRECTORY"] ?? "-") sink=\(sink) "
             + "watchdog=\(notifier.watchdogInterval.map { "\($0)" } ?? "off")"
-        logger.info("stand-in ready", metadata: ["standin.sandbox": "\(sandbox)", "keyring.path": "/var/lib/sesame/keyring"])
+        logger.info(
+            "stand-in ready", metadata: ["standin.sandbox": "\(sandbox)", "keyring.path": "/var/lib/sesame/keyring"])
         try notifier.notify(.ready, .status("stand-in serving"))
         while true {
             let connection = accept(listener, nil, nil)

@@ -53,8 +53,12 @@ import Testing
     @Test func watchdogIntervalIsHalfOfWatchdogUsec() {
         let pid = getpid()
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "30000000"]).watchdogInterval == .seconds(15))
-        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "\(pid)"]).watchdogInterval == .seconds(1))
-        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "\(pid + 1)"]).watchdogInterval == nil)
+        #expect(
+            SystemdNotifier(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "\(pid)"]).watchdogInterval
+                == .seconds(1))
+        #expect(
+            SystemdNotifier(environment: ["WATCHDOG_USEC": "2000000", "WATCHDOG_PID": "\(pid + 1)"]).watchdogInterval
+                == nil)
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "0"]).watchdogInterval == nil)
         #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "soon"]).watchdogInterval == nil)
         #expect(SystemdNotifier(environment: [:]).watchdogInterval == nil)

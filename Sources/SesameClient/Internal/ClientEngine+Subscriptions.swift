@@ -219,7 +219,8 @@ extension ClientEngine {
         switch notification {
         case .authStateChanged(_, let previousUid, let reason, _):
             guard let state = try? SesameState.decode(params["state"] ?? .null) else { return }
-            event = .authStateChanged(state: state, previousUid: previousUid, reason: SesameChangeReason(rawValue: reason))
+            event = .authStateChanged(
+                state: state, previousUid: previousUid, reason: SesameChangeReason(rawValue: reason))
         case .idTokenChanged(let uid, _, let sequence):
             guard let expiresAt = params["expiresAt"]?.stringValue.flatMap(WireTime.parse) else { return }
             event = .idTokenChanged(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence))

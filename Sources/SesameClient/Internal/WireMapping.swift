@@ -19,7 +19,9 @@ extension SesameMerge {
     }
 
     static func decode(_ json: JSONValue) throws(SesameClientError) -> SesameMerge {
-        guard let wire = WireMerge(json: json) else { throw .protocolError("a Merge without mergeId, fromUid or toUid") }
+        guard let wire = WireMerge(json: json) else {
+            throw .protocolError("a Merge without mergeId, fromUid or toUid")
+        }
         return SesameMerge(wire)
     }
 }
@@ -36,7 +38,9 @@ extension SesameState {
     }
 
     /// Reads `{state, merge}`, the result of the sign-in methods.
-    static func decodeWithMerge(_ json: JSONValue) throws(SesameClientError) -> (state: SesameState, merge: SesameMerge?) {
+    static func decodeWithMerge(
+        _ json: JSONValue
+    ) throws(SesameClientError) -> (state: SesameState, merge: SesameMerge?) {
         guard let stateJSON = json["state"] else { throw .protocolError("a sign-in result without state") }
         let state = try decode(stateJSON)
         guard let mergeJSON = json["merge"], !mergeJSON.isNull else { return (state, nil) }
@@ -46,7 +50,9 @@ extension SesameState {
 
 extension SesameHello {
     static func decode(_ json: JSONValue) throws(SesameClientError) -> SesameHello {
-        guard let wire = WireHello(json: json) else { throw .protocolError("a hello result without server or instance") }
+        guard let wire = WireHello(json: json) else {
+            throw .protocolError("a hello result without server or instance")
+        }
         return SesameHello(
             server: wire.server, version: wire.version, protocolVersion: wire.protocol, instance: wire.instance,
             role: SesameRole(rawValue: wire.role.rawValue) ?? .none, peerUid: wire.peerUid, peerGid: wire.peerGid,
@@ -56,7 +62,9 @@ extension SesameHello {
 
 extension SesameIDToken {
     static func decode(_ json: JSONValue) throws(SesameClientError) -> SesameIDToken {
-        guard let wire = WireIdToken(json: json) else { throw .protocolError("a token result without token, uid or expiresAt") }
+        guard let wire = WireIdToken(json: json) else {
+            throw .protocolError("a token result without token, uid or expiresAt")
+        }
         return SesameIDToken(
             token: wire.token, uid: wire.uid, expiresAt: wire.expiresAt, issuedAt: wire.issuedAt,
             signInProvider: wire.signInProvider)

@@ -128,7 +128,8 @@ extension AuthError.Reason {
         case .invalidActionCode: "That link is invalid or was already used: request a new one."
         case .expiredActionCode: "That link has expired: request a new one."
         case .missingEmail: "Give the email address the link was sent to."
-        case .invalidCredential: "The identity provider's credential is invalid or malformed: sign in with the provider again."
+        case .invalidCredential:
+            "The identity provider's credential is invalid or malformed: sign in with the provider again."
         case .requiresRecentLogin: "This needs a recent sign-in: sign in again, then retry."
         case .providerAlreadyLinked: "That sign-in method is already linked to this account."
         case .noSuchProvider: "This account has no such sign-in method."

@@ -105,6 +105,8 @@ public struct SignInLinkCompletion: Sendable, Hashable {
         return .fail(
             AuthError(
                 .missingEmail,
-                message: "That link was sent to another address than the remembered one: give the address it was sent to (--email)."))
+                message:
+                    "That link was sent to another address than the remembered one: give the address it was sent to (--email)."
+            ))
     }
 }

@@ -45,7 +45,8 @@ public struct UsernameChange: Sendable, Hashable {
     }
 
     private enum Stage: Sendable, Hashable {
-        case recordSteps, claim, writeDetails, checkDetails, forgetClaim, adopt, releaseOld, forgetReleaseOld, retryReleaseOld
+        case recordSteps, claim, writeDetails, checkDetails, forgetClaim, adopt, releaseOld, forgetReleaseOld,
+            retryReleaseOld
         /// Undo: the `.release` of the new key recorded, the key released, the step removed.
         case recordUndo, releaseNew, forgetUndo, retryUndo
         /// Give up without a claim to undo: the steps removed.

@@ -34,7 +34,9 @@ public protocol RemoteAuthProvider: Sendable {
     func checkSignInProof(_ proof: EmailSignInProof) throws(RemoteAuthError)
     /// Spends a sign-in proof: signs in (or up), or with `linkingTo` links the email to that
     /// account. The proof is consumed even when the call fails.
-    func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    func signIn(
+        email: String, proof: EmailSignInProof, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult
     /// Signs in with a federated identity, or with `linkingTo` links it to that account.
     func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
     /// The sign-in methods an email has (`password`, `emailLink`, `google.com`, …); nil when

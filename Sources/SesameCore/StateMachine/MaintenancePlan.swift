@@ -144,7 +144,8 @@ public struct MaintenancePlan: Sendable, Hashable {
         if facts.hasUsernameSteps { jobs.append((.finishUsernameSteps, usernameNotBefore ?? .distantPast)) }
         if facts.mergeHold > 0 {
             for merge in facts.merges {
-                jobs.append((.completeMerge(mergeId: merge.mergeId), merge.createdAt.addingTimeInterval(facts.mergeHold)))
+                jobs.append(
+                    (.completeMerge(mergeId: merge.mergeId), merge.createdAt.addingTimeInterval(facts.mergeHold)))
             }
         }
         return jobs

@@ -104,8 +104,10 @@ public struct SessionMachine: Sendable, Hashable {
         case .signedIn(let session, let reason):
             let old = persisted.session
             persisted.session = session
-            var actions: [Action] = [.persist, .notifyAuthStateChanged(reason: reason, previousUid: old?.uid),
-                                     .notifyIdTokenChanged, .rescheduleRefresh]
+            var actions: [Action] = [
+                .persist, .notifyAuthStateChanged(reason: reason, previousUid: old?.uid),
+                .notifyIdTokenChanged, .rescheduleRefresh,
+            ]
             if let old, !old.user.isAnonymous, old.uid != session.uid {
                 // Switched away from an account: end its session at the backend too.
                 persisted.pendingRevocations.append(old)
@@ -117,15 +119,19 @@ public struct SessionMachine: Sendable, Hashable {
             precondition(persisted.session?.uid == session.uid, "SessionMachine: linked a different uid")
             let previous = persisted.session?.uid
             persisted.session = session
-            return [.persist, .notifyAuthStateChanged(reason: .linked, previousUid: previous),
-                    .notifyIdTokenChanged, .rescheduleRefresh]
+            return [
+                .persist, .notifyAuthStateChanged(reason: .linked, previousUid: previous),
+                .notifyIdTokenChanged, .rescheduleRefresh,
+            ]
 
         case .merged(let session, let pending):
             let previous = persisted.session?.uid
             persisted.session = session
             persisted.pendingMerges.append(pending)
-            return [.persist, .notifyAuthStateChanged(reason: .merged, previousUid: previous),
-                    .notifyIdTokenChanged, .notifyMergeRecorded(pending.merge), .rescheduleRefresh]
+            return [
+                .persist, .notifyAuthStateChanged(reason: .merged, previousUid: previous),
+                .notifyIdTokenChanged, .notifyMergeRecorded(pending.merge), .rescheduleRefresh,
+            ]
 
         case .updated(let session):
             guard let old = persisted.session, old.uid == session.uid else { return [] }
@@ -219,8 +225,10 @@ public struct SessionMachine: Sendable, Hashable {
     }
 
     private func endOfSession(reason: AuthChangeReason, previousUid: String) -> [Action] {
-        var actions: [Action] = [.persist, .notifyAuthStateChanged(reason: reason, previousUid: previousUid),
-                                 .rescheduleRefresh]
+        var actions: [Action] = [
+            .persist, .notifyAuthStateChanged(reason: reason, previousUid: previousUid),
+            .rescheduleRefresh,
+        ]
         if anonymousFirst { actions.append(.signInAnonymously) }
         return actions
     }

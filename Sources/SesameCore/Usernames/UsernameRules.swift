@@ -59,10 +59,12 @@ public struct UsernameRules: Sendable, Hashable {
 
     /// The confusable scripts whose letters occur in `text`, sorted.
     static func confusableScripts(in text: String) -> [UsernameScript] {
-        Set(text.unicodeScalars.compactMap { scalar -> UsernameScript? in
-            guard scalar.properties.isAlphabetic else { return nil }
-            return UsernameScript(scalar)
-        }).sorted()
+        Set(
+            text.unicodeScalars.compactMap { scalar -> UsernameScript? in
+                guard scalar.properties.isAlphabetic else { return nil }
+                return UsernameScript(scalar)
+            }
+        ).sorted()
     }
 
     /// Whether every directory can store `key` (the strictest rules, Realtime Database's): not empty, at most 768 bytes, and free of

@@ -49,7 +49,10 @@ extension AccountStore {
         for (index, uid) in ids.enumerated() {
             guard let user = users[uid] else { continue }
             if !force && !user.disabled {
-                errors.append(["index": .int(index), "localId": .string(uid), "message": "NOT_DISABLED : Disable the account before batch deletion."])
+                errors.append([
+                    "index": .int(index), "localId": .string(uid),
+                    "message": "NOT_DISABLED : Disable the account before batch deletion.",
+                ])
                 continue
             }
             users[uid] = nil
@@ -100,7 +103,9 @@ extension AccountStore {
         if !AccountStore.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
         if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
         let sessionId = body.sessionId.nonEmpty ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)
-        var response: [String: JSON] = ["kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": .string(sessionId)]
+        var response: [String: JSON] = [
+            "kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": .string(sessionId),
+        ]
         if config.enableImprovedEmailPrivacy { return .object(response) }
         let email = identifier.lowercased()
         let match = users.values.sorted { $0.createdAt < $1.createdAt }.first { u in
@@ -138,7 +143,9 @@ extension AccountStore {
 
     func patchConfiguration(_ body: ConfigPatchRequest) -> JSON {
         if let allow = body.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = allow }
-        if let enable = body.emailPrivacyConfig?.enableImprovedEmailPrivacy { config.enableImprovedEmailPrivacy = enable }
+        if let enable = body.emailPrivacyConfig?.enableImprovedEmailPrivacy {
+            config.enableImprovedEmailPrivacy = enable
+        }
         return config.json
     }
 }

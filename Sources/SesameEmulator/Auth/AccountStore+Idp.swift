@@ -33,28 +33,38 @@ extension AccountStore {
         for (k, v) in FormURLEncoding.parse(postBody) { params[k] = v }
         for (k, v) in FormURLEncoding.parse(components.percentEncodedFragment ?? "") { params[k] = v }
         guard let providerId = params["providerId"], !providerId.isEmpty else {
-            throw .invalid("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)?\(postBody)")
+            throw .invalid(
+                "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)?\(postBody)")
         }
         let idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
         let accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
         guard let credential = idToken ?? accessToken else {
-            throw .invalid("INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+            )
         }
         var claims: [String: JSON]
         if credential.hasPrefix("{") {
             guard case .object(let o)? = try? JSON.parse(credential) else {
-                throw .invalid("INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))")
+                throw .invalid(
+                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+                )
             }
             claims = o
         } else if let (_, payload) = TokenFactory.decodeJWT(credential) {
             claims = payload
         } else if idToken == nil {
-            throw .notImplemented("NOT_IMPLEMENTED : The Auth Emulator only accepts fake access tokens that are strict JSON or JWTs.")
+            throw .notImplemented(
+                "NOT_IMPLEMENTED : The Auth Emulator only accepts fake access tokens that are strict JSON or JWTs.")
         } else {
-            throw .invalid("INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))")
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+            )
         }
         guard let subValue = claims["sub"], !subValue.isNull else {
-            throw .invalid("INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and should be a unique identifier.))")
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and should be a unique identifier.))"
+            )
         }
         guard let sub = subValue.stringValue else {
             throw .invalid("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
@@ -124,7 +134,9 @@ extension AccountStore {
             var failure: String?
             if self.user(withProvider: idp.providerId, rawId: idp.rawId) != nil {
                 failure = "FEDERATED_USER_ID_ALREADY_LINKED"
-            } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail), owner.localId != user.localId {
+            } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail),
+                owner.localId != user.localId
+            {
                 failure = "EMAIL_EXISTS"
             }
             if let failure {

@@ -15,7 +15,8 @@ extension AccountStore {
     }
 
     /// `accounts:sendOobCode`, reference §4.3. `baseURL` is `http://host:port` for links.
-    func sendOobCode(_ body: SendOobCodeRequest, privileged: Bool, baseURL: String) throws(IdentityToolkitError) -> JSON {
+    func sendOobCode(_ body: SendOobCodeRequest, privileged: Bool, baseURL: String) throws(IdentityToolkitError) -> JSON
+    {
         var requestType: String
         let number = body.requestType.flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
         if let number, let name = AccountStore.requestTypeNames[number] {
@@ -40,7 +41,8 @@ extension AccountStore {
             if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
             responseEmail = email.lowercased()
             record = createOobRecord(
-                email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL, continueUrl: continueUrl)
+                email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL,
+                continueUrl: continueUrl)
         case "PASSWORD_RESET":
             guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
             responseEmail = email.lowercased()
@@ -73,7 +75,9 @@ extension AccountStore {
             guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
             let user = try verifyIdToken(idToken).user
             if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
-            if let owner = self.user(withEmail: newEmail), owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
+            if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
+                throw .invalid("EMAIL_EXISTS")
+            }
             responseEmail = user.email ?? newEmail.lowercased()
             record = createOobRecord(
                 email: responseEmail, requestType: requestType, mode: "verifyAndChangeEmail", baseURL: baseURL,
@@ -82,9 +86,12 @@ extension AccountStore {
             if AccountStore.requestTypeNames.values.contains(requestType) {
                 throw .notImplemented("NOT_IMPLEMENTED : requestType \(requestType) is not supported")
             }
-            throw .invalidArgument("Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
+            throw .invalidArgument(
+                "Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
         }
-        var response: [String: JSON] = ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail)]
+        var response: [String: JSON] = [
+            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail),
+        ]
         if returnOobLink {
             response["oobCode"] = .string(record.oobCode)
             response["oobLink"] = .string(record.oobLink)
@@ -94,12 +101,16 @@ extension AccountStore {
 
     /// `accounts:signInWithEmailLink`, reference §4.4. The code is consumed once it matches,
     /// even when a later check fails.
-    func signInWithEmailLink(_ body: SignInWithEmailLinkRequest) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
+    func signInWithEmailLink(
+        _ body: SignInWithEmailLinkRequest
+    ) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
         var linkTarget: UserRecord?
         if let idToken = body.idToken.nonEmpty { linkTarget = try verifyIdToken(idToken).user }
         guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
         guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
-        guard let record = oobRecord(code), record.requestType == "EMAIL_SIGNIN" else { throw .invalid("INVALID_OOB_CODE") }
+        guard let record = oobRecord(code), record.requestType == "EMAIL_SIGNIN" else {
+            throw .invalid("INVALID_OOB_CODE")
+        }
         let lowered = email.lowercased()
         if lowered != record.email {
             throw .invalid("INVALID_EMAIL : The email provided does not match the sign-in email address.")
@@ -159,7 +170,8 @@ extension AccountStore {
         case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":
             break
         default:
-            throw .notImplemented("NOT_IMPLEMENTED : \(record.requestType) codes cannot be applied with accounts:update")
+            throw .notImplemented(
+                "NOT_IMPLEMENTED : \(record.requestType) codes cannot be applied with accounts:update")
         }
         guard var user = record.localId.flatMap({ users[$0] }) ?? user(withEmail: record.email) else {
             throw .invalid("USER_NOT_FOUND")
@@ -168,7 +180,9 @@ extension AccountStore {
         switch record.requestType {
         case "VERIFY_AND_CHANGE_EMAIL":
             if let newEmail = record.newEmail {
-                if let owner = self.user(withEmail: newEmail), owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
+                if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
+                    throw .invalid("EMAIL_EXISTS")
+                }
                 user.email = newEmail
                 user.validSince = nowSeconds
             }

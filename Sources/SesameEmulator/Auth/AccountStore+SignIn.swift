@@ -1,6 +1,8 @@
 extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
-    func signInWithPassword(_ body: SignInWithPasswordRequest) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
+    func signInWithPassword(
+        _ body: SignInWithPasswordRequest
+    ) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
         guard let email = body.email else { throw .invalid("MISSING_EMAIL") }
         if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
         guard let password = body.password.nonEmpty else { throw .invalid("MISSING_PASSWORD") }
@@ -22,12 +24,15 @@ extension AccountStore {
     }
 
     /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
-    func signInWithCustomToken(_ body: SignInWithCustomTokenRequest) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
+    func signInWithCustomToken(
+        _ body: SignInWithCustomTokenRequest
+    ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
         guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
         var payload: [String: JSON]
         if token.hasPrefix("{") {
             guard case .object(let o)? = try? JSON.parse(token) else {
-                throw .invalid("INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+                throw .invalid(
+                    "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
             payload = o
         } else {
@@ -36,7 +41,9 @@ extension AccountStore {
             }
             let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
             if p["aud"]?.stringValue != audience {
-                throw .invalid("INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(p["aud"]?.stringValue ?? "") Note that custom tokens must be signed by a service account.))")
+                throw .invalid(
+                    "INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(p["aud"]?.stringValue ?? "") Note that custom tokens must be signed by a service account.))"
+                )
             }
             payload = p
         }

@@ -13,7 +13,9 @@ extension AccountStore {
         }
         users = imported
         if let configJSON {
-            if let allow = configJSON["signIn"]?["allowDuplicateEmails"]?.boolValue { config.allowDuplicateEmails = allow }
+            if let allow = configJSON["signIn"]?["allowDuplicateEmails"]?.boolValue {
+                config.allowDuplicateEmails = allow
+            }
             if let privacy = configJSON["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue {
                 config.enableImprovedEmailPrivacy = privacy
             }

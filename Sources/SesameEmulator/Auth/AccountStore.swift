@@ -57,7 +57,9 @@ actor AccountStore {
 
     /// The §3.1 checks for an incoming ID token, in the emulator's order.
     /// - Returns: the token's user and its `firebase.sign_in_provider`.
-    func verifyIdToken(_ idToken: String) throws(IdentityToolkitError) -> (user: UserRecord, signInProvider: String, payload: [String: JSON]) {
+    func verifyIdToken(
+        _ idToken: String
+    ) throws(IdentityToolkitError) -> (user: UserRecord, signInProvider: String, payload: [String: JSON]) {
         guard let (_, payload) = TokenFactory.decodeJWT(idToken) else { throw .invalid("INVALID_ID_TOKEN") }
         guard let uid = payload["user_id"]?.stringValue ?? payload["sub"]?.stringValue, let user = users[uid] else {
             throw .invalid("USER_NOT_FOUND")
@@ -109,7 +111,9 @@ actor AccountStore {
     }
 
     /// Stores `user` and returns fresh tokens for it.
-    func issueTokens(for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]) -> IssuedTokens {
+    func issueTokens(
+        for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]
+    ) -> IssuedTokens {
         let now = nowMilliseconds
         user.lastRefreshAt = now
         users[user.localId] = user

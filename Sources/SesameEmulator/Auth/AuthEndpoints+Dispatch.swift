@@ -37,18 +37,25 @@ extension AuthEndpoints {
         case "accounts:signInWithPassword":
             return .encoded(try await state.signInWithPassword(call.body(SignInWithPasswordRequest.self)))
         case "accounts:sendOobCode":
-            return .encoded(try await state.sendOobCode(
-                call.body(SendOobCodeRequest.self), privileged: privileged, baseURL: baseURL(call.request)))
+            return .encoded(
+                try await state.sendOobCode(
+                    call.body(SendOobCodeRequest.self), privileged: privileged, baseURL: baseURL(call.request)))
         case "accounts:signInWithEmailLink":
             return .encoded(try await state.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
-        case "accounts:signInWithIdp": return .encoded(try await state.signInWithIdp(call.body(SignInWithIdpRequest.self)))
+        case "accounts:signInWithIdp":
+            return .encoded(try await state.signInWithIdp(call.body(SignInWithIdpRequest.self)))
         case "accounts:signInWithCustomToken":
             return .encoded(try await state.signInWithCustomToken(call.body(SignInWithCustomTokenRequest.self)))
-        case "accounts:update": return .encoded(try await state.update(call.body(UpdateRequest.self), privileged: privileged))
-        case "accounts:lookup": return .encoded(try await state.lookup(call.body(LookupRequest.self), privileged: privileged))
-        case "accounts:delete": return .encoded(try await state.delete(call.body(DeleteRequest.self), privileged: privileged))
-        case "accounts:createAuthUri": return .encoded(try await state.createAuthUri(call.body(CreateAuthUriRequest.self)))
-        case "accounts:resetPassword": return .encoded(try await state.resetPassword(call.body(ResetPasswordRequest.self)))
+        case "accounts:update":
+            return .encoded(try await state.update(call.body(UpdateRequest.self), privileged: privileged))
+        case "accounts:lookup":
+            return .encoded(try await state.lookup(call.body(LookupRequest.self), privileged: privileged))
+        case "accounts:delete":
+            return .encoded(try await state.delete(call.body(DeleteRequest.self), privileged: privileged))
+        case "accounts:createAuthUri":
+            return .encoded(try await state.createAuthUri(call.body(CreateAuthUriRequest.self)))
+        case "accounts:resetPassword":
+            return .encoded(try await state.resetPassword(call.body(ResetPasswordRequest.self)))
         case "token": return .encoded(try await state.grantToken(call.body(TokenRequest.self)))
         case "accounts:batchDelete":
             guard privileged else { throw .insufficientPermission }
@@ -67,7 +74,9 @@ extension AuthEndpoints {
     }
 
     /// The Secure Token body: JSON, or form-urlencoded with the query's fields (but `key`) added.
-    static func tokenBody<Body: Decodable>(_ type: Body.Type, _ request: EmulatorRequest) throws(IdentityToolkitError) -> Body {
+    static func tokenBody<Body: Decodable>(
+        _ type: Body.Type, _ request: EmulatorRequest
+    ) throws(IdentityToolkitError) -> Body {
         let contentType = request.header("content-type")?.lowercased() ?? ""
         let firstByte = request.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if contentType.contains("json") || firstByte == UInt8(ascii: "{") {

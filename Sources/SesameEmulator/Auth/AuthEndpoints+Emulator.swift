@@ -28,7 +28,9 @@ extension AuthEndpoints {
     func action(_ request: EmulatorRequest) async -> EmulatorReply {
         let query = request.query
         guard let mode = query["mode"], !mode.isEmpty else { return Self.actionError("missing mode query parameter") }
-        guard let code = query["oobCode"], !code.isEmpty else { return Self.actionError("missing oobCode query parameter") }
+        guard let code = query["oobCode"], !code.isEmpty else {
+            return Self.actionError("missing oobCode query parameter")
+        }
         let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
         var success: JSON
         switch mode {
@@ -38,12 +40,18 @@ extension AuthEndpoints {
         case "verifyEmail", "recoverEmail", "verifyAndChangeEmail":
             do {
                 let user = try await state.applyActionCode(code)
-                success = ["authEmulator": ["success": "The email has been successfully verified.", "email": .string(user.email ?? "")]]
+                success = [
+                    "authEmulator": [
+                        "success": "The email has been successfully verified.", "email": .string(user.email ?? ""),
+                    ]
+                ]
             } catch {
                 return Self.actionError(error.message)
             }
         case "resetPassword":
-            guard let newPassword = query["newPassword"] else { return Self.actionError("missing newPassword query parameter") }
+            guard let newPassword = query["newPassword"] else {
+                return Self.actionError("missing newPassword query parameter")
+            }
             do {
                 let body = try IdentityToolkitRequestDecoding.decode(
                     ResetPasswordRequest.self, fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])

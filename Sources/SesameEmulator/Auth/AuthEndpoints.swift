@@ -19,7 +19,8 @@ struct AuthEndpoints: EmulatorEndpoints {
         "signupNewUser": "accounts:signUp", "verifyPassword": "accounts:signInWithPassword",
         "getOobConfirmationCode": "accounts:sendOobCode", "emailLinkSignin": "accounts:signInWithEmailLink",
         "verifyAssertion": "accounts:signInWithIdp", "setAccountInfo": "accounts:update",
-        "getAccountInfo": "accounts:lookup", "deleteAccount": "accounts:delete", "createAuthUri": "accounts:createAuthUri",
+        "getAccountInfo": "accounts:lookup", "deleteAccount": "accounts:delete",
+        "createAuthUri": "accounts:createAuthUri",
         "resetPassword": "accounts:resetPassword", "verifyCustomToken": "accounts:signInWithCustomToken",
     ]
 
@@ -96,7 +97,8 @@ struct AuthEndpoints: EmulatorEndpoints {
     func errorReply(status: Int, message: String) -> EmulatorReply {
         let reason = status == 503 ? "backendError" : "invalid"
         return Self.reply(
-            IdentityToolkitError(httpStatus: status, message: message, reason: reason, status: status == 400 ? nil : message))
+            IdentityToolkitError(
+                httpStatus: status, message: message, reason: reason, status: status == 400 ? nil : message))
     }
 
     func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
@@ -122,7 +124,8 @@ struct AuthEndpoints: EmulatorEndpoints {
         } catch let error as IdentityToolkitError {
             return Self.reply(error)
         } catch {
-            return Self.reply(IdentityToolkitError(httpStatus: 500, message: "INTERNAL", reason: "backendError", status: "INTERNAL"))
+            return Self.reply(
+                IdentityToolkitError(httpStatus: 500, message: "INTERNAL", reason: "backendError", status: "INTERNAL"))
         }
     }
 

@@ -38,7 +38,8 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
             "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
         reason: "unauthorized", status: "UNAUTHENTICATED")
 
-    static let notFound = IdentityToolkitError(httpStatus: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND")
+    static let notFound = IdentityToolkitError(
+        httpStatus: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND")
 
     static let payloadTooLarge = IdentityToolkitError(
         httpStatus: 413, message: "Request payload exceeds the 1048576-byte limit.", reason: "payloadTooLarge",

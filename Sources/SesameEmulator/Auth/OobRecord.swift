@@ -26,7 +26,10 @@ struct OobRecord: Sendable, Equatable {
         return .object(o)
     }
 
-    init(oobCode: String, email: String, requestType: String, mode: String, oobLink: String, newEmail: String? = nil, localId: String? = nil) {
+    init(
+        oobCode: String, email: String, requestType: String, mode: String, oobLink: String, newEmail: String? = nil,
+        localId: String? = nil
+    ) {
         self.oobCode = oobCode
         self.email = email
         self.requestType = requestType

@@ -14,7 +14,9 @@ struct TokenFactory: Sendable {
     ///   - extraClaims: custom-token claims, merged at top level.
     ///   - issuedAt: `iat`, seconds since 1970.
     ///   - lifetime: seconds until `exp`.
-    func idToken(for user: UserRecord, signInProvider: String, extraClaims: [String: JSON], issuedAt: Int, lifetime: Int) -> String {
+    func idToken(
+        for user: UserRecord, signInProvider: String, extraClaims: [String: JSON], issuedAt: Int, lifetime: Int
+    ) -> String {
         var claims: [String: JSON] = [:]
         claims["name"] = user.displayName.map(JSON.string)
         claims["picture"] = user.photoUrl.map(JSON.string)

@@ -10,7 +10,9 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     /// The port's clock skew (fault `clockSkewSeconds`), read by ``state``'s clock.
     let clockSkew: ClockSkew
 
-    static let unsupportedQueries = ["orderBy", "equalTo", "startAt", "endAt", "limitToFirst", "limitToLast", "startAfter", "endBefore"]
+    static let unsupportedQueries = [
+        "orderBy", "equalTo", "startAt", "endAt", "limitToFirst", "limitToLast", "startAfter", "endBefore",
+    ]
 
     func callKey(for request: EmulatorRequest) -> String? {
         Self.effectiveMethod(request)
@@ -36,7 +38,9 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     // ``EmulatorEndpoints/addRoutes(to:)``.
 
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
-        if request.method == "POST", let override = request.header("x-http-method-override") { return override.uppercased() }
+        if request.method == "POST", let override = request.header("x-http-method-override") {
+            return override.uppercased()
+        }
         return request.method
     }
 
@@ -99,7 +103,8 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         case "PATCH":
             let value = try Self.parseBody(request.body, allowLenient: false)
             guard case .object(let children) = value else {
-                throw DatabaseError(status: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
+                throw DatabaseError(
+                    status: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
             }
             try await state.update(namespace: namespace, path: path, children: children)
             if silent { return EmulatorReply(status: 204, body: nil) }
@@ -115,7 +120,6 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             throw DatabaseError(status: 405, message: "Method not allowed")
         }
     }
-
 
     static func parseBody(_ bytes: [UInt8], allowLenient: Bool) throws(DatabaseError) -> JSON {
         do {

@@ -3,19 +3,24 @@ struct DatabaseError: Error, Sendable, Equatable {
     var status: Int
     var message: String
 
-    static let invalidJSON = DatabaseError(status: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
+    static let invalidJSON = DatabaseError(
+        status: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
     static let payloadTooLarge = DatabaseError(status: 413, message: "Payload too large: the limit is 1048576 bytes.")
 
     static func invalidPath(_ path: String) -> DatabaseError {
         DatabaseError(
             status: 400,
-            message: "Invalid path: \(path). Paths must be non-empty strings and can't contain \".\", \"#\", \"$\", \"[\", or \"]\"")
+            message:
+                "Invalid path: \(path). Paths must be non-empty strings and can't contain \".\", \"#\", \"$\", \"[\", or \"]\""
+        )
     }
 
     static func invalidKey(_ key: String) -> DatabaseError {
         DatabaseError(
             status: 400,
-            message: "Invalid data; couldn't parse key \"\(key)\". Keys can't be empty or contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or control characters.")
+            message:
+                "Invalid data; couldn't parse key \"\(key)\". Keys can't be empty or contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or control characters."
+        )
     }
 
     var json: JSON { ["error": .string(message)] }

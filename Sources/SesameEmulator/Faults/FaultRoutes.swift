@@ -28,7 +28,8 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
         } catch let error as FaultSettingsError {
             return .json(["error": .string(error.message)], status: 400)
         } catch {
-            return .json(["error": "Invalid JSON: send an object of fault settings (see docs/emulator.md)."], status: 400)
+            return .json(
+                ["error": "Invalid JSON: send an object of fault settings (see docs/emulator.md)."], status: 400)
         }
         let settings = await faults.apply(patch)
         await endpoints.faultSettingsChanged(settings)

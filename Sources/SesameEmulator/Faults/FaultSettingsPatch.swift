@@ -40,7 +40,8 @@ struct FaultSettingsPatch: Decodable, Sendable {
         failNext = try integer(.failNext, min: 0)
         failStatus = try integer(.failStatus, min: 100, max: 599, "an HTTP status (100-599)")
         tokenTtlSeconds = try integer(.tokenTtlSeconds, min: 1)
-        clockSkewSeconds = try integer(.clockSkewSeconds, min: -315_360_000, max: 315_360_000, "an integer number of seconds")
+        clockSkewSeconds = try integer(
+            .clockSkewSeconds, min: -315_360_000, max: 315_360_000, "an integer number of seconds")
         failMessage = try value(.failMessage, String.self, "a string")
         down = try value(.down, Bool.self, "a boolean")
         reset = try value(.reset, Bool.self, "a boolean")

@@ -28,7 +28,8 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
         }
         if !head.path.hasPrefix(FaultSettings.endpoint) {
             switch await faults.admit(
-                path: head.path, key: endpoints.callKey(for: head), extraKeys: endpoints.extraCallKeys(for: head)) {
+                path: head.path, key: endpoints.callKey(for: head), extraKeys: endpoints.extraCallKeys(for: head))
+            {
             case .drop:
                 try? await context.channel.close(mode: .all)
                 throw CancellationError()

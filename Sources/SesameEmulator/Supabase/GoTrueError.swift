@@ -34,9 +34,15 @@ struct GoTrueError: Error, Sendable, Equatable {
 }
 
 extension GoTrueError {
-    static func badRequest(_ code: String, _ message: String) -> GoTrueError { GoTrueError(status: 400, code: code, message: message) }
-    static func unprocessable(_ code: String, _ message: String) -> GoTrueError { GoTrueError(status: 422, code: code, message: message) }
-    static func forbidden(_ code: String, _ message: String) -> GoTrueError { GoTrueError(status: 403, code: code, message: message) }
+    static func badRequest(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(status: 400, code: code, message: message)
+    }
+    static func unprocessable(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(status: 422, code: code, message: message)
+    }
+    static func forbidden(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(status: 403, code: code, message: message)
+    }
     static func oauth(_ error: String, _ description: String) -> GoTrueError {
         GoTrueError(status: 400, code: error, message: description, oauthError: error)
     }
@@ -53,7 +59,8 @@ extension GoTrueError {
     static let otpExpired = forbidden("otp_expired", "Token has expired or is invalid")
     static let emailExists = unprocessable("email_exists", "A user with this email address has already been registered")
     static let userAlreadyExists = unprocessable("user_already_exists", "User already registered")
-    static let refreshTokenNotFound = badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+    static let refreshTokenNotFound = badRequest(
+        "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     static let refreshTokenAlreadyUsed = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
     static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")

@@ -9,7 +9,8 @@ extension GoTrueRouter {
             let (session, stored) = try await store.verify(body, issuer: origin + Self.prefix)
             target = request.query["redirect_to"] ?? stored ?? origin
             if let message = session["msg"]?.stringValue {
-                return EmulatorReply(status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
+                return EmulatorReply(
+                    status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
             }
             let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
                 let value = session[key].map { $0.stringValue ?? $0.serialized() } ?? ""
@@ -17,7 +18,8 @@ extension GoTrueRouter {
             }
             target += "#" + (fields + ["type=\(FormURLEncoding.escape(body.type ?? ""))"]).joined(separator: "&")
         } catch {
-            target += "#error=access_denied&error_code=\(error.code)&error_description=\(FormURLEncoding.escape(error.message))"
+            target +=
+                "#error=access_denied&error_code=\(error.code)&error_description=\(FormURLEncoding.escape(error.message))"
         }
         return EmulatorReply(status: 303, headers: [("Location", target)], body: nil)
     }

@@ -58,7 +58,9 @@ struct GoTrueRouter: Sendable {
         }
         on(router, "settings", .get) { _, _ throws(GoTrueError) in .json(await settings()) }
         on(router, "signup", .post) { request, call throws(GoTrueError) in
-            .json(try await store.signUp(try Self.body(SignUpBody.self, request), issuer: call.issuer, origin: call.origin))
+            .json(
+                try await store.signUp(
+                    try Self.body(SignUpBody.self, request), issuer: call.issuer, origin: call.origin))
         }
         on(router, "token", .post) { request, call throws(GoTrueError) in try await token(request, call) }
         on(router, "otp", .post) { request, call throws(GoTrueError) in
@@ -73,7 +75,9 @@ struct GoTrueRouter: Sendable {
         on(router, "recover", .post) { request, call throws(GoTrueError) in
             .json(try await store.recover(try Self.body(RecoverBody.self, request), origin: call.origin))
         }
-        on(router, "user", .get) { _, call throws(GoTrueError) in .json(try await store.currentUser(bearer: call.bearer)) }
+        on(router, "user", .get) { _, call throws(GoTrueError) in
+            .json(try await store.currentUser(bearer: call.bearer))
+        }
         on(router, "user", .put) { request, call throws(GoTrueError) in
             .json(
                 try await store.updateUser(
@@ -151,9 +155,11 @@ struct GoTrueRouter: Sendable {
     private func token(_ request: EmulatorRequest, _ call: Call) async throws(GoTrueError) -> EmulatorReply {
         switch request.query["grant_type"] {
         case "password":
-            return .json(try await store.passwordGrant(try Self.body(PasswordGrantBody.self, request), issuer: call.issuer))
+            return .json(
+                try await store.passwordGrant(try Self.body(PasswordGrantBody.self, request), issuer: call.issuer))
         case "refresh_token":
-            return .json(try await store.refreshGrant(try Self.body(RefreshGrantBody.self, request), issuer: call.issuer))
+            return .json(
+                try await store.refreshGrant(try Self.body(RefreshGrantBody.self, request), issuer: call.issuer))
         case "id_token":
             return .json(
                 try await store.idTokenGrant(

@@ -16,7 +16,8 @@ extension GoTrueStore {
         }
         let otp = SupabaseHash.otp()
         let code = OneTimeCode(
-            type: type, userId: userId, email: email, otp: otp, hashedToken: SupabaseHash.tokenHash(email: email, otp: otp),
+            type: type, userId: userId, email: email, otp: otp,
+            hashedToken: SupabaseHash.tokenHash(email: email, otp: otp),
             sentAt: at, redirectTo: redirectTo)
         codes.removeAll { $0.userId == userId && $0.type == type }
         codes.append(code)
@@ -30,14 +31,16 @@ extension GoTrueStore {
         guard mailed else { return code }
         messages.append(
             SupabaseMessage(
-                type: type, email: email, otp: otp, hashedToken: code.hashedToken, link: actionLink(code, origin: origin),
+                type: type, email: email, otp: otp, hashedToken: code.hashedToken,
+                link: actionLink(code, origin: origin),
                 sentAt: at))
         return code
     }
 
     func actionLink(_ code: OneTimeCode, origin: String) -> String {
         let redirect = code.redirectTo ?? origin
-        return "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(FormURLEncoding.escape(redirect))"
+        return
+            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(FormURLEncoding.escape(redirect))"
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
@@ -51,7 +54,8 @@ extension GoTrueStore {
         let email = try Self.validEmail(raw)
         if let user = user(byEmail: email) {
             try sendCode(
-                type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email, origin: origin,
+                type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email,
+                origin: origin,
                 redirectTo: body.emailRedirectTo, rateLimited: true)
             return [:]
         }
@@ -73,13 +77,15 @@ extension GoTrueStore {
     func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSON {
         let email = try Self.validEmail(body.email ?? "")
         if let user = user(byEmail: email) {
-            try sendCode(type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(
+                type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
         }
         return [:]
     }
 
     static let verifyTypes: [String: Set<String>] = [
-        "email": ["signup", "magiclink", "recovery", "invite"], "signup": ["signup"], "magiclink": ["magiclink", "signup"],
+        "email": ["signup", "magiclink", "recovery", "invite"], "signup": ["signup"],
+        "magiclink": ["magiclink", "signup"],
         "recovery": ["recovery"], "invite": ["invite"], "email_change": ["email_change", "email_change_current"],
     ]
 
@@ -87,7 +93,8 @@ extension GoTrueStore {
     /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
     func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSON, redirectTo: String?) {
         guard let type = body.type, let accepted = Self.verifyTypes[type] else {
-            throw .validation("Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
+            throw .validation(
+                "Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
         }
         let index: Int?
         if let hash = body.tokenHash, !hash.isEmpty {
@@ -99,7 +106,8 @@ extension GoTrueStore {
             let email = raw.lowercased()
             index = codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
         }
-        guard let index, now - codes[index].sentAt <= Self.codeLifetime * 1000, var user = users[codes[index].userId] else {
+        guard let index, now - codes[index].sentAt <= Self.codeLifetime * 1000, var user = users[codes[index].userId]
+        else {
             throw .otpExpired
         }
         let code = codes.remove(at: index)
@@ -120,7 +128,9 @@ extension GoTrueStore {
         user.updatedAt = now
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
-        let method = ["signup": "otp", "invite": "invite", "magiclink": "magiclink", "recovery": "recovery"][code.type] ?? code.type
+        let method =
+            ["signup": "otp", "invite": "invite", "magiclink": "magiclink", "recovery": "recovery"][code.type]
+            ?? code.type
         return (startSession(userId: user.id, method: method, issuer: issuer), code.redirectTo)
     }
 
@@ -173,7 +183,9 @@ extension GoTrueStore {
         }
         guard let user = existing else { throw .adminUserNotFound }
         let codeType = type == "email_change_new" ? "email_change" : type
-        let code = try sendCode(type: codeType, userId: user.id, email: target, origin: origin, redirectTo: redirectTo, rateLimited: false, mailed: false)
+        let code = try sendCode(
+            type: codeType, userId: user.id, email: target, origin: origin, redirectTo: redirectTo, rateLimited: false,
+            mailed: false)
         var out = users[user.id]?.json.objectValue ?? [:]
         out["action_link"] = .string(actionLink(code, origin: origin))
         out["email_otp"] = .string(code.otp)

@@ -48,7 +48,8 @@ extension GoTrueStore {
             for (column, value) in fields {
                 guard schema.columns.contains(column) else {
                     throw PostgRESTError(
-                        status: 400, code: "PGRST204", message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
+                        status: 400, code: "PGRST204",
+                        message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
                 }
                 let text: JSON = value.isNull ? .null : .string(value.stringValue ?? value.serialized())
                 if schema.uuidColumns.contains(column), let s = text.stringValue {
@@ -83,7 +84,8 @@ extension GoTrueStore {
     }
 
     /// `DELETE /rest/v1/<table>?…`: deletes the matching rows the caller's policies allow.
-    func restDelete(_ table: String, filters: [(String, String)], as role: PostgRESTRole) throws(PostgRESTError) -> Int {
+    func restDelete(_ table: String, filters: [(String, String)], as role: PostgRESTRole) throws(PostgRESTError) -> Int
+    {
         let schema = try Self.schema(table)
         try Self.checkFilters(filters, schema)
         return tables.delete(from: schema, where: filters) { row in

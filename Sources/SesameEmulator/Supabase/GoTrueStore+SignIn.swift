@@ -28,7 +28,8 @@ extension GoTrueStore {
                 fake.appMetadata = ["provider": "email", "providers": ["email"]]
                 return fake.json
             }
-            try sendCode(type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(
+                type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }
         var user = GoTrueUser(now: now, email: email, isAnonymous: false)
@@ -94,9 +95,12 @@ extension GoTrueStore {
         try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
-        var data: [String: JSON] = ["sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified)]
+        var data: [String: JSON] = [
+            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
+        ]
         for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
-        let identity = GoTrueIdentity(provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
+        let identity = GoTrueIdentity(
+            provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
         let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
 
         if body.linkIdentity == true {
@@ -107,10 +111,13 @@ extension GoTrueStore {
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
             }
             if let email, let other = self.user(byEmail: email), other.id != user.id {
-                throw GoTrueError(status: 400, code: "email_exists", message: "A user with this email address has already been registered")
+                throw GoTrueError(
+                    status: 400, code: "email_exists",
+                    message: "A user with this email address has already been registered")
             }
             if email != nil && !verified && user.isAnonymous {
-                throw .unprocessable("email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+                throw .unprocessable(
+                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
             }
             link(identity, to: user.id, email: verified ? email : nil)
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
@@ -129,7 +136,8 @@ extension GoTrueStore {
             link(identity, to: user.id, email: nil)
             userId = user.id
             if email != nil && user.emailConfirmedAt == nil {
-                throw .unprocessable("email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+                throw .unprocessable(
+                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
             }
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }

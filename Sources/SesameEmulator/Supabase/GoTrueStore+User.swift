@@ -52,7 +52,9 @@ extension GoTrueStore {
         }
         users[user.id] = user
         if let pendingEmail {
-            try sendCode(type: "email_change", userId: user.id, email: pendingEmail, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(
+                type: "email_change", userId: user.id, email: pendingEmail, origin: origin, redirectTo: nil,
+                rateLimited: true)
             // Secure email change (GoTrue's default): a permanent user also confirms from the current address.
             if !current.isAnonymous, let currentEmail = current.email {
                 try sendCode(

@@ -60,7 +60,8 @@ actor GoTrueStore {
             id: UUID().uuidString.lowercased(), userId: userId, amr: [(method, at / 1000)], createdAt: at)
         sessions[session.id] = session
         users[userId]?.lastSignInAt = at
-        if let index = users[userId]?.identities.firstIndex(where: { $0.provider == Self.identityProvider(for: method) }) {
+        if let index = users[userId]?.identities.firstIndex(where: { $0.provider == Self.identityProvider(for: method) }
+        ) {
             users[userId]?.identities[index].lastSignInAt = at
         }
         let refresh = refreshTokens.issue(sessionId: session.id, parent: nil, now: at)

@@ -39,8 +39,10 @@ struct GoTrueUser: Sendable {
         identities.append(
             GoTrueIdentity(
                 provider: "email", providerId: id, userId: id, email: email,
-                data: ["sub": .string(id), "email": .string(email), "email_verified": .bool(emailConfirmedAt != nil),
-                       "phone_verified": false],
+                data: [
+                    "sub": .string(id), "email": .string(email), "email_verified": .bool(emailConfirmedAt != nil),
+                    "phone_verified": false,
+                ],
                 now: now))
         refreshProviders()
     }

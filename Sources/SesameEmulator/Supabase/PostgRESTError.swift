@@ -25,9 +25,13 @@ struct PostgRESTError: Error, Sendable, Equatable {
     }
     static func unknownFunction(_ name: String) -> PostgRESTError {
         PostgRESTError(
-            status: 404, code: "PGRST202", message: "Could not find the function public.\(name) without parameters in the schema cache",
-            details: "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
-            hint: "Deploy it (docs/providers.md, \"Deploying the Supabase side\") or start the emulator with --supabase-delete-function \(name)")
+            status: 404, code: "PGRST202",
+            message: "Could not find the function public.\(name) without parameters in the schema cache",
+            details:
+                "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+            hint:
+                "Deploy it (docs/providers.md, \"Deploying the Supabase side\") or start the emulator with --supabase-delete-function \(name)"
+        )
     }
     static func unknownColumn(_ table: String, _ column: String) -> PostgRESTError {
         PostgRESTError(status: 400, code: "42703", message: "column \(table).\(column) does not exist")
@@ -67,7 +71,8 @@ struct PostgRESTError: Error, Sendable, Equatable {
     static func jwt(_ error: SupabaseJWTError) -> PostgRESTError {
         switch error {
         case .expired: return PostgRESTError(status: 401, code: "PGRST303", message: "JWT expired")
-        case .badSignature: return PostgRESTError(status: 401, code: "PGRST301", message: "JWSError JWSInvalidSignature")
+        case .badSignature:
+            return PostgRESTError(status: 401, code: "PGRST301", message: "JWSError JWSInvalidSignature")
         case .malformed(let parts):
             return PostgRESTError(
                 status: 401, code: "PGRST301",

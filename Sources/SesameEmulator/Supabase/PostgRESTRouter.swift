@@ -6,7 +6,9 @@ import Hummingbird
 /// (`col=eq.v`, `select=`) and `Prefer`, and calls the ``GoTrueStore`` table operations.
 struct PostgRESTRouter: Sendable {
     static let prefix = "/rest/v1"
-    static let reservedParameters: Set<String> = ["select", "order", "limit", "offset", "on_conflict", "columns", "apikey"]
+    static let reservedParameters: Set<String> = [
+        "select", "order", "limit", "offset", "on_conflict", "columns", "apikey",
+    ]
 
     let store: GoTrueStore
     /// The gateway's `apikey` check (``SupabaseEndpoints/checkAPIKey(_:)``).
@@ -25,7 +27,9 @@ struct PostgRESTRouter: Sendable {
             }
             router.route(RouterPath(Self.prefix + "/rpc/{function}"), method) { request in
                 await respond(request) { role throws(PostgRESTError) in
-                    guard request.method == "POST" || request.method == "GET" else { throw Self.unsupported(request.method) }
+                    guard request.method == "POST" || request.method == "GET" else {
+                        throw Self.unsupported(request.method)
+                    }
                     try await store.restCall(request.parameters["function"] ?? "", as: role)
                     return EmulatorReply(status: 204)
                 }
@@ -62,14 +66,18 @@ struct PostgRESTRouter: Sendable {
     }
 
     /// `GET`/`HEAD` (select), `POST` (insert, upsert), `DELETE` on `/rest/v1/<table>`.
-    private func table(_ table: String, _ request: EmulatorRequest, as role: PostgRESTRole) async throws(PostgRESTError)
+    private func table(
+        _ table: String, _ request: EmulatorRequest, as role: PostgRESTRole
+    ) async throws(PostgRESTError)
         -> EmulatorReply
     {
         let prefer = Self.preferences(request.header("prefer"))
         let filters = try Self.filters(request.query)
         switch request.method {
         case "GET", "HEAD":
-            let columns = request.query["select"].flatMap { $0 == "*" ? nil : $0.split(separator: ",").map(String.init) }
+            let columns = request.query["select"].flatMap {
+                $0 == "*" ? nil : $0.split(separator: ",").map(String.init)
+            }
             let rows = try await store.restSelect(table, filters: filters, columns: columns)
             let count = rows.arrayValue?.count ?? 0
             let range = count == 0 ? "*/*" : "0-\(count - 1)/*"

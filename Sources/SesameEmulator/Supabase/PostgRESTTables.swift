@@ -20,7 +20,8 @@ struct PostgRESTTables: Sendable {
         name: "usernames", columns: ["key", "uid"], primaryKey: "key", notNull: ["key", "uid"], uuidColumns: ["uid"],
         ownerMayUpdate: false, ownerMayDelete: true)
     static let details = Schema(
-        name: "username_details", columns: ["uid", "username", "email"], primaryKey: "uid", notNull: ["uid", "username"],
+        name: "username_details", columns: ["uid", "username", "email"], primaryKey: "uid",
+        notNull: ["uid", "username"],
         uuidColumns: ["uid"], ownerMayUpdate: true, ownerMayDelete: false)
     static let schemas = [usernames.name: usernames, details.name: details]
 
@@ -43,12 +44,16 @@ struct PostgRESTTables: Sendable {
     }
 
     mutating func replace(_ key: String, in schema: Schema, with row: [String: JSON]) {
-        guard let index = rows[schema.name]?.firstIndex(where: { $0[schema.primaryKey]?.stringValue == key }) else { return }
+        guard let index = rows[schema.name]?.firstIndex(where: { $0[schema.primaryKey]?.stringValue == key }) else {
+            return
+        }
         rows[schema.name]?[index] = row
     }
 
     /// Deletes matching rows that `allowed` admits; returns how many went.
-    mutating func delete(from schema: Schema, where filters: [(String, String)], allowed: ([String: JSON]) -> Bool) -> Int {
+    mutating func delete(
+        from schema: Schema, where filters: [(String, String)], allowed: ([String: JSON]) -> Bool
+    ) -> Int {
         let before = rows[schema.name]?.count ?? 0
         rows[schema.name]?.removeAll { Self.matches($0, filters) && allowed($0) }
         return before - (rows[schema.name]?.count ?? 0)

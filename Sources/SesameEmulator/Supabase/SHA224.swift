@@ -21,12 +21,15 @@ enum SHA224 {
         let bitLength = UInt64(message.count) * 8
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         var w = [UInt32](repeating: 0, count: 64)
         for block in stride(from: 0, to: data.count, by: 64) {
             for t in 0..<16 {
                 let i = block + t * 4
-                w[t] = UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
+                w[t] =
+                    UInt32(data[i]) << 24 | UInt32(data[i + 1]) << 16 | UInt32(data[i + 2]) << 8 | UInt32(data[i + 3])
             }
             for t in 16..<64 {
                 let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)

@@ -22,7 +22,8 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
     /// test can count refreshes alone.
     func extraCallKeys(for request: EmulatorRequest) -> [String] {
-        guard Self.subpath(request.path, under: GoTrueRouter.prefix) == "token", let grant = request.query["grant_type"],
+        guard Self.subpath(request.path, under: GoTrueRouter.prefix) == "token",
+            let grant = request.query["grant_type"],
             ["refresh_token", "password", "id_token"].contains(grant)
         else { return [] }
         return ["token:" + grant]
@@ -62,13 +63,19 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     func checkAPIKey(_ request: EmulatorRequest) -> EmulatorReply? {
         guard let key = request.header("apikey") ?? request.query["apikey"], !key.isEmpty else {
             return .json(
-                ["message": "No API key found in request", "hint": "Send the anon key printed at start in an apikey header."],
+                [
+                    "message": "No API key found in request",
+                    "hint": "Send the anon key printed at start in an apikey header.",
+                ],
                 status: 401)
         }
         let role = (try? store.jwt.verify(key, now: store.clock.milliseconds() / 1000))?["role"]?.stringValue
         guard role == "anon" || role == "service_role" else {
             return .json(
-                ["message": "Invalid API key", "hint": "Use the anon or service_role key the emulator printed at start."],
+                [
+                    "message": "Invalid API key",
+                    "hint": "Use the anon or service_role key the emulator printed at start.",
+                ],
                 status: 401)
         }
         return nil

@@ -19,7 +19,9 @@ extension FirebaseAuthProvider {
     /// Spends the link's code. Sent once, never retried: the backend consumes the code even when
     /// the call fails, so after a transport failure the caller must check the session (a
     /// lookup) rather than send the code again.
-    public func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(
+        email: String, proof: EmailSignInProof, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         let actionCode = try actionCode(of: proof)
         let context = FirebaseCallContext(
             .signInWithEmailLink, sentIDToken: linkingTo != nil, fallback: .invalidCredential,
@@ -38,7 +40,9 @@ extension FirebaseAuthProvider {
         case .link(let text):
             guard let link = EmailActionLink(text), link.isSignIn else {
                 throw .rejected(
-                    AuthError(.invalidActionCode, message: "That is not a sign-in link: paste the whole link from the email."))
+                    AuthError(
+                        .invalidActionCode, message: "That is not a sign-in link: paste the whole link from the email.")
+                )
             }
             return link.oobCode
         case .code:

@@ -12,10 +12,14 @@ extension FirebaseAuthProvider {
     /// `errorMessage` (`FEDERATED_USER_ID_ALREADY_LINKED` → `credential-already-in-use`,
     /// `EMAIL_EXISTS` → `email-already-in-use`, both with the email and provider) before tokens
     /// are read.
-    public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(
+        federated: FederatedCredential, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         var fields = [("providerId", federated.providerId)]
         if let idToken = federated.idToken, !idToken.isEmpty { fields.append(("id_token", idToken)) }
-        if let accessToken = federated.accessToken, !accessToken.isEmpty { fields.append(("access_token", accessToken)) }
+        if let accessToken = federated.accessToken, !accessToken.isEmpty {
+            fields.append(("access_token", accessToken))
+        }
         guard !federated.providerId.isEmpty, fields.count > 1 else {
             throw .rejected(AuthError(.invalidCredential, providerId: federated.providerId))
         }
@@ -31,7 +35,9 @@ extension FirebaseAuthProvider {
         let providerId = answer.providerId ?? federated.providerId
 
         if answer.needConfirmation == true {
-            client.logger.debug("firebase call refused", metadata: ["firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "needConfirmation"])
+            client.logger.debug(
+                "firebase call refused",
+                metadata: ["firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "needConfirmation"])
             throw .rejected(
                 AuthError(
                     .accountExistsWithDifferentCredential, email: email, providerId: providerId,
@@ -43,7 +49,9 @@ extension FirebaseAuthProvider {
             let code = FirebaseErrorCode(message: message)
             client.logger.debug(
                 "firebase call refused",
-                metadata: ["firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "\(code?.rawValue ?? "-")"]
+                metadata: [
+                    "firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "\(code?.rawValue ?? "-")",
+                ]
             )
             var conflict = context
             conflict.email = email

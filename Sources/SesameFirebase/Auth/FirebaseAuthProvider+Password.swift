@@ -1,7 +1,9 @@
 import SesameCore
 
 extension FirebaseAuthProvider {
-    public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signUp(
+        email: String, password: String, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         let context = FirebaseCallContext(
             .signUp, sentIDToken: linkingTo != nil, fallback: .invalidCredential, email: email, providerId: "password"
         )

@@ -64,7 +64,8 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
 
     public func lookup(_ idToken: IDToken) async throws(RemoteAuthError) -> User {
         let context = FirebaseCallContext(.lookup, sentIDToken: true)
-        let answer = try await client.post(LookupRequest(idToken: idToken.rawValue), context: context, as: LookupResponse.self)
+        let answer = try await client.post(
+            LookupRequest(idToken: idToken.rawValue), context: context, as: LookupResponse.self)
         guard let account = answer.users?.first else {
             throw .malformedResponse("\(FirebaseEndpoint.lookup.name): no user in the answer")
         }
@@ -73,7 +74,8 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
 
     public func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError) {
         let context = FirebaseCallContext(.delete, sentIDToken: true)
-        _ = try await client.post(DeleteAccountRequest(idToken: idToken.rawValue), context: context, as: EmptyResponse.self)
+        _ = try await client.post(
+            DeleteAccountRequest(idToken: idToken.rawValue), context: context, as: EmptyResponse.self)
     }
 
     /// Firebase keeps no server-side session to end: a refresh token stays valid until it is
@@ -83,7 +85,9 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
     // MARK: Helpers
 
     /// The result of a token-bearing answer.
-    func signInResult(_ answer: SignInResponse, endpoint: FirebaseEndpoint, isNewUser: Bool) throws(RemoteAuthError) -> SignInResult {
+    func signInResult(
+        _ answer: SignInResponse, endpoint: FirebaseEndpoint, isNewUser: Bool
+    ) throws(RemoteAuthError) -> SignInResult {
         guard !answer.localId.isEmpty, !answer.refreshToken.isEmpty else {
             throw .malformedResponse("\(endpoint.name): empty localId or refreshToken")
         }

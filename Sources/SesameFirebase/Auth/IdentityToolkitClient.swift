@@ -81,7 +81,8 @@ struct IdentityToolkitClient: Sendable {
             )
             throw failure
         }
-        logger.debug("firebase call succeeded", metadata: ["firebase.endpoint": "\(request.name)", "http.status": "200"])
+        logger.debug(
+            "firebase call succeeded", metadata: ["firebase.endpoint": "\(request.name)", "http.status": "200"])
         do {
             return try JSONDecoder().decode(Response.self, from: Data(bytes))
         } catch let error as DecodingError {

@@ -94,7 +94,8 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
             }
             var deleteHeaders = HTTPHeaders()
             deleteHeaders.add(name: "if-match", value: etag)
-            let delete = try await send("rtdb.usernames.release", .DELETE, segments, auth: idToken, headers: deleteHeaders)
+            let delete = try await send(
+                "rtdb.usernames.release", .DELETE, segments, auth: idToken, headers: deleteHeaders)
             switch delete.status {
             case 200, 204: return
             case 412: continue  // changed since the read: look again
@@ -163,7 +164,8 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
 
     /// The JSON value of a body (`NSNull` for `null`).
     private static func value(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> Any {
-        guard let value = try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed]) else {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed])
+        else {
             throw .malformedResponse("\(name): not JSON")
         }
         return value

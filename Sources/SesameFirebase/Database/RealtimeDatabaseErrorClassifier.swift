@@ -19,11 +19,15 @@ enum RealtimeDatabaseErrorClassifier {
                 return .idTokenRejected
             }
             return .rejected(
-                AuthError(.operationNotAllowed, message: "The username directory refused the request: check the database's security rules.")
+                AuthError(
+                    .operationNotAllowed,
+                    message: "The username directory refused the request: check the database's security rules.")
             )
         case 404:
             return .rejected(
-                AuthError(.operationNotAllowed, message: "The username directory's database was not found: check firebase.database_url.")
+                AuthError(
+                    .operationNotAllowed,
+                    message: "The username directory's database was not found: check firebase.database_url.")
             )
         case 400:
             return .rejected(AuthError(.invalidUsername, message: "The username directory refused that name."))

@@ -18,7 +18,8 @@ struct RealtimeDatabaseURLs: Sendable, Hashable {
         let parsed = configuration.databaseURL.flatMap(Self.parse)
         if let emulator = configuration.databaseEmulatorHost {
             base = "http://\(emulator)"
-            namespace = parsed?.namespace ?? parsed?.host.split(separator: ".").first.map(String.init)
+            namespace =
+                parsed?.namespace ?? parsed?.host.split(separator: ".").first.map(String.init)
                 ?? "\(configuration.projectId)-default-rtdb"
         } else if let parsed {
             base = parsed.base
@@ -51,7 +52,9 @@ struct RealtimeDatabaseURLs: Sendable, Hashable {
             let host = components.host, !host.isEmpty
         else { return nil }
         let port = components.port.map { ":\($0)" } ?? ""
-        let namespace = components.queryItems?.first(where: { $0.name == "ns" })?.value.flatMap { $0.isEmpty ? nil : $0 }
+        let namespace = components.queryItems?.first(where: { $0.name == "ns" })?.value.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         return Parsed(base: "\(scheme)://\(host)\(port)", host: host, namespace: namespace)
     }
 }

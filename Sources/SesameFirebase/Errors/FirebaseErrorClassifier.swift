@@ -10,7 +10,9 @@ import SesameCore
 enum FirebaseErrorClassifier {
     /// Classifies a non-200 answer. `retryAfterMs` is the answer's `Retry-After`, carried by
     /// every rate-limit classification (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
-    static func classify(status: Int, body: [UInt8], context: FirebaseCallContext, retryAfterMs: Int? = nil) -> RemoteAuthError {
+    static func classify(
+        status: Int, body: [UInt8], context: FirebaseCallContext, retryAfterMs: Int? = nil
+    ) -> RemoteAuthError {
         if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
         if status >= 500 { return .unavailable(status: status) }
         guard let envelope = FirebaseErrorEnvelope.parse(body) else {
@@ -20,7 +22,9 @@ enum FirebaseErrorClassifier {
     }
 
     /// Classifies an error code (from an error body, or a 200 `errorMessage` of signInWithIdp).
-    static func classify(code: FirebaseErrorCode?, context: FirebaseCallContext, retryAfterMs: Int? = nil) -> RemoteAuthError {
+    static func classify(
+        code: FirebaseErrorCode?, context: FirebaseCallContext, retryAfterMs: Int? = nil
+    ) -> RemoteAuthError {
         guard let code else { return .rejected(AuthError(context.fallback)) }
         switch code {
         case .tooManyAttemptsTryLater, .quotaExceeded:

@@ -117,7 +117,9 @@ enum DurableFile {
 
     // MARK: - Steps
 
-    private static func writeTemporary(next path: String, bytes: [UInt8], mode: mode_t) throws(SystemCallError) -> String {
+    private static func writeTemporary(
+        next path: String, bytes: [UInt8], mode: mode_t
+    ) throws(SystemCallError) -> String {
         let temporary = "\(temporaryPrefix(for: path))\(getpid())-\(UInt32.random(in: .min ... .max))"
         let fd = try SystemCallError.check("open", temporary) {
             open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)

@@ -8,7 +8,9 @@ extension KeyringKeySource {
     ///   will report: the key cannot be read, is malformed, or is missing while the keyring
     ///   exists (a new key is never made then).
     /// - Throws: `.io` when a new key file cannot be written.
-    func loadOrCreateKey(keyringPath: String, logger: Logger) throws(SessionStoreError) -> Result<KeyringKey, SessionStoreError> {
+    func loadOrCreateKey(
+        keyringPath: String, logger: Logger
+    ) throws(SessionStoreError) -> Result<KeyringKey, SessionStoreError> {
         let source = self
         let bytes: [UInt8]?
         do {
@@ -20,7 +22,8 @@ extension KeyringKeySource {
             guard let key = KeyringKey(fileBytes: bytes) else {
                 return unreadable(
                     keyringPath,
-                    "cannot be opened: its \(source) is malformed (a key is 32 raw bytes, or 64 hex characters and an optional newline)")
+                    "cannot be opened: its \(source) is malformed (a key is 32 raw bytes, or 64 hex characters and an optional newline)"
+                )
             }
             return .success(key)
         }
@@ -44,6 +47,8 @@ extension KeyringKeySource {
     }
 
     private func unreadable(_ keyringPath: String, _ problem: String) -> Result<KeyringKey, SessionStoreError> {
-        .failure(SessionStoreError(.unreadable, EncryptedFileSessionStore.unreadableMessage(path: keyringPath, problem: problem)))
+        .failure(
+            SessionStoreError(
+                .unreadable, EncryptedFileSessionStore.unreadableMessage(path: keyringPath, problem: problem)))
     }
 }

@@ -6,12 +6,15 @@ extension SupabaseAuthProvider {
     /// also `link_identity: true` and the user's bearer, which adds the identity to that user
     /// (same id). The provider id is sent in Supabase's name (`google.com` → `google`). GoTrue
     /// takes only ID tokens (OIDC): an access token alone is `invalid-credential`.
-    public func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(
+        federated: FederatedCredential, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         guard !federated.providerId.isEmpty, let idToken = federated.idToken, !idToken.isEmpty else {
             throw .rejected(
                 AuthError(
                     .invalidCredential,
-                    message: "Supabase signs in with an identity provider's ID token: give the ID token (--id-token), not only an access token.",
+                    message:
+                        "Supabase signs in with an identity provider's ID token: give the ID token (--id-token), not only an access token.",
                     providerId: federated.providerId))
         }
         let context = SupabaseCallContext(
@@ -19,7 +22,8 @@ extension SupabaseAuthProvider {
             validationReason: .invalidCredential, providerId: federated.providerId)
         let body = IDTokenGrantBody(
             provider: SupabaseProviderIds.supabaseName(federated.providerId), idToken: idToken,
-            accessToken: federated.accessToken.flatMap { $0.isEmpty ? nil : $0 }, linkIdentity: linkingTo == nil ? nil : true)
+            accessToken: federated.accessToken.flatMap { $0.isEmpty ? nil : $0 },
+            linkIdentity: linkingTo == nil ? nil : true)
         let request = client.request(
             context.name, .POST, url: client.authURL("token", query: [("grant_type", "id_token")]),
             bearer: linkingTo.map { SupabaseClient.Bearer.user($0) } ?? SupabaseClient.Bearer.nobody, body: body)

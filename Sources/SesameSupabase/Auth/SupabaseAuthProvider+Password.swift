@@ -7,21 +7,26 @@ extension SupabaseAuthProvider {
     /// so (GoTrue answers the update with a user, and the old token stays anonymous until a new
     /// session); the anonymous session is then ended. When the project confirms emails, the
     /// address is not usable until confirmed: `operation-not-allowed` says so.
-    public func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signUp(
+        email: String, password: String, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         let body = EmailPasswordBody(email: email, password: password)
         guard let linkingTo else {
             let context = SupabaseCallContext(
                 name: "auth.signup", fallback: .invalidCredential, validationReason: .invalidEmail, email: email,
                 providerId: "password")
-            let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: body)
+            let request = client.request(
+                context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: body)
             let answer = try await client.send(request, context: context, as: GoTrueSession.self)
             guard answer.hasTokens else { throw .rejected(Self.confirmEmailFirst(email)) }
             return try signInResult(answer, name: context.name, isNewUser: true)
         }
         let context = SupabaseCallContext(
-            name: "auth.user.update", sentUserToken: true, fallback: .invalidCredential, validationReason: .invalidEmail,
+            name: "auth.user.update", sentUserToken: true, fallback: .invalidCredential,
+            validationReason: .invalidEmail,
             email: email, providerId: "password")
-        let request = client.request(context.name, .PUT, url: client.authURL("user"), bearer: .user(linkingTo), body: body)
+        let request = client.request(
+            context.name, .PUT, url: client.authURL("user"), bearer: .user(linkingTo), body: body)
         let user: GoTrueUser
         do {
             user = try await client.send(request, context: context, as: GoTrueUser.self)
@@ -58,7 +63,8 @@ extension SupabaseAuthProvider {
     /// `POST /recover {email}`.
     public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
         let context = SupabaseCallContext(name: "auth.recover", validationReason: .invalidEmail, email: email)
-        let request = client.request(context.name, .POST, url: client.authURL("recover"), bearer: .nobody, body: EmailBody(email: email))
+        let request = client.request(
+            context.name, .POST, url: client.authURL("recover"), bearer: .nobody, body: EmailBody(email: email))
         _ = try await client.send(request, context: context)
     }
 
@@ -72,7 +78,8 @@ extension SupabaseAuthProvider {
         } else if let email = user.email, !email.isEmpty {
             body = ResendBody(type: "signup", email: email)
         } else {
-            throw .rejected(AuthError(.missingEmail, message: "This account has no email address to verify: add one first."))
+            throw .rejected(
+                AuthError(.missingEmail, message: "This account has no email address to verify: add one first."))
         }
         let context = SupabaseCallContext(name: "auth.resend", sentUserToken: false, email: body.email)
         let request = client.request(context.name, .POST, url: client.authURL("resend"), bearer: .nobody, body: body)
@@ -82,7 +89,8 @@ extension SupabaseAuthProvider {
     static func confirmEmailFirst(_ email: String) -> AuthError {
         AuthError(
             .operationNotAllowed,
-            message: "This Supabase project confirms email addresses: open the confirmation email sent to the address, then sign in.",
+            message:
+                "This Supabase project confirms email addresses: open the confirmation email sent to the address, then sign in.",
             email: email)
     }
 }

@@ -23,7 +23,9 @@ extension SupabaseAuthProvider {
     /// result is the address's own account (created by ``sendSignInLink(email:continueUrl:)``
     /// when it was new), and the service merges the guest into it. The proof is spent even when
     /// the call fails.
-    public func signIn(email: String, proof: EmailSignInProof, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult {
+    public func signIn(
+        email: String, proof: EmailSignInProof, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> SignInResult {
         let proof = try Self.emailProof(proof)
         let context = SupabaseCallContext(
             name: "auth.verify", fallback: .invalidActionCode, validationReason: .invalidActionCode, email: email,
@@ -37,7 +39,9 @@ extension SupabaseAuthProvider {
     static func emailProof(_ proof: EmailSignInProof) throws(RemoteAuthError) -> SupabaseEmailProof {
         guard let parsed = SupabaseEmailProof(proof) else {
             throw .rejected(
-                AuthError(.invalidActionCode, message: "That is not a sign-in link or code: paste the whole link, or the code, from the email."))
+                AuthError(
+                    .invalidActionCode,
+                    message: "That is not a sign-in link or code: paste the whole link, or the code, from the email."))
         }
         return parsed
     }

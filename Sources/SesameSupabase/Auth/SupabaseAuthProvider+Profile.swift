@@ -9,7 +9,8 @@ extension SupabaseAuthProvider {
         let context = SupabaseCallContext(name: "auth.user.update", sentUserToken: true)
         let name = displayName.flatMap { $0.isEmpty ? nil : $0 }
         let request = client.request(
-            context.name, .PUT, url: client.authURL("user"), bearer: .user(idToken), body: DisplayNameBody(displayName: name))
+            context.name, .PUT, url: client.authURL("user"), bearer: .user(idToken),
+            body: DisplayNameBody(displayName: name))
         _ = try await client.send(request, context: context)
         return nil
     }
@@ -24,9 +25,12 @@ extension SupabaseAuthProvider {
             guard let identity = identities.first(where: { $0.provider == name }),
                 let identityId = identity.identityId ?? identity.id
             else { throw .rejected(AuthError(.noSuchProvider, providerId: providerId)) }
-            let context = SupabaseCallContext(name: "auth.user.identities.delete", sentUserToken: true, providerId: providerId)
+            let context = SupabaseCallContext(
+                name: "auth.user.identities.delete", sentUserToken: true, providerId: providerId)
             let request = client.request(
-                context.name, .DELETE, url: client.authURL("user/identities/" + PercentEncoding.pathSegment(identityId)), bearer: .user(idToken))
+                context.name, .DELETE,
+                url: client.authURL("user/identities/" + PercentEncoding.pathSegment(identityId)),
+                bearer: .user(idToken))
             _ = try await client.send(request, context: context)
         }
     }

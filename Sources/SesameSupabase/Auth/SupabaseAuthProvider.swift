@@ -38,7 +38,8 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
 
     public func signUpAnonymously() async throws(RemoteAuthError) -> SignInResult {
         let context = SupabaseCallContext(name: "auth.signup")
-        let request = client.request(context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: EmptyBody())
+        let request = client.request(
+            context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: EmptyBody())
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         return try signInResult(answer, name: context.name, isNewUser: true)
     }
@@ -46,7 +47,8 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
     public func refresh(_ refreshToken: RefreshToken) async throws(RemoteAuthError) -> TokenGrant {
         let context = SupabaseCallContext(name: "auth.token.refresh", isRefresh: true, fallback: .invalidCredential)
         let request = client.request(
-            context.name, .POST, url: client.authURL("token", query: [("grant_type", "refresh_token")]), bearer: .nobody,
+            context.name, .POST, url: client.authURL("token", query: [("grant_type", "refresh_token")]),
+            bearer: .nobody,
             body: RefreshBody(refreshToken: refreshToken.rawValue))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
         let result = try signInResult(answer, name: context.name, isNewUser: false)
@@ -62,7 +64,8 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
     public func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError) {
         let context = SupabaseCallContext(name: "rest.rpc.delete", sentUserToken: true)
         let request = client.request(
-            context.name, .POST, url: client.restURL("rpc/" + PercentEncoding.pathSegment(configuration.deleteFunction)),
+            context.name, .POST,
+            url: client.restURL("rpc/" + PercentEncoding.pathSegment(configuration.deleteFunction)),
             bearer: .user(idToken), body: EmptyBody())
         _ = try await client.send(request, context: context)
     }

@@ -26,7 +26,9 @@ enum SupabaseEmailProof: Sendable, Hashable {
     init?(link text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.contains("://"), let items = URLComponents(string: trimmed)?.queryItems else { return nil }
-        func value(_ name: String) -> String? { items.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 } }
+        func value(_ name: String) -> String? {
+            items.first { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 }
+        }
         guard let hash = value("token_hash") ?? value("token") else { return nil }
         self = .tokenHash(hash, type: value("type") ?? "magiclink")
     }

@@ -43,7 +43,9 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
             var container = encoder.container(keyedBy: AnyKey.self)
             try container.encode(uid, forKey: AnyKey("uid"))
             try container.encode(username, forKey: AnyKey("username"))
-            if let email { try container.encode(email, forKey: AnyKey("email")) } else {
+            if let email {
+                try container.encode(email, forKey: AnyKey("email"))
+            } else {
                 try container.encodeNil(forKey: AnyKey("email"))
             }
         }
@@ -58,9 +60,11 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
     }
 
     public func claim(_ key: String, for uid: String, idToken: IDToken) async throws(RemoteAuthError) -> Bool {
-        let context = SupabaseCallContext(name: "rest.usernames.claim", sentUserToken: true, validationReason: .invalidUsername)
+        let context = SupabaseCallContext(
+            name: "rest.usernames.claim", sentUserToken: true, validationReason: .invalidUsername)
         let request = client.request(
-            context.name, .POST, url: client.restURL("usernames"), bearer: .user(idToken), body: ClaimRow(key: key, uid: uid),
+            context.name, .POST, url: client.restURL("usernames"), bearer: .user(idToken),
+            body: ClaimRow(key: key, uid: uid),
             headers: [("Prefer", "return=minimal")])
         do {
             _ = try await client.send(request, context: context)
@@ -76,7 +80,8 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
     public func release(_ key: String, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
         let context = SupabaseCallContext(name: "rest.usernames.release", sentUserToken: true)
         let request = client.request(
-            context.name, .DELETE, url: client.restURL("usernames", query: [("key", "eq." + key), ("uid", "eq." + uid)]),
+            context.name, .DELETE,
+            url: client.restURL("usernames", query: [("key", "eq." + key), ("uid", "eq." + uid)]),
             bearer: .user(idToken))
         _ = try await client.send(request, context: context)
     }
@@ -87,12 +92,15 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
             context.name, .GET,
             url: client.restURL("username_details", query: [("uid", "eq." + uid), ("select", "username,email")]),
             bearer: .anonKey)
-        guard let row = try await client.send(request, context: context, as: [DetailsRow].self).first else { return nil }
+        guard let row = try await client.send(request, context: context, as: [DetailsRow].self).first else {
+            return nil
+        }
         return UsernameDetails(username: row.username, email: row.email.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     public func setDetails(_ details: UsernameDetails, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
-        let context = SupabaseCallContext(name: "rest.details.put", sentUserToken: true, validationReason: .invalidUsername)
+        let context = SupabaseCallContext(
+            name: "rest.details.put", sentUserToken: true, validationReason: .invalidUsername)
         let request = client.request(
             context.name, .POST, url: client.restURL("username_details"), bearer: .user(idToken),
             body: DetailsWrite(uid: uid, username: details.username, email: details.email),

@@ -10,10 +10,14 @@ import SesameCore
 /// a malformed response.
 enum SupabaseErrorClassifier {
     /// What to deploy for a missing delete function.
-    static let deployDeleteFunction = "Deleting an account on Supabase needs a database function: deploy the delete_user function (see docs/providers.md), or set supabase.delete_function to the one you deployed."
-    static let deployUsernameTables = "The username directory tables are missing: deploy public.usernames and public.username_details (see docs/providers.md)."
+    static let deployDeleteFunction =
+        "Deleting an account on Supabase needs a database function: deploy the delete_user function (see docs/providers.md), or set supabase.delete_function to the one you deployed."
+    static let deployUsernameTables =
+        "The username directory tables are missing: deploy public.usernames and public.username_details (see docs/providers.md)."
 
-    static func classify(status: Int, body: SupabaseErrorBody?, context: SupabaseCallContext, retryAfterMs: Int?) -> RemoteAuthError {
+    static func classify(
+        status: Int, body: SupabaseErrorBody?, context: SupabaseCallContext, retryAfterMs: Int?
+    ) -> RemoteAuthError {
         if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
         if status >= 500 { return .unavailable(status: status) }
         guard let body else { return .malformedResponse("\(context.name): HTTP \(status) without an error body") }
@@ -53,7 +57,9 @@ enum SupabaseErrorClassifier {
         if code == "validation_failed" || code == "bad_json" {
             return .rejected(AuthError(context.validationReason ?? context.fallback))
         }
-        guard let error = domainError(for: code, context: context) else { return .rejected(AuthError(context.fallback)) }
+        guard let error = domainError(for: code, context: context) else {
+            return .rejected(AuthError(context.fallback))
+        }
         return .rejected(error)
     }
 
@@ -71,7 +77,9 @@ enum SupabaseErrorClassifier {
         case "email_address_invalid":
             return AuthError(.invalidEmail)
         case "email_not_confirmed":
-            return AuthError(.operationNotAllowed, message: "That email address is not confirmed yet: open the confirmation email, then try again.")
+            return AuthError(
+                .operationNotAllowed,
+                message: "That email address is not confirmed yet: open the confirmation email, then try again.")
         case "user_banned":
             return AuthError(.userDisabled)
         case "user_not_found":
@@ -79,21 +87,40 @@ enum SupabaseErrorClassifier {
         case "identity_not_found":
             return AuthError(.noSuchProvider)
         case "otp_expired":
-            return AuthError(.invalidActionCode, message: "That code or link is wrong, expired or already used: request a new one.")
+            return AuthError(
+                .invalidActionCode, message: "That code or link is wrong, expired or already used: request a new one.")
         case "reauthentication_needed", "reauthentication_not_valid":
             return AuthError(.requiresRecentLogin)
         case "anonymous_provider_disabled":
-            return AuthError(.operationNotAllowed, message: "Anonymous sign-ins are disabled for this Supabase project: enable them in Authentication > Sign In / Providers.")
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "Anonymous sign-ins are disabled for this Supabase project: enable them in Authentication > Sign In / Providers."
+            )
         case "signup_disabled", "otp_disabled":
-            return AuthError(.operationNotAllowed, message: "New sign-ups are disabled for this Supabase project: enable them, or sign in to an existing account.")
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "New sign-ups are disabled for this Supabase project: enable them, or sign in to an existing account."
+            )
         case "email_provider_disabled", "provider_disabled":
-            return AuthError(.operationNotAllowed, message: "That sign-in method is not enabled for this Supabase project: enable it in Authentication > Sign In / Providers.")
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "That sign-in method is not enabled for this Supabase project: enable it in Authentication > Sign In / Providers."
+            )
         case "manual_linking_disabled":
-            return AuthError(.operationNotAllowed, message: "Linking and unlinking identities is disabled for this Supabase project: enable manual linking.")
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "Linking and unlinking identities is disabled for this Supabase project: enable manual linking.")
         case "23505":
             return AuthError(.usernameTaken)
         case "42501":
-            return AuthError(.operationNotAllowed, message: "The database refused the request (row-level security): check the policies in docs/providers.md.")
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "The database refused the request (row-level security): check the policies in docs/providers.md.")
         default:
             return nil
         }

@@ -61,7 +61,9 @@ struct DisplayNameBody: Encodable, Sendable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyKey.self)
         var data = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("data"))
-        if let displayName { try data.encode(displayName, forKey: AnyKey("display_name")) } else {
+        if let displayName {
+            try data.encode(displayName, forKey: AnyKey("display_name"))
+        } else {
             try data.encodeNil(forKey: AnyKey("display_name"))
         }
     }

@@ -9,7 +9,8 @@ extension GoTrueUser {
         var providers: [String] = []
         if !anonymous {
             let names = identities.map { $0.map(\.provider) } ?? appMetadata?.providers ?? []
-            for name in names.map(SupabaseProviderIds.firebaseName) where name != "anonymous" && !providers.contains(name) {
+            for name in names.map(SupabaseProviderIds.firebaseName)
+            where name != "anonymous" && !providers.contains(name) {
                 providers.append(name)
             }
         }

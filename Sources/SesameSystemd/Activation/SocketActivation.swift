@@ -38,7 +38,8 @@ public struct SocketActivation: Sendable {
             descriptors = []
             return
         }
-        let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false) } ?? []
+        let names =
+            environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false) } ?? []
         descriptors = (0..<count).map { index in
             let fd = firstDescriptor + index
             let flags = fcntl(fd, F_GETFD)

@@ -24,7 +24,8 @@ public enum JournalFieldName {
         String(
             decoding: text.utf8.map { byte -> UInt8 in
                 switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): byte
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                    byte
                 case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
                 default: UInt8(ascii: "_")
                 }

@@ -72,7 +72,9 @@ public struct JournalLogHandler: LogHandler {
                 label: label, fieldPrefix: fieldPrefix, file: event.file, function: event.function, line: event.line
             ).send()
         case .standardError:
-            let line = StandardErrorLine.format(level: event.level, message: event.message.description, metadata: merged) + "\n"
+            let line =
+                StandardErrorLine.format(level: event.level, message: event.message.description, metadata: merged)
+                + "\n"
             Self.writeToStandardError(Array(line.utf8))
         }
     }

@@ -27,9 +27,12 @@ public enum StandardErrorLine {
     }
 
     static func quoteIfNeeded(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.unicodeScalars.contains { scalar in
-            scalar == " " || scalar == "\"" || scalar == "=" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7F
-        }
+        let needsQuotes =
+            value.isEmpty
+            || value.unicodeScalars.contains { scalar in
+                scalar == " " || scalar == "\"" || scalar == "=" || scalar == "\\" || scalar.value < 0x20
+                    || scalar.value == 0x7F
+            }
         guard needsQuotes else { return value }
         var quoted = "\""
         for scalar in value.unicodeScalars {
@@ -51,9 +54,10 @@ public enum StandardErrorLine {
     }
 
     static func escapeKey(_ key: String) -> String {
-        String(key.unicodeScalars.map { scalar -> Character in
-            scalar == " " || scalar == "=" || scalar == "\"" || scalar.value < 0x20 ? "_" : Character(scalar)
-        })
+        String(
+            key.unicodeScalars.map { scalar -> Character in
+                scalar == " " || scalar == "=" || scalar == "\"" || scalar.value < 0x20 ? "_" : Character(scalar)
+            })
     }
 
     static func escapeLineBreaks(_ message: String) -> String {

@@ -80,7 +80,9 @@ public struct SystemdNotifier: Sendable {
                     bytes.withUnsafeBytes {
                         // Never blocks: a manager that does not read (its queue is full) must not
                         // stall the daemon's threads; the message is dropped and reported instead.
-                        sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length)
+                        sendto(
+                            fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress,
+                            length)
                     }
                 }
             }

@@ -9,10 +9,13 @@ extension ProviderConformance {
     func anonymousSignUp() async throws {
         let guest = try await provider.signUpAnonymously()
         try require(!guest.uid.isEmpty && guest.isNewUser, "an anonymous sign-up is a new user with a uid")
-        try require(guest.idToken.signInProvider == "anonymous", "signInProvider is \(guest.idToken.signInProvider), not anonymous")
+        try require(
+            guest.idToken.signInProvider == "anonymous",
+            "signInProvider is \(guest.idToken.signInProvider), not anonymous")
         let user = try await provider.lookup(guest.idToken)
         try require(user.uid == guest.uid, "lookup answers another uid")
-        try require(user.isAnonymous && user.providers.isEmpty && user.email == nil, "the guest is anonymous without providers")
+        try require(
+            user.isAnonymous && user.providers.isEmpty && user.email == nil, "the guest is anonymous without providers")
         let other = try await provider.signUpAnonymously()
         try require(other.uid != guest.uid, "every anonymous sign-up makes a new user")
     }
@@ -21,7 +24,8 @@ extension ProviderConformance {
         let guest = try await provider.signUpAnonymously()
         let grant = try await provider.refresh(guest.refreshToken)
         try require(grant.uid == guest.uid, "refresh answers another uid")
-        try require(grant.idToken.signInProvider == "anonymous", "refreshed signInProvider is \(grant.idToken.signInProvider)")
+        try require(
+            grant.idToken.signInProvider == "anonymous", "refreshed signInProvider is \(grant.idToken.signInProvider)")
         try require(try await provider.lookup(grant.idToken).uid == guest.uid, "the refreshed token is not the guest's")
         let again = try await provider.refresh(grant.refreshToken)
         try require(again.uid == guest.uid, "the refresh token from a refresh works")
@@ -32,10 +36,13 @@ extension ProviderConformance {
         let email = freshEmail("link")
         let linked = try await provider.signUp(email: email, password: "secret-123", linkingTo: guest.idToken)
         try require(linked.uid == guest.uid && !linked.isNewUser, "linking email and password keeps the uid")
-        try require(linked.idToken.signInProvider == "password", "signInProvider after linking is \(linked.idToken.signInProvider)")
+        try require(
+            linked.idToken.signInProvider == "password",
+            "signInProvider after linking is \(linked.idToken.signInProvider)")
         let user = try await provider.lookup(linked.idToken)
-        try require(!user.isAnonymous && user.email == email && user.providers.contains("password"),
-                    "after linking: anonymous \(user.isAnonymous), providers \(user.providers)")
+        try require(
+            !user.isAnonymous && user.email == email && user.providers.contains("password"),
+            "after linking: anonymous \(user.isAnonymous), providers \(user.providers)")
         let signedIn = try await provider.signIn(email: email, password: "secret-123")
         try require(signedIn.uid == guest.uid, "the linked password signs in to the same uid")
     }
@@ -46,30 +53,39 @@ extension ProviderConformance {
         try require(created.isNewUser, "a sign-up without linking is a new user")
         let signedIn = try await provider.signIn(email: email, password: "secret-123")
         try require(signedIn.uid == created.uid && !signedIn.isNewUser, "sign-in answers the account's uid")
-        try require(signedIn.idToken.signInProvider == "password", "signInProvider is \(signedIn.idToken.signInProvider)")
+        try require(
+            signedIn.idToken.signInProvider == "password", "signInProvider is \(signedIn.idToken.signInProvider)")
     }
 
     func wrongPassword() async throws {
         let email = freshEmail("bob")
         _ = try await provider.signUp(email: email, password: "secret-123", linkingTo: nil)
-        try await requireFailure("a wrong password", { () async throws(RemoteAuthError) in
-            try await provider.signIn(email: email, password: "wrong-password")
-        }, matches: { isRejected($0, .invalidLoginCredentials) })
-        try await requireFailure("an unknown email", { () async throws(RemoteAuthError) in
-            try await provider.signIn(email: freshEmail("nobody"), password: "secret-123")
-        }, matches: { isRejected($0, .invalidLoginCredentials) })
+        try await requireFailure(
+            "a wrong password",
+            { () async throws(RemoteAuthError) in
+                try await provider.signIn(email: email, password: "wrong-password")
+            }, matches: { isRejected($0, .invalidLoginCredentials) })
+        try await requireFailure(
+            "an unknown email",
+            { () async throws(RemoteAuthError) in
+                try await provider.signIn(email: freshEmail("nobody"), password: "secret-123")
+            }, matches: { isRejected($0, .invalidLoginCredentials) })
     }
 
     func duplicateEmail() async throws {
         let email = freshEmail("carol")
         _ = try await provider.signUp(email: email, password: "secret-123", linkingTo: nil)
-        try await requireFailure("a sign-up with a taken email", { () async throws(RemoteAuthError) in
-            try await provider.signUp(email: email, password: "another-123", linkingTo: nil)
-        }, matches: { isRejected($0, .emailAlreadyInUse) })
+        try await requireFailure(
+            "a sign-up with a taken email",
+            { () async throws(RemoteAuthError) in
+                try await provider.signUp(email: email, password: "another-123", linkingTo: nil)
+            }, matches: { isRejected($0, .emailAlreadyInUse) })
         let guest = try await provider.signUpAnonymously()
-        try await requireFailure("linking a taken email", { () async throws(RemoteAuthError) in
-            try await provider.signUp(email: email, password: "another-123", linkingTo: guest.idToken)
-        }, matches: { isRejected($0, .emailAlreadyInUse) })
+        try await requireFailure(
+            "linking a taken email",
+            { () async throws(RemoteAuthError) in
+                try await provider.signUp(email: email, password: "another-123", linkingTo: guest.idToken)
+            }, matches: { isRejected($0, .emailAlreadyInUse) })
     }
 
     func emailLinkSignIn() async throws {
@@ -79,21 +95,28 @@ extension ProviderConformance {
         try provider.checkSignInProof(proof)
         let result = try await provider.signIn(email: email, proof: proof, linkingTo: nil)
         let user = try await provider.lookup(result.idToken)
-        try require(user.uid == result.uid && user.email == email && user.emailVerified,
-                    "an email-link sign-in is the address's verified account")
-        try require(user.providers.contains("password"), "an email-link account has the password provider, not \(user.providers)")
-        try await requireFailure("a spent proof", { () async throws(RemoteAuthError) in
-            try await provider.signIn(email: email, proof: proof, linkingTo: nil)
-        }, matches: { isRejected($0, .invalidActionCode) || isRejected($0, .expiredActionCode) })
+        try require(
+            user.uid == result.uid && user.email == email && user.emailVerified,
+            "an email-link sign-in is the address's verified account")
+        try require(
+            user.providers.contains("password"),
+            "an email-link account has the password provider, not \(user.providers)")
+        try await requireFailure(
+            "a spent proof",
+            { () async throws(RemoteAuthError) in
+                try await provider.signIn(email: email, proof: proof, linkingTo: nil)
+            }, matches: { isRejected($0, .invalidActionCode) || isRejected($0, .expiredActionCode) })
     }
 
     func federatedSignIn() async throws {
         let subject = "sub-\(UUID().uuidString.prefix(8))"
         let credential = try federated(subject: subject, email: freshEmail("fed"))
         let first = try await provider.signIn(federated: credential, linkingTo: nil)
-        try require(first.idToken.signInProvider == credential.providerId, "signInProvider is \(first.idToken.signInProvider)")
+        try require(
+            first.idToken.signInProvider == credential.providerId, "signInProvider is \(first.idToken.signInProvider)")
         let user = try await provider.lookup(first.idToken)
-        try require(user.providers.contains(credential.providerId) && !user.isAnonymous, "providers are \(user.providers)")
+        try require(
+            user.providers.contains(credential.providerId) && !user.isAnonymous, "providers are \(user.providers)")
         let second = try await provider.signIn(federated: credential, linkingTo: nil)
         try require(second.uid == first.uid, "the same identity signs in to the same account")
     }
@@ -104,19 +127,24 @@ extension ProviderConformance {
         let linked = try await provider.signIn(federated: credential, linkingTo: guest.idToken)
         try require(linked.uid == guest.uid, "linking an identity keeps the uid")
         let user = try await provider.lookup(linked.idToken)
-        try require(!user.isAnonymous && user.providers.contains(credential.providerId), "after linking: \(user.providers)")
+        try require(
+            !user.isAnonymous && user.providers.contains(credential.providerId), "after linking: \(user.providers)")
         let other = try await provider.signUpAnonymously()
-        try await requireFailure("linking an identity another account has", { () async throws(RemoteAuthError) in
-            try await provider.signIn(federated: credential, linkingTo: other.idToken)
-        }, matches: { isRejected($0, .credentialAlreadyInUse) || isRejected($0, .emailAlreadyInUse) })
+        try await requireFailure(
+            "linking an identity another account has",
+            { () async throws(RemoteAuthError) in
+                try await provider.signIn(federated: credential, linkingTo: other.idToken)
+            }, matches: { isRejected($0, .credentialAlreadyInUse) || isRejected($0, .emailAlreadyInUse) })
     }
 
     func deleteAccount() async throws {
         let guest = try await provider.signUpAnonymously()
         try await provider.deleteAccount(guest.idToken)
-        try await requireFailure("a refresh of a deleted account", { () async throws(RemoteAuthError) in
-            try await provider.refresh(guest.refreshToken)
-        }, matches: { if case .accountGone = $0 { true } else { false } })
+        try await requireFailure(
+            "a refresh of a deleted account",
+            { () async throws(RemoteAuthError) in
+                try await provider.refresh(guest.refreshToken)
+            }, matches: { if case .accountGone = $0 { true } else { false } })
     }
 
     func revokeSession() async throws {
@@ -142,24 +170,29 @@ extension ProviderConformance {
     func serverErrorIsTransient() async throws {
         let guest = try await provider.signUpAnonymously()
         try await backend.failNext(1, status: 503)
-        try await requireFailure("a refresh answered 503", { () async throws(RemoteAuthError) in
-            try await provider.refresh(guest.refreshToken)
-        }, matches: { $0 == .unavailable(status: 503) && $0.isTransient })
+        try await requireFailure(
+            "a refresh answered 503",
+            { () async throws(RemoteAuthError) in
+                try await provider.refresh(guest.refreshToken)
+            }, matches: { $0 == .unavailable(status: 503) && $0.isTransient })
         try await backend.clearFaults()
         try require(try await provider.refresh(guest.refreshToken).uid == guest.uid, "the session survives a 503")
     }
 
     func garbageIsTransient() async throws {
         try await backend.failNext(1, status: 200)
-        try await requireFailure("an answer that is not a session", { () async throws(RemoteAuthError) in
-            try await provider.signUpAnonymously()
-        }, matches: { if case .malformedResponse = $0 { $0.isTransient } else { false } })
+        try await requireFailure(
+            "an answer that is not a session",
+            { () async throws(RemoteAuthError) in
+                try await provider.signUpAnonymously()
+            }, matches: { if case .malformedResponse = $0 { $0.isTransient } else { false } })
         try await backend.clearFaults()
     }
 
     private func federated(subject: String, email: String) throws -> FederatedCredential {
         guard let credential = backend.federatedCredential(subject: subject, email: email) else {
-            throw ProviderConformanceFailure("the backend cannot mint an identity-provider token for the federated checks")
+            throw ProviderConformanceFailure(
+                "the backend cannot mint an identity-provider token for the federated checks")
         }
         return credential
     }

@@ -9,7 +9,10 @@ struct LinkEmailLinkCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The link from the email.", valueName: "url"))
     var link: String
 
-    @Option(name: .long, help: ArgumentHelp("The address the link was sent to; needed only when it was requested elsewhere.", valueName: "email"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The address the link was sent to; needed only when it was requested elsewhere.", valueName: "email"))
     var email: String?
 
     @OptionGroup var options: CommonOptions

@@ -12,7 +12,9 @@ struct LinkIdpCommand: AsyncParsableCommand {
 
     func run() async throws {
         let state = try await options.withClient {
-            try await $0.linkCredential(.federated(providerId: identity.providerId, idToken: identity.idToken, accessToken: identity.accessToken))
+            try await $0.linkCredential(
+                .federated(
+                    providerId: identity.providerId, idToken: identity.idToken, accessToken: identity.accessToken))
         }
         options.output(json: state.json, text: StatusRenderer.oneLine(state))
     }

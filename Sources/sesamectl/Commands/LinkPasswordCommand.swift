@@ -5,7 +5,8 @@ struct LinkPasswordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "password",
         abstract: "Add an email and password.",
-        discussion: "The password is read from the terminal (asked twice) or, with --password-stdin, from standard input.")
+        discussion:
+            "The password is read from the terminal (asked twice) or, with --password-stdin, from standard input.")
 
     @Argument(help: "The email address.")
     var email: String

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SesameClient
 import Foundation
+import SesameClient
 
 struct ReloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

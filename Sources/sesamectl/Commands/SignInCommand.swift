@@ -20,7 +20,8 @@ struct SignInCommand: AsyncParsableCommand {
         let result = try await options.withClient { client in
             // Reach the daemon before asking for a password that could not be used.
             _ = try await client.hello()
-            let secret = try PasswordReader.read(prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
+            let secret = try PasswordReader.read(
+                prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
             return try await client.signIn(identifier: identifier, password: secret)
         }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))

@@ -12,7 +12,8 @@ struct SignInIdpCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result = try await options.withClient {
-            try await $0.signInWithIdp(providerId: identity.providerId, idToken: identity.idToken, accessToken: identity.accessToken)
+            try await $0.signInWithIdp(
+                providerId: identity.providerId, idToken: identity.idToken, accessToken: identity.accessToken)
         }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
     }

@@ -5,7 +5,8 @@ struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign-up",
         abstract: "Create an account with an email and a password; a guest keeps its uid and data.",
-        discussion: "The password is read from the terminal (asked twice) or, with --password-stdin, from standard input.")
+        discussion:
+            "The password is read from the terminal (asked twice) or, with --password-stdin, from standard input.")
 
     @Argument(help: "The account's email address.")
     var email: String

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SesameClient
 import Foundation
+import SesameClient
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,14 +4,18 @@ import SesameClient
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print the current ID token and a newline, for `curl -H \"Authorization: Bearer $(sesamectl token)\"`.",
-        discussion: "With --json, prints the whole getIdToken result (token, uid, expiresAt, issuedAt, signInProvider).")
+        abstract:
+            "Print the current ID token and a newline, for `curl -H \"Authorization: Bearer $(sesamectl token)\"`.",
+        discussion: "With --json, prints the whole getIdToken result (token, uid, expiresAt, issuedAt, signInProvider)."
+    )
 
     @Flag(name: .long, help: "Get a new token even when the held one is still valid.")
     var force = false
 
     // Unconditional, so `--min-validity -1` reaches validate() instead of reading as an option.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Seconds the token must stay valid (daemon default: 300).", valueName: "seconds"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Seconds the token must stay valid (daemon default: 300).", valueName: "seconds"))
     var minValidity: Int?
 
     @OptionGroup var options: CommonOptions

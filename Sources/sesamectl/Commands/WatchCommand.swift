@@ -18,7 +18,8 @@ struct WatchCommand: AsyncParsableCommand {
         let signals = Self.exitOnSignals()
         defer { withExtendedLifetime(signals) {} }
         let client = SesameClient(
-            socketPath: options.socketPath, clientName: "sesamectl watch", requestTimeout: options.requestTimeout(.daemon))
+            socketPath: options.socketPath, clientName: "sesamectl watch",
+            requestTimeout: options.requestTimeout(.daemon))
         do {
             // Fail at once (status 69) when nothing listens; later outages are waited out.
             // The stream's own `connected` line (on standard error) comes once subscribed.

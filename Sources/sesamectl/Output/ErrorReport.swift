@@ -28,11 +28,13 @@ struct ErrorReport: Sendable, Equatable {
                 status: .unavailable)
         case .connectionClosed:
             return ErrorReport(
-                message: "sesamed at \(socketPath) closed the connection before answering: check `systemctl status sesamed`, then retry",
+                message:
+                    "sesamed at \(socketPath) closed the connection before answering: check `systemctl status sesamed`, then retry",
                 status: .unavailable)
         case .protocolError(let detail):
             return ErrorReport(
-                message: "sesamed at \(socketPath) sent something that is not protocol (\(detail)): is it a sesamed of the same version?",
+                message:
+                    "sesamed at \(socketPath) sent something that is not protocol (\(detail)): is it a sesamed of the same version?",
                 status: .failure)
         case .daemon(let daemonError):
             return ErrorReport(message: advice(for: daemonError), status: .failure)
@@ -56,10 +58,13 @@ struct ErrorReport: Sendable, Equatable {
             return "that email has an account: run `sesamectl sign-in \(email)`; your guest data will be merged into it"
         case "credential-already-in-use":
             let provider = error.providerId ?? "PROVIDER"
-            return "that \(provider) identity belongs to another account: run `sesamectl sign-in-idp \(provider) …` to sign in to it; your guest data will be merged into it"
+            return
+                "that \(provider) identity belongs to another account: run `sesamectl sign-in-idp \(provider) …` to sign in to it; your guest data will be merged into it"
         case "account-exists-with-different-credential":
-            let methods = (error.providers ?? []).isEmpty ? "another method" : (error.providers ?? []).joined(separator: ", ")
-            return "\(email) already has an account that signs in with \(methods): sign in that way, then add this one with `sesamectl link …`"
+            let methods =
+                (error.providers ?? []).isEmpty ? "another method" : (error.providers ?? []).joined(separator: ", ")
+            return
+                "\(email) already has an account that signs in with \(methods): sign in that way, then add this one with `sesamectl link …`"
         case "invalid-email":
             return "that is not a valid email address: check it and try again"
         case "weak-password":
@@ -103,7 +108,8 @@ struct ErrorReport: Sendable, Equatable {
             return "the session was revoked by the backend: sign in again"
         case "permission-denied":
             let role = error.requiredRole ?? "a higher"
-            return "this needs the \(role) role on sesamed: ask the administrator to grant it in [access] of sesamed.toml"
+            return
+                "this needs the \(role) role on sesamed: ask the administrator to grant it in [access] of sesamed.toml"
         case "method-not-found":
             return "this sesamed does not support that yet (method-not-found): upgrade sesamed"
         case "too-many-connections":

@@ -1,5 +1,5 @@
-import Foundation
 import ArgumentParser
+import Foundation
 
 /// A roff man page (section 1) built from the commands' own definitions and help screens, so
 /// it never drifts from `--help`. Used by `sesamectl help-man`.
@@ -52,7 +52,9 @@ enum ManualPage {
     }
 
     /// Every visible command below `command`, depth first, with its words.
-    static func commands(under command: any ParsableCommand.Type, path: [String]) -> [([String], any ParsableCommand.Type)] {
+    static func commands(
+        under command: any ParsableCommand.Type, path: [String]
+    ) -> [([String], any ParsableCommand.Type)] {
         command.configuration.subcommands.filter { $0.configuration.shouldDisplay }.flatMap { sub in
             let subPath = path + [sub.configuration.commandName ?? "\(sub)"]
             return [(subPath, sub)] + commands(under: sub, path: subPath)

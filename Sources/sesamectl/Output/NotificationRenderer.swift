@@ -13,7 +13,8 @@ enum NotificationRenderer {
             let was = previousUid.map { ", was \($0)" } ?? ""
             return "\(sequence)authStateChanged \(reason): \(StatusRenderer.oneLine(state))\(was)"
         case .idTokenChanged(let change):
-            return "\(sequence)idTokenChanged: new token for \(change.uid), expires \(StatusRenderer.timeWords(change.expiresAt))"
+            return
+                "\(sequence)idTokenChanged: new token for \(change.uid), expires \(StatusRenderer.timeWords(change.expiresAt))"
         case .userUpdated(let state):
             return "\(sequence)userUpdated: \(StatusRenderer.oneLine(state))"
         case .connectivityChanged(let connectivity):
@@ -27,7 +28,8 @@ enum NotificationRenderer {
         case .connectionLost(let error):
             return "connection lost (\(error)); reconnecting"
         case .connected(let hello):
-            return "connected to \(hello.server) \(hello.version) (instance \(hello.instance), role \(hello.role.rawValue))"
+            return
+                "connected to \(hello.server) \(hello.version) (instance \(hello.instance), role \(hello.role.rawValue))"
         }
     }
 }

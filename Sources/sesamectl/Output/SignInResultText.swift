@@ -10,7 +10,8 @@ enum SignInResultText {
         var line = StatusRenderer.oneLine(result.state)
         if let merge = result.merge {
             if result.state.pendingMerges.contains(where: { $0.mergeId == merge.mergeId }) {
-                line += "\nthe guest's data (uid \(merge.fromUid)) will be merged into this account (merge \(merge.mergeId);"
+                line +=
+                    "\nthe guest's data (uid \(merge.fromUid)) will be merged into this account (merge \(merge.mergeId);"
                     + " see `sesamectl merges`)"
             } else {
                 // merge.hold = 0: the daemon completed it at once.

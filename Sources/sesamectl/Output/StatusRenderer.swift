@@ -11,7 +11,11 @@ enum StatusRenderer {
             rows.append(("uid", user.uid))
             rows.append(("account", user.isAnonymous ? "anonymous (guest)" : accountWords(user)))
             if let email = user.email {
-                rows.append(("email", email + (user.emailVerified ? " (verified)" : " (not verified: run `sesamectl verify-email`)")))
+                rows.append(
+                    (
+                        "email",
+                        email + (user.emailVerified ? " (verified)" : " (not verified: run `sesamectl verify-email`)")
+                    ))
             }
             if let username = user.username {
                 rows.append(("username", username))
@@ -50,7 +54,8 @@ enum StatusRenderer {
     }
 
     static func accountWords(_ user: SesameUser) -> String {
-        user.providers.isEmpty ? "account without sign-in methods" : "account (signs in with \(user.providers.joined(separator: ", ")))"
+        user.providers.isEmpty
+            ? "account without sign-in methods" : "account (signs in with \(user.providers.joined(separator: ", ")))"
     }
 
     static func tokenWords(_ state: SesameState, now: Date) -> String {

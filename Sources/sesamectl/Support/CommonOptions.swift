@@ -45,7 +45,8 @@ struct CommonOptions: ParsableArguments {
     /// Runs `body` with a client and turns its errors into one line on standard error and the
     /// exit status of DESIGN.md.
     /// - Parameter wait: how long the command's calls may take by default.
-    func withClient<T>(waiting wait: AnswerWait = .backend, _ body: (SesameClient) async throws -> T) async throws -> T {
+    func withClient<T>(waiting wait: AnswerWait = .backend, _ body: (SesameClient) async throws -> T) async throws -> T
+    {
         let path = socketPath
         let client = SesameClient(socketPath: path, clientName: "sesamectl", requestTimeout: requestTimeout(wait))
         do {

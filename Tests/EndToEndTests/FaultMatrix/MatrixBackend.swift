@@ -25,7 +25,8 @@ struct MatrixBackend: Sendable {
         }
         let identity = "/identitytoolkit.googleapis.com/v1/"
         switch flow {
-        case .anonymousStart, .createAccount, .signOut, .serverSignOut: return (emulator.authPort, identity + "accounts:signUp")
+        case .anonymousStart, .createAccount, .signOut, .serverSignOut:
+            return (emulator.authPort, identity + "accounts:signUp")
         case .refresh: return (emulator.authPort, "/securetoken.googleapis.com")
         case .signInAndMerge: return (emulator.authPort, identity + "accounts:signInWithPassword")
         case .emailLink: return (emulator.authPort, identity + "accounts:signInWithEmailLink")
@@ -36,7 +37,9 @@ struct MatrixBackend: Sendable {
     }
 
     /// Every port the emulator serves.
-    private var ports: [Int] { [emulator.authPort, emulator.databasePort] + (emulator.supabase.map { [$0.port] } ?? []) }
+    private var ports: [Int] {
+        [emulator.authPort, emulator.databasePort] + (emulator.supabase.map { [$0.port] } ?? [])
+    }
 
     /// Puts `fault` on `flow`'s call. A clock skew applies to every port (the whole backend's
     /// clock is off).

@@ -61,7 +61,8 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .signInAndMerge: _ = try await client.signIn(identifier: Self.email, password: Self.password)
         case .emailLink: _ = try await client.completeSignInLink(link: try #require(setup.link))
         case .federated:
-            _ = try await client.signInWithIdp(providerId: "google.com", idToken: rig.backend.idpToken(sub: "matrix-1", email: Self.email))
+            _ = try await client.signInWithIdp(
+                providerId: "google.com", idToken: rig.backend.idpToken(sub: "matrix-1", email: Self.email))
         case .signOut, .serverSignOut: _ = try await client.signOut()
         case .deleteAccount: _ = try await client.deleteAccount()
         case .usernameClaim: _ = try await client.setUsername(Self.username)
@@ -75,7 +76,8 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             _ = try await rig.client.createAccount(email: Self.email, password: Self.password)
         }
         switch self {
-        case .signInAndMerge: setup.accountUid = try await rig.backend.createAccount(email: Self.email, password: Self.password)
+        case .signInAndMerge:
+            setup.accountUid = try await rig.backend.createAccount(email: Self.email, password: Self.password)
         case .emailLink: setup.link = try await rig.freshSignInLink(Self.email)
         default: break
         }
@@ -97,7 +99,9 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .createAccount, .emailLink:
             try await waitUntil("the backend gave \(uid) an email") { try await backend.email(of: uid) != nil }
         case .federated:
-            try await waitUntil("the backend linked google.com to \(uid)") { try await backend.providers(of: uid).contains("google.com") }
+            try await waitUntil("the backend linked google.com to \(uid)") {
+                try await backend.providers(of: uid).contains("google.com")
+            }
         case .deleteAccount:
             try await waitUntil("the backend deleted \(uid)") { try await !backend.accountExists(uid) }
         case .anonymousStart, .refresh, .signInAndMerge, .signOut, .serverSignOut:
@@ -129,9 +133,16 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             return
         case .serverSignOut:
             // Nothing to call: the daemon's cleanup retries the server-side sign-out by itself.
+            // The counter also holds the calls the fault answered, so wait for one made after
+            // the faults were cleared, and for the connectivity its answer brings back.
             let backend = rig.emulator
+            let faulted = try await backend.calls()["logout"] ?? 0
             try await waitUntil("the daemon ends the old session at the server", timeout: .seconds(40)) {
-                try await backend.calls()["logout"] ?? 0 >= 1
+                try await backend.calls()["logout"] ?? 0 > faulted
+            }
+            let client = rig.client
+            try await waitUntil("the server-side sign-out turns connectivity online", timeout: .seconds(40)) {
+                try await client.state().connectivity == .online
             }
             return
         default: break

@@ -87,7 +87,9 @@ struct MatrixRig: Sendable {
             }
             if fault != .garbage {
                 // (Other calls may succeed meanwhile and turn it online again, so look at every state.)
-                try await waitUntil("connectivity turned offline") { await watch.log.states.contains { $0.connectivity == .offline } }
+                try await waitUntil("connectivity turned offline") {
+                    await watch.log.states.contains { $0.connectivity == .offline }
+                }
             }
             if fault == .latency { try await flow.awaitLateEffect(self, uid: before.user?.uid) }
             try await backend.clearFaults()

@@ -20,7 +20,9 @@ struct RequestTimeoutTests {
         }
     }
 
-    @Test("the sample etc/sesamed.toml, request_timeout included, has only known keys: it stops on the empty api_key alone")
+    @Test(
+        "the sample etc/sesamed.toml, request_timeout included, has only known keys: it stops on the empty api_key alone"
+    )
     func sampleConfiguration() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
@@ -35,14 +37,18 @@ struct RequestTimeoutTests {
         #expect(result.stderr.contains("'firebase.api_key' is required"), "\(result.stderr)")
     }
 
-    @Test("a backend answering later than request_timeout (here 1.5 s, answering after 3 s): network-request-failed, the session is kept")
+    @Test(
+        "a backend answering later than request_timeout (here 1.5 s, answering after 3 s): network-request-failed, the session is kept"
+    )
     func slowBackendTimesOut() async throws {
         try await withEmulatorAndDaemon(settings: ["backend": ["request_timeout": "1.5"]]) { emulator, daemon in
             let client = daemon.client()
             defer { Task { await client.close() } }
             let uid = try await client.state().user?.uid
             try await emulator.faults(["latencyMs": 3_000, "pathPrefix": "/securetoken.googleapis.com"])
-            let error = await #expect(throws: SesameClientError.self) { _ = try await client.idToken(forceRefresh: true) }
+            let error = await #expect(throws: SesameClientError.self) {
+                _ = try await client.idToken(forceRefresh: true)
+            }
             #expect(error?.reason == "network-request-failed", "\(String(describing: error))")
             try await emulator.clearFaults()
             _ = try await client.idToken(forceRefresh: true)

@@ -17,7 +17,9 @@ struct LinkFlowTests {
         return try await onOwnThread { try rawCall(path, line) }
     }
 
-    @Test("email link to a new address from a guest: Firebase links in place, Supabase merges the guest into the address's account", arguments: TestBackend.allCases)
+    @Test(
+        "email link to a new address from a guest: Firebase links in place, Supabase merges the guest into the address's account",
+        arguments: TestBackend.allCases)
     func emailLink(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
@@ -43,7 +45,9 @@ struct LinkFlowTests {
         }
     }
 
-    @Test("a one-time code from the email: Supabase signs in and merges the guest; Firebase has no codes (operation-not-allowed)", arguments: TestBackend.allCases)
+    @Test(
+        "a one-time code from the email: Supabase signs in and merges the guest; Firebase has no codes (operation-not-allowed)",
+        arguments: TestBackend.allCases)
     func oneTimeCode(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
@@ -67,12 +71,15 @@ struct LinkFlowTests {
         }
     }
 
-    @Test("signInWithIdp from a guest, new identity: linked in place with the IdP's email", arguments: TestBackend.allCases)
+    @Test(
+        "signInWithIdp from a guest, new identity: linked in place with the IdP's email",
+        arguments: TestBackend.allCases)
     func idpLinks(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
             let (state, merge) = try await client.signInWithIdp(
-                providerId: "google.com", idToken: emulator.federatedIdToken(sub: "g-1", email: "gil@example.com", verified: true))
+                providerId: "google.com",
+                idToken: emulator.federatedIdToken(sub: "g-1", email: "gil@example.com", verified: true))
             #expect(merge == nil)
             #expect(state.user?.uid == guest)
             #expect(state.user?.isAnonymous == false)
@@ -84,14 +91,18 @@ struct LinkFlowTests {
         }
     }
 
-    @Test("signInWithIdp from a guest, identity of an existing account: merged; the guest kept until the merge completes", arguments: TestBackend.allCases)
+    @Test(
+        "signInWithIdp from a guest, identity of an existing account: merged; the guest kept until the merge completes",
+        arguments: TestBackend.allCases)
     func idpMerges(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             // The identity first belongs to an account made elsewhere.
-            let account = try await emulator.createFederatedAccount(sub: "g-2", email: "hal@example.com", verified: true)
+            let account = try await emulator.createFederatedAccount(
+                sub: "g-2", email: "hal@example.com", verified: true)
             let guest = try #require(try await client.state().user?.uid)
             let (state, merge) = try await client.signInWithIdp(
-                providerId: "google.com", idToken: emulator.federatedIdToken(sub: "g-2", email: "hal@example.com", verified: true))
+                providerId: "google.com",
+                idToken: emulator.federatedIdToken(sub: "g-2", email: "hal@example.com", verified: true))
             let recorded = try #require(merge)
             #expect(recorded.fromUid == guest)
             #expect(recorded.toUid == account)

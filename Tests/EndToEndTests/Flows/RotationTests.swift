@@ -13,7 +13,9 @@ struct RotationTests {
     /// Takes a copy of the keyring, lets the daemon rotate twice, and puts the copy back: the
     /// daemon then holds a refresh token two rotations old (not the parent of the active one).
     /// The port's clock is moved past the 10 s reuse interval. Returns a client and its watch.
-    func replayOldToken(_ emulator: EmulatorProcess, _ daemon: DaemonProcess, skew: Int, waitFor status: String) async throws
+    func replayOldToken(
+        _ emulator: EmulatorProcess, _ daemon: DaemonProcess, skew: Int, waitFor status: String
+    ) async throws
         -> (SesameClient, StateWatch)
     {
         let saved = try makeTemporaryDirectory("kr")
@@ -36,7 +38,9 @@ struct RotationTests {
         return (again, try await StateWatch.start(again))
     }
 
-    @Test("an older refresh token replayed outside the reuse interval: session-revoked; a guest becomes a fresh guest, an account is signed out")
+    @Test(
+        "an older refresh token replayed outside the reuse interval: session-revoked; a guest becomes a fresh guest, an account is signed out"
+    )
     func replayOutsideReuseInterval() async throws {
         try await withEmulatorAndDaemon(backend: .supabase) { emulator, daemon in
             let guest = try #require(try await daemon.uid())
@@ -56,7 +60,8 @@ struct RotationTests {
             watch.stop()
 
             // An account: the same replay signs it out (the account itself stays).
-            let account = try #require(try await client.createAccount(email: "rot@example.com", password: "secret12").user?.uid)
+            let account = try #require(
+                try await client.createAccount(email: "rot@example.com", password: "secret12").user?.uid)
             let (again, accountWatch) = try await replayOldToken(emulator, daemon, skew: 120, waitFor: "authenticated")
             defer { Task { await again.close() } }
             _ = try? await again.idToken(forceRefresh: true)
@@ -73,7 +78,8 @@ struct RotationTests {
     @Test("an older refresh token replayed inside the reuse interval is accepted: the session is kept")
     func replayInsideReuseInterval() async throws {
         // An hour-long interval, so "inside" does not depend on how fast the test runs.
-        let emulator = try await EmulatorProcess.start(backend: .supabase, arguments: ["--supabase-refresh-reuse-interval", "3600"])
+        let emulator = try await EmulatorProcess.start(
+            backend: .supabase, arguments: ["--supabase-refresh-reuse-interval", "3600"])
         defer { Task { await emulator.stop() } }
         let daemon = try await DaemonProcess.start(emulator: emulator)
         defer { Task { await daemon.cleanUp() } }

@@ -7,14 +7,17 @@ import Testing
 /// refreshes ahead of expiry and forced, one refresh for many callers, SIGKILL mid-refresh.
 @Suite("flows: the session", .serialized, .timeLimit(.minutes(3)))
 struct SessionFlowTests {
-    @Test("anonymous first; a restart keeps the uid and creates no new account; SIGTERM exits 0", arguments: TestBackend.allCases)
+    @Test(
+        "anonymous first; a restart keeps the uid and creates no new account; SIGTERM exits 0",
+        arguments: TestBackend.allCases)
     func anonymousFirstAndRestart(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             let uid = try #require(try await daemon.uid())
             #expect(try await emulator.accountInfo(uid)?.isAnonymous == true)
             let signUp = backend == .supabase ? "signup" : "accounts:signUp"
             #expect(try await emulator.calls()[signUp] == 1)
-            let mode = try FileManager.default.attributesOfItem(atPath: daemon.stateDirectory + "/keyring")[.posixPermissions]
+            let mode = try FileManager.default.attributesOfItem(atPath: daemon.stateDirectory + "/keyring")[
+                .posixPermissions]
             #expect(mode as? Int == 0o600)
 
             #expect(try await daemon.stop() == 0)
@@ -81,14 +84,18 @@ struct SessionFlowTests {
     /// dies before it can store the new one, and replays the parent after the restart; GoTrue
     /// answers the active token (the parent of the active token is always accepted), so the
     /// session lives on. On Firebase refresh tokens do not rotate; the same steps keep it too.
-    @Test("SIGKILL after the backend refreshed but before the answer arrived: restart keeps the session", arguments: TestBackend.allCases)
+    @Test(
+        "SIGKILL after the backend refreshed but before the answer arrived: restart keeps the session",
+        arguments: TestBackend.allCases)
     func sigkillMidRefresh(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             let uid = try #require(try await daemon.uid())
             try await emulator.faults(["answerDelayMs": 120_000, "pathPrefix": .string(emulator.refreshPathPrefix)])
             let client = daemon.client()
             let pending = Task { try? await client.idToken(forceRefresh: true) }
-            try await waitUntil("the backend handled the refresh and holds its answer") { try await emulator.answersHeld() >= 1 }
+            try await waitUntil("the backend handled the refresh and holds its answer") {
+                try await emulator.answersHeld() >= 1
+            }
             #expect(try await emulator.refreshCount() == 1)
             try await daemon.kill()
             _ = await pending.value

@@ -7,7 +7,9 @@ import Testing
 /// Supabase), reset, and a session the backend revoked.
 @Suite("flows: sign-out and revoked sessions", .serialized, .timeLimit(.minutes(3)))
 struct SignOutFlowTests {
-    @Test("sign-out both ways; the reset guest is deleted at the backend, an account is not; Supabase ends the session at the server", arguments: TestBackend.allCases)
+    @Test(
+        "sign-out both ways; the reset guest is deleted at the backend, an account is not; Supabase ends the session at the server",
+        arguments: TestBackend.allCases)
     func signOutBothWays(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             let client = daemon.client()
@@ -40,7 +42,9 @@ struct SignOutFlowTests {
         }
     }
 
-    @Test("the account deleted by an administrator: session-revoked, then a new guest; also for an account", arguments: TestBackend.allCases)
+    @Test(
+        "the account deleted by an administrator: session-revoked, then a new guest; also for an account",
+        arguments: TestBackend.allCases)
     func revokedByAdminDelete(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             let client = daemon.client()
@@ -62,7 +66,9 @@ struct SignOutFlowTests {
             let account = try await client.createAccount(email: "gone@example.com", password: "secret12")
             #expect(account.user?.uid == guest)
             try await emulator.deleteAccount(guest)
-            try await expectDaemonError("session-revoked", code: 4000) { _ = try await client.idToken(forceRefresh: true) }
+            try await expectDaemonError("session-revoked", code: 4000) {
+                _ = try await client.idToken(forceRefresh: true)
+            }
             try await waitUntil("a new guest replaced the deleted account") {
                 let state = try await client.state()
                 return state.status == .anonymous && state.user?.uid != guest && state.user != nil
@@ -71,11 +77,14 @@ struct SignOutFlowTests {
         }
     }
 
-    @Test("after sign-out the old session's refresh token is dead at Supabase (ended at the server), still valid at Firebase (only forgotten)", arguments: TestBackend.allCases)
+    @Test(
+        "after sign-out the old session's refresh token is dead at Supabase (ended at the server), still valid at Firebase (only forgotten)",
+        arguments: TestBackend.allCases)
     func signedOutSessionAtTheServer(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend) { emulator, daemon in
             let client = daemon.client()
-            let account = try #require(try await client.createAccount(email: "old@example.com", password: "secret12").user?.uid)
+            let account = try #require(
+                try await client.createAccount(email: "old@example.com", password: "secret12").user?.uid)
             await client.close()
             let saved = try makeTemporaryDirectory("kr")
             defer { try? FileManager.default.removeItem(atPath: saved) }
@@ -96,7 +105,9 @@ struct SignOutFlowTests {
             case .firebase:
                 #expect(try await again.idToken(forceRefresh: true).uid == account)
             case .supabase:
-                try await expectDaemonError("session-revoked", code: 4000) { _ = try await again.idToken(forceRefresh: true) }
+                try await expectDaemonError("session-revoked", code: 4000) {
+                    _ = try await again.idToken(forceRefresh: true)
+                }
                 #expect(daemon.log.contains("refresh_token_not_found"))
                 try await waitUntil("a new guest") {
                     let state = try await again.state()

@@ -8,7 +8,9 @@ import Testing
 /// deletes the guest only once a migrator completes it.
 @Suite("flows: upgrades and merges", .serialized, .timeLimit(.minutes(3)))
 struct UpgradeFlowTests {
-    @Test("createAccount from a guest links in place: uid kept, reason linked, provider password", arguments: TestBackend.allCases)
+    @Test(
+        "createAccount from a guest links in place: uid kept, reason linked, provider password",
+        arguments: TestBackend.allCases)
     func createAccountLinks(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
@@ -28,7 +30,9 @@ struct UpgradeFlowTests {
         }
     }
 
-    @Test("signIn from a guest records a merge that survives SIGKILL; the guest is deleted only after completeMerge", arguments: TestBackend.allCases)
+    @Test(
+        "signIn from a guest records a merge that survives SIGKILL; the guest is deleted only after completeMerge",
+        arguments: TestBackend.allCases)
     func mergeSurvivesSigkill(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let guest = try #require(try await client.state().user?.uid)
@@ -54,8 +58,12 @@ struct UpgradeFlowTests {
             var iterator = client.merges.makeAsyncIterator()
             #expect(try await iterator.next() == merge)
             #expect(try await client.idToken(uid: guest).uid == guest)
-            try await expectDaemonError("no-such-merge", code: 4000) { _ = try await client.idToken(uid: "not-a-guest") }
-            try await expectDaemonError("no-such-merge", code: 4000) { _ = try await client.completeMerge(mergeId: "not-a-merge") }
+            try await expectDaemonError("no-such-merge", code: 4000) {
+                _ = try await client.idToken(uid: "not-a-guest")
+            }
+            try await expectDaemonError("no-such-merge", code: 4000) {
+                _ = try await client.completeMerge(mergeId: "not-a-merge")
+            }
             #expect(try await emulator.accountExists(guest))
 
             let completed = try await client.completeMerge(mergeId: merge.mergeId)
@@ -63,7 +71,9 @@ struct UpgradeFlowTests {
             // Both backends delete the guest (Supabase through the deployed delete function).
             try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
             #expect(try await emulator.accountExists(account))
-            try await expectDaemonError("no-such-merge", code: 4000) { _ = try await client.completeMerge(mergeId: merge.mergeId) }
+            try await expectDaemonError("no-such-merge", code: 4000) {
+                _ = try await client.completeMerge(mergeId: merge.mergeId)
+            }
             // Nothing comes back after another restart.
             try await daemon.kill()
             try await daemon.restart(waitFor: "authenticated")
@@ -71,12 +81,16 @@ struct UpgradeFlowTests {
         }
     }
 
-    @Test("SIGKILL while the backend's sign-in answer is on its way: the guest's session is intact; signing in again merges", arguments: TestBackend.allCases)
+    @Test(
+        "SIGKILL while the backend's sign-in answer is on its way: the guest's session is intact; signing in again merges",
+        arguments: TestBackend.allCases)
     func sigkillMidMerge(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let account = try await emulator.createAccount(email: "kil@example.com", password: "secret12")
             let guest = try #require(try await client.state().user?.uid)
-            let signInPath = backend == .supabase ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
+            let signInPath =
+                backend == .supabase
+                ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
             try await emulator.faults(["answerDelayMs": 120_000, "pathPrefix": .string(signInPath)])
             let pending = Task { try? await client.signIn(identifier: "kil@example.com", password: "secret12") }
             try await waitUntil("the backend signed in and holds its answer") { try await emulator.answersHeld() >= 1 }
@@ -101,7 +115,9 @@ struct UpgradeFlowTests {
 
     /// On Supabase the guest's refresh token rotates like the account's: the merge's copy must
     /// be stored after each refresh, or the next one (after a restart too) would be reuse.
-    @Test("a migrator's guest token is refreshed from the merge's own refresh token, also after a restart", arguments: TestBackend.allCases)
+    @Test(
+        "a migrator's guest token is refreshed from the merge's own refresh token, also after a restart",
+        arguments: TestBackend.allCases)
     func guestTokenRefresh(backend: TestBackend) async throws {
         let emulator = try await EmulatorProcess.start(backend: backend, tokenLifetime: 120)
         defer { Task { await emulator.stop() } }

@@ -6,7 +6,9 @@ import Testing
 /// Usernames on each backend (issue 9, item 6): set, sign in by username, released on delete.
 @Suite("flows: usernames", .serialized, .timeLimit(.minutes(3)))
 struct UsernameFlowTests {
-    @Test("a username is set, signs in in any case keeping the display case, is renamed and released on delete", arguments: TestBackend.allCases)
+    @Test(
+        "a username is set, signs in in any case keeping the display case, is renamed and released on delete",
+        arguments: TestBackend.allCases)
     func setSignInRelease(backend: TestBackend) async throws {
         try await withEmulatorAndDaemon(backend: backend, settings: ["merge": ["hold": "0"]]) { emulator, daemon in
             let client = daemon.client()

@@ -14,14 +14,16 @@ final class ChildProcess: @unchecked Sendable {
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String) throws {
         stdoutPath = logPrefix + ".out"
         stderrPath = logPrefix + ".err"
-        FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
-                     "JOURNAL_STREAM", "SESAME_SOCKET", "FIREBASE_AUTH_EMULATOR_HOST", "FIREBASE_DATABASE_EMULATOR_HOST",
-                     "STATE_DIRECTORY", "CREDENTIALS_DIRECTORY"] {
+        for name in [
+            "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+            "JOURNAL_STREAM", "SESAME_SOCKET", "FIREBASE_AUTH_EMULATOR_HOST", "FIREBASE_DATABASE_EMULATOR_HOST",
+            "STATE_DIRECTORY", "CREDENTIALS_DIRECTORY",
+        ] {
             env[name] = nil
         }
         for (key, value) in environment { env[key] = value }
@@ -58,7 +60,8 @@ final class ChildProcess: @unchecked Sendable {
     /// Waits for the process to end and returns its exit status (128+N for a signal).
     func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
         try await waitUntil("process \(pid) exits", timeout: timeout) { !process.isRunning }
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return process.terminationReason == .uncaughtSignal
+            ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 
@@ -83,9 +86,9 @@ func runCommand(
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let out = directory + "/out", err = directory + "/err", input = directory + "/in"
-    FileManager.default.createFile(atPath: out, contents: nil)
-    FileManager.default.createFile(atPath: err, contents: nil)
-    FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    _ = FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
     let handles = [
         try FileHandle(forWritingTo: URL(fileURLWithPath: out)),
         try FileHandle(forWritingTo: URL(fileURLWithPath: err)),

@@ -59,7 +59,8 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     private init(
-        directory: String, emulator: EmulatorProcess, settings: [String: [String: String]], environment: [String: String]
+        directory: String, emulator: EmulatorProcess, settings: [String: [String: String]],
+        environment: [String: String]
     ) throws {
         self.directory = directory
         self.emulator = emulator
@@ -70,7 +71,8 @@ final class DaemonProcess: @unchecked Sendable {
 
     private var generation = 0
 
-    private static func launch(directory: String, environment: [String: String], generation: Int) throws -> ChildProcess {
+    private static func launch(directory: String, environment: [String: String], generation: Int) throws -> ChildProcess
+    {
         try ChildProcess(
             Binaries.path("sesamed"),
             ["--config", directory + "/sesamed.toml", "--state-dir", directory + "/state", "--log-level", "debug"],
@@ -110,7 +112,9 @@ final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Runs `sesamectl` against this daemon.
-    func ctl(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) async throws -> CommandResult {
+    func ctl(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+    ) async throws -> CommandResult {
         var env = environment
         env["SESAME_SOCKET"] = socketPath
         return try await runCommand(Binaries.path("sesamectl"), arguments, environment: env, stdin: stdin)

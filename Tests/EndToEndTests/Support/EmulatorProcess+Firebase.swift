@@ -44,7 +44,9 @@ extension EmulatorProcess {
                 "postBody": .string("providerId=google.com&id_token=" + encoded), "requestUri": "http://localhost",
                 "returnSecureToken": true,
             ])
-        guard let uid = body["localId"]?.stringValue else { throw HarnessError("signInWithIdp failed: \(body.jsonString)") }
+        guard let uid = body["localId"]?.stringValue else {
+            throw HarnessError("signInWithIdp failed: \(body.jsonString)")
+        }
         return uid
     }
 

@@ -7,7 +7,9 @@ extension EmulatorProcess {
     /// A request to the Supabase port with the service_role key (as `apikey` and bearer), or
     /// with the anon key only.
     @discardableResult
-    func supabaseRequest(_ method: String, _ path: String, json: JSONValue? = nil, admin: Bool = true) async throws -> (
+    func supabaseRequest(
+        _ method: String, _ path: String, json: JSONValue? = nil, admin: Bool = true
+    ) async throws -> (
         Int, JSONValue
     ) {
         guard let supabase else { throw HarnessError("this emulator was started without its Supabase surface") }
@@ -42,7 +44,9 @@ extension EmulatorProcess {
         let (_, body) = try await supabaseRequest(
             "POST", "/auth/v1/token?grant_type=id_token", json: ["provider": "google", "id_token": .string(idToken)],
             admin: false)
-        guard let uid = body["user"]?["id"]?.stringValue else { throw HarnessError("id_token failed: \(body.jsonString)") }
+        guard let uid = body["user"]?["id"]?.stringValue else {
+            throw HarnessError("id_token failed: \(body.jsonString)")
+        }
         return uid
     }
 

@@ -45,7 +45,8 @@ final class EmulatorProcess: Sendable {
     }
 
     /// - Parameter arguments: further command-line options (`--supabase-jwt-expiry 60`).
-    static func start(backend: TestBackend = .firebase, arguments extra: [String] = []) async throws -> EmulatorProcess {
+    static func start(backend: TestBackend = .firebase, arguments extra: [String] = []) async throws -> EmulatorProcess
+    {
         await ProcessSlots.emulators.acquire()
         let slot = ProcessSlot(of: .emulators)
         do {
@@ -56,7 +57,9 @@ final class EmulatorProcess: Sendable {
         }
     }
 
-    private static func launch(backend: TestBackend, arguments extra: [String], slot: ProcessSlot) async throws
+    private static func launch(
+        backend: TestBackend, arguments extra: [String], slot: ProcessSlot
+    ) async throws
         -> EmulatorProcess
     {
         let directory = try makeTemporaryDirectory("emu")
@@ -88,18 +91,24 @@ final class EmulatorProcess: Sendable {
             throw HarnessError("\(error); emulator stderr: \(child.stderr)")
         }
         var supabase: SupabaseEndpoint?
-        if backend == .supabase, let url = printed["url"], let port = url.split(separator: ":").last.flatMap({ Int($0) }) {
-            supabase = SupabaseEndpoint(url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!)
+        if backend == .supabase, let url = printed["url"],
+            let port = url.split(separator: ":").last.flatMap({ Int($0) })
+        {
+            supabase = SupabaseEndpoint(
+                url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!)
         }
         return EmulatorProcess(
-            child: child, authPort: auth!, databasePort: database!, directory: directory, backend: backend, supabase: supabase,
+            child: child, authPort: auth!, databasePort: database!, directory: directory, backend: backend,
+            supabase: supabase,
             slot: slot)
     }
 
     /// An emulator whose ID tokens live `seconds` (Firebase: the `tokenTtlSeconds` fault, which
     /// ``clearFaults()`` resets; Supabase: `--supabase-jwt-expiry`).
     static func start(backend: TestBackend, tokenLifetime seconds: Int) async throws -> EmulatorProcess {
-        if backend == .supabase { return try await start(backend: backend, arguments: ["--supabase-jwt-expiry", "\(seconds)"]) }
+        if backend == .supabase {
+            return try await start(backend: backend, arguments: ["--supabase-jwt-expiry", "\(seconds)"])
+        }
         let emulator = try await start(backend: backend)
         try await emulator.faults(["tokenTtlSeconds": .integer(Int64(seconds))])
         return emulator

@@ -56,7 +56,9 @@ final class StateWatch: Sendable {
     /// Waits until a change with `reason` was seen.
     func waitFor(_ reason: String, timeout: Duration = .seconds(10)) async throws {
         do {
-            try await waitUntil("a change with reason \(reason)", timeout: timeout) { await log.reasons.contains(reason) }
+            try await waitUntil("a change with reason \(reason)", timeout: timeout) {
+                await log.reasons.contains(reason)
+            }
         } catch {
             throw HarnessError("\(error); reasons seen: \(await log.reasons)")
         }

@@ -20,7 +20,9 @@ final class NotifyListener: @unchecked Sendable {
             for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw HarnessError("bind \(path): \(errno)") }
     }

@@ -20,7 +20,9 @@ final class RawConnection: @unchecked Sendable {
             for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else { throw HarnessError("connect \(path): \(errno)") }
     }

@@ -17,7 +17,9 @@ func rawCall(_ socketPath: String, _ line: String) throws -> JSONValue {
         for (i, byte) in socketPath.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
     }
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
     }
     guard connected == 0 else { throw HarnessError("connect \(socketPath): \(errno)") }
     let request = Array((line + "\n").utf8)

@@ -13,7 +13,8 @@ extension UsernameTestHelpers {
     /// The value at a database path (`users/usernames/<key>`), read directly from the emulator.
     func database(_ emulator: EmulatorProcess, _ path: String) async throws -> JSONValue {
         let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        let (status, body) = try await emulator.request("GET", "/\(encoded).json?ns=\(Self.namespace)", port: emulator.databasePort)
+        let (status, body) = try await emulator.request(
+            "GET", "/\(encoded).json?ns=\(Self.namespace)", port: emulator.databasePort)
         #expect(status == 200, "GET \(path): \(status)")
         return body
     }
@@ -36,7 +37,8 @@ extension UsernameTestHelpers {
     }
 
     func expectReason(
-        _ reason: String, code: Int = 1000, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+        _ reason: String, code: Int = 1000, sourceLocation: SourceLocation = #_sourceLocation,
+        _ body: () async throws -> Void
     ) async {
         do {
             try await body()

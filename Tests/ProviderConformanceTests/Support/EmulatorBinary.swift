@@ -54,7 +54,8 @@ final class EmulatorBinary: @unchecked Sendable {
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw EmulatorBinaryError("sesame-emulator printed no line starting with \"\(prefix)\"; stderr: \(stderr.suffix(500))")
+        throw EmulatorBinaryError(
+            "sesame-emulator printed no line starting with \"\(prefix)\"; stderr: \(stderr.suffix(500))")
     }
 
     func stop() async {

@@ -9,7 +9,9 @@ struct HTTPHelper: Sendable {
 
     /// Sends `method url` with an optional JSON body; answers the status and the JSON value.
     @discardableResult
-    func call(_ method: HTTPMethod, _ url: String, json: String? = nil, headers: [(String, String)] = []) async throws -> (status: Int, body: Any?) {
+    func call(
+        _ method: HTTPMethod, _ url: String, json: String? = nil, headers: [(String, String)] = []
+    ) async throws -> (status: Int, body: Any?) {
         var request = HTTPRequest(name: "helper", method: method, url: url)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let json {

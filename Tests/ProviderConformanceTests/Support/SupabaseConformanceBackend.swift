@@ -23,7 +23,9 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
         _ body: (SupabaseConformanceBackend) async throws -> Void
     ) async throws {
         let emulator = try EmulatorBinary(
-            arguments: ["--auth-port", "0", "--database-port", "0", "--project", "demo-project", "--supabase-port", "0"]
+            arguments: [
+                "--auth-port", "0", "--database-port", "0", "--project", "demo-project", "--supabase-port", "0",
+            ]
                 + arguments)
         let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
         do {
@@ -34,7 +36,8 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
             let supabase = SupabaseAuthProvider(configuration: configuration, transport: transport)
             let backend = SupabaseConformanceBackend(
                 emulator: emulator, url: url, anonKey: anonKey, serviceRoleKey: serviceRoleKey, provider: supabase,
-                supabase: supabase, directory: SupabaseUsernameDirectory(configuration: configuration, transport: transport),
+                supabase: supabase,
+                directory: SupabaseUsernameDirectory(configuration: configuration, transport: transport),
                 helper: HTTPHelper(transport: transport))
             try await body(backend)
         } catch {
@@ -58,7 +61,10 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
 
     /// The newest message to `email`.
     func newestMessage(to email: String) async throws -> [String: Any] {
-        guard let message = try await messages().last(where: { ($0["email"] as? String)?.lowercased() == email.lowercased() })
+        guard
+            let message = try await messages().last(where: {
+                ($0["email"] as? String)?.lowercased() == email.lowercased()
+            })
         else { throw EmulatorBinaryError("no email to \(email)") }
         return message
     }
@@ -85,7 +91,8 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
             Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
-        let claims = #"{"iss":"https://accounts.google.com","sub":"\#(subject)","email":"\#(email)","email_verified":true}"#
+        let claims =
+            #"{"iss":"https://accounts.google.com","sub":"\#(subject)","email":"\#(email)","email_verified":true}"#
         let token = encode(#"{"alg":"RS256","typ":"JWT"}"#) + "." + encode(claims) + ".c2ln"
         return FederatedCredential(providerId: "google.com", idToken: token, accessToken: nil)
     }
@@ -101,6 +108,8 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
     /// The request counters of the emulator's fault endpoint (`calls`).
     func calls() async throws -> [String: Int] {
         let (_, body) = try await helper.call(.GET, url + "/sesame/v1/faults")
-        return ((body as? [String: Any])?["calls"] as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.intValue }
+        return ((body as? [String: Any])?["calls"] as? [String: Any] ?? [:]).compactMapValues {
+            ($0 as? NSNumber)?.intValue
+        }
     }
 }

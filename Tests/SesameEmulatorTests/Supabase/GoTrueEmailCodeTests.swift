@@ -17,7 +17,8 @@ struct GoTrueEmailCodeTests {
             let again = try await emu.call("POST", "/auth/v1/otp", ["email": "otp@example.com"])
             #expect(again.status == 429)
             #expect(again.goTrueCode == "over_email_send_rate_limit")
-            let wrong = try await emu.call("POST", "/auth/v1/verify", ["type": "email", "email": "otp@example.com", "token": "999999x"])
+            let wrong = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "email", "email": "otp@example.com", "token": "999999x"])
             #expect(wrong.status == 403)
             #expect(wrong.goTrueCode == "otp_expired")
             let verified = try await emu.call(
@@ -25,14 +26,16 @@ struct GoTrueEmailCodeTests {
             #expect(verified.status == 200)
             #expect(verified.json["user"]?["email_confirmed_at"] != nil)
             #expect(verified.json["user"]?["is_anonymous"] == false)
-            let used = try await emu.call("POST", "/auth/v1/verify", ["type": "email", "email": "otp@example.com", "token": .string(code)])
+            let used = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "email", "email": "otp@example.com", "token": .string(code)])
             #expect(used.goTrueCode == "otp_expired")
             // An existing user gets a magic link code, also accepted by token_hash.
             emu.time.advance(seconds: 61)
             #expect(try await emu.call("POST", "/auth/v1/otp", ["email": "otp@example.com"]).status == 200)
             let magic = try #require(try await emu.messages().last)
             #expect(magic["type"] == "magiclink")
-            let byHash = try await emu.call("POST", "/auth/v1/verify", ["type": "magiclink", "token_hash": magic["hashed_token"] ?? .null])
+            let byHash = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "magiclink", "token_hash": magic["hashed_token"] ?? .null])
             #expect(byHash.status == 200)
             #expect(byHash.json["user"]?["id"] == verified.json["user"]?["id"])
         }
@@ -40,7 +43,8 @@ struct GoTrueEmailCodeTests {
 
     @Test func otpWithoutCreateUserRefusesUnknownAddresses() async throws {
         try await SupabaseTestEmulator.with { emu in
-            let answer = try await emu.call("POST", "/auth/v1/otp", ["email": "nobody@example.com", "create_user": false])
+            let answer = try await emu.call(
+                "POST", "/auth/v1/otp", ["email": "nobody@example.com", "create_user": false])
             #expect(answer.status == 422)
             #expect(answer.goTrueCode == "otp_disabled")
         }
@@ -51,7 +55,8 @@ struct GoTrueEmailCodeTests {
             _ = try await emu.call("POST", "/auth/v1/otp", ["email": "late@example.com"])
             let code = try #require(try await emu.messages().last?["otp"])
             emu.time.advance(seconds: 86_401)
-            let late = try await emu.call("POST", "/auth/v1/verify", ["type": "email", "email": "late@example.com", "token": code])
+            let late = try await emu.call(
+                "POST", "/auth/v1/verify", ["type": "email", "email": "late@example.com", "token": code])
             #expect(late.goTrueCode == "otp_expired")
         }
     }

@@ -12,14 +12,18 @@ struct GoTrueIdTokenTests {
     @Test func signInCreatesAUserThenFindsItAgain() async throws {
         try await SupabaseTestEmulator.with { emu in
             let token = Self.idToken(["sub": "g-1", "email": "fed@example.com", "email_verified": true])
-            let first = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(token)])
+            let first = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(token)])
             #expect(first.status == 200, "\(first.json.serialized())")
             #expect(first.json["user"]?["identities"]?.arrayValue?.first?["provider"] == "google")
             #expect(first.json["user"]?["app_metadata"]?["provider"] == "google")
-            #expect(SupabaseTestEmulator.claims(first.json["access_token"])["amr"]?.arrayValue?.first?["method"] == "oauth")
-            let second = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(token)])
+            #expect(
+                SupabaseTestEmulator.claims(first.json["access_token"])["amr"]?.arrayValue?.first?["method"] == "oauth")
+            let second = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(token)])
             #expect(second.json["user"]?["id"] == first.json["user"]?["id"])
-            let unknown = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", ["provider": "github", "id_token": .string(token)])
+            let unknown = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "github", "id_token": .string(token)])
             #expect(unknown.status == 400)
             #expect(unknown.json["error"] == "invalid request")
         }
@@ -30,7 +34,8 @@ struct GoTrueIdTokenTests {
             let guest = try await emu.anonymousSession()
             let token = Self.idToken(["sub": "a-9", "email": "apple@example.com", "email_verified": true])
             let linked = try await emu.call(
-                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "apple", "id_token": .string(token), "link_identity": true],
+                "POST", "/auth/v1/token?grant_type=id_token",
+                ["provider": "apple", "id_token": .string(token), "link_identity": true],
                 bearer: guest["access_token"]?.text)
             #expect(linked.status == 200, "\(linked.json.serialized())")
             #expect(linked.json["user"]?["id"] == guest["user"]?["id"])
@@ -38,7 +43,8 @@ struct GoTrueIdTokenTests {
             #expect(SupabaseTestEmulator.claims(linked.json["access_token"])["is_anonymous"] == false)
             let other = try await emu.anonymousSession()
             let conflict = try await emu.call(
-                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "apple", "id_token": .string(token), "link_identity": true],
+                "POST", "/auth/v1/token?grant_type=id_token",
+                ["provider": "apple", "id_token": .string(token), "link_identity": true],
                 bearer: other["access_token"]?.text)
             #expect(conflict.status == 422)
             #expect(conflict.goTrueCode == "identity_already_exists")
@@ -50,9 +56,11 @@ struct GoTrueIdTokenTests {
             let raw = "n-0nce"
             let good = Self.idToken(["sub": "g-2", "nonce": .string(SupabaseHash.sha256Hex(raw))])
             let ok = try await emu.call(
-                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(good), "nonce": .string(raw)])
+                "POST", "/auth/v1/token?grant_type=id_token",
+                ["provider": "google", "id_token": .string(good), "nonce": .string(raw)])
             #expect(ok.status == 200)
-            let missing = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(good)])
+            let missing = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(good)])
             #expect(missing.status == 400)
         }
     }

@@ -60,7 +60,8 @@ struct GoTrueRefreshTests {
     }
 
     @Test func withAZeroIntervalReuseIsDetectedAtOnceAndTheAccessTokenStillWorks() async throws {
-        try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, refreshReuseIntervalSeconds: 0)) { emu in
+        try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, refreshReuseIntervalSeconds: 0)) {
+            emu in
             let session = try await emu.anonymousSession()
             let t1 = try #require(session["refresh_token"]?.stringValue)
             let t2 = try #require(try await emu.refresh(t1).json["refresh_token"]?.stringValue)

@@ -17,7 +17,8 @@ struct GoTrueSignUpTests {
             #expect(user["aud"] == "authenticated")
             #expect(user["app_metadata"]?["provider"] == nil)
             let token = try #require(session["access_token"]?.stringValue)
-            let claims = try SupabaseJWT(secret: SupabaseEmulatorConfiguration.developmentSecret).verify(token, now: 1_800_000_000)
+            let claims = try SupabaseJWT(secret: SupabaseEmulatorConfiguration.developmentSecret).verify(
+                token, now: 1_800_000_000)
             #expect(claims["sub"] == user["id"])
             #expect(claims["is_anonymous"] == true)
             #expect(claims["role"] == "authenticated")
@@ -60,10 +61,12 @@ struct GoTrueSignUpTests {
             #expect(user["email_confirmed_at"] != nil)
             #expect(user["app_metadata"]?["provider"] == "email")
             #expect(user["identities"]?.arrayValue?.first?["provider"] == "email")
-            let again = try await emu.call("POST", "/auth/v1/signup", ["email": "ada@example.com", "password": "another-pw"])
+            let again = try await emu.call(
+                "POST", "/auth/v1/signup", ["email": "ada@example.com", "password": "another-pw"])
             #expect(again.status == 422)
             #expect(again.goTrueCode == "user_already_exists")
-            let weak = try await emu.call("POST", "/auth/v1/signup", ["email": "bob@example.com", "password": "abc"], versioned: true)
+            let weak = try await emu.call(
+                "POST", "/auth/v1/signup", ["email": "bob@example.com", "password": "abc"], versioned: true)
             #expect(weak.status == 422)
             #expect(weak.json["code"] == "weak_password")
             #expect(weak.json["weak_password"]?["reasons"] == ["length"])
@@ -72,8 +75,12 @@ struct GoTrueSignUpTests {
                 "POST", "/auth/v1/token?grant_type=password", ["email": "ada@example.com", "password": "secret-pw"])
             #expect(signIn.status == 200)
             #expect(signIn.json["user"]?["id"] == user["id"])
-            #expect(SupabaseTestEmulator.claims(signIn.json["access_token"])["amr"]?.arrayValue?.first?["method"] == "password")
-            #expect(SupabaseTestEmulator.claims(signIn.json["access_token"])["session_id"] != SupabaseTestEmulator.claims(session["access_token"])["session_id"])
+            #expect(
+                SupabaseTestEmulator.claims(signIn.json["access_token"])["amr"]?.arrayValue?.first?["method"]
+                    == "password")
+            #expect(
+                SupabaseTestEmulator.claims(signIn.json["access_token"])["session_id"]
+                    != SupabaseTestEmulator.claims(session["access_token"])["session_id"])
             let wrong = try await emu.call(
                 "POST", "/auth/v1/token?grant_type=password", ["email": "ada@example.com", "password": "nope-nope"])
             #expect(wrong.status == 400)
@@ -86,7 +93,8 @@ struct GoTrueSignUpTests {
 
     @Test func withoutAutoconfirmSignUpMailsAConfirmationAndSignInWaitsForIt() async throws {
         try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, autoconfirm: false)) { emu in
-            let answer = try await emu.call("POST", "/auth/v1/signup", ["email": "cy@example.com", "password": "secret-pw"])
+            let answer = try await emu.call(
+                "POST", "/auth/v1/signup", ["email": "cy@example.com", "password": "secret-pw"])
             #expect(answer.status == 200)
             #expect(answer.json["access_token"] == nil)
             #expect(answer.json["email_confirmed_at"] == nil)
@@ -96,12 +104,14 @@ struct GoTrueSignUpTests {
             let message = try #require(try await emu.messages().last)
             #expect(message["type"] == "signup")
             let verified = try await emu.call(
-                "POST", "/auth/v1/verify", ["type": "signup", "email": "cy@example.com", "token": message["otp"] ?? .null])
+                "POST", "/auth/v1/verify",
+                ["type": "signup", "email": "cy@example.com", "token": message["otp"] ?? .null])
             #expect(verified.status == 200)
             #expect(verified.json["user"]?["email_confirmed_at"] != nil)
             // Signing up a confirmed address again does not tell: a made-up user, no mail.
             let mails = try await emu.messages().count
-            let again = try await emu.call("POST", "/auth/v1/signup", ["email": "cy@example.com", "password": "other-pw"])
+            let again = try await emu.call(
+                "POST", "/auth/v1/signup", ["email": "cy@example.com", "password": "other-pw"])
             #expect(again.status == 200)
             #expect(again.json["id"] != verified.json["user"]?["id"])
             #expect(again.json["identities"] == [])

@@ -9,7 +9,8 @@ struct GoTrueUserTests {
             let session = try await emu.anonymousSession()
             let access = session["access_token"]?.text
             let update = try await emu.call(
-                "PUT", "/auth/v1/user", ["email": "guest@example.com", "password": "secret-pw", "data": ["plan": "free"]],
+                "PUT", "/auth/v1/user",
+                ["email": "guest@example.com", "password": "secret-pw", "data": ["plan": "free"]],
                 bearer: access)
             #expect(update.status == 200, "\(update.json.serialized())")
             #expect(update.json["id"] == session["user"]?["id"])
@@ -33,13 +34,16 @@ struct GoTrueUserTests {
             let passwordOnly = try await emu.call("PUT", "/auth/v1/user", ["password": "secret-pw"], bearer: access)
             #expect(passwordOnly.status == 422)
             #expect(passwordOnly.goTrueCode == "validation_failed")
-            let taken = try await emu.call("PUT", "/auth/v1/user", ["email": "taken@example.com"], bearer: access, versioned: true)
+            let taken = try await emu.call(
+                "PUT", "/auth/v1/user", ["email": "taken@example.com"], bearer: access, versioned: true)
             #expect(taken.status == 422)
             #expect(taken.json["code"] == "email_exists")
             let own = try await emu.passwordSession("own@example.com", password: "first-pw")
-            let same = try await emu.call("PUT", "/auth/v1/user", ["password": "first-pw"], bearer: own["access_token"]?.text)
+            let same = try await emu.call(
+                "PUT", "/auth/v1/user", ["password": "first-pw"], bearer: own["access_token"]?.text)
             #expect(same.goTrueCode == "same_password")
-            let admin = try await emu.call("PUT", "/auth/v1/user", ["app_metadata": ["x": 1]], bearer: own["access_token"]?.text)
+            let admin = try await emu.call(
+                "PUT", "/auth/v1/user", ["app_metadata": ["x": 1]], bearer: own["access_token"]?.text)
             #expect(admin.status == 403)
         }
     }
@@ -50,10 +54,13 @@ struct GoTrueUserTests {
             let second = try await emu.call(
                 "POST", "/auth/v1/token?grant_type=password", ["email": "pw@example.com", "password": "secret-pw"]
             ).json
-            let changed = try await emu.call("PUT", "/auth/v1/user", ["password": "newer-pw"], bearer: second["access_token"]?.text)
+            let changed = try await emu.call(
+                "PUT", "/auth/v1/user", ["password": "newer-pw"], bearer: second["access_token"]?.text)
             #expect(changed.status == 200)
             #expect(try await emu.call("GET", "/auth/v1/user", bearer: second["access_token"]?.text).status == 200)
-            #expect(try await emu.call("GET", "/auth/v1/user", bearer: first["access_token"]?.text).goTrueCode == "session_not_found")
+            #expect(
+                try await emu.call("GET", "/auth/v1/user", bearer: first["access_token"]?.text).goTrueCode
+                    == "session_not_found")
             #expect(try await emu.refresh(first["refresh_token"]?.text).goTrueCode == "refresh_token_not_found")
         }
     }
@@ -76,7 +83,8 @@ struct GoTrueUserTests {
             #expect(wrong.status == 403)
             #expect(wrong.goTrueCode == "otp_expired")
             let verified = try await emu.call(
-                "POST", "/auth/v1/verify", ["type": "email_change", "email": "later@example.com", "token": message["otp"] ?? .null])
+                "POST", "/auth/v1/verify",
+                ["type": "email_change", "email": "later@example.com", "token": message["otp"] ?? .null])
             #expect(verified.status == 200)
             #expect(verified.json["user"]?["id"] == session["user"]?["id"])
             #expect(verified.json["user"]?["is_anonymous"] == false)
@@ -87,7 +95,8 @@ struct GoTrueUserTests {
     @Test func aPermanentUserConfirmsAnEmailChangeFromBothAddresses() async throws {
         try await SupabaseTestEmulator.with { emu in
             let session = try await emu.passwordSession("old@example.com")
-            let update = try await emu.call("PUT", "/auth/v1/user", ["email": "new@example.com"], bearer: session["access_token"]?.text)
+            let update = try await emu.call(
+                "PUT", "/auth/v1/user", ["email": "new@example.com"], bearer: session["access_token"]?.text)
             #expect(update.json["email"] == "old@example.com")
             #expect(update.json["new_email"] == "new@example.com")
             let mails = try await emu.messages()
@@ -96,12 +105,14 @@ struct GoTrueUserTests {
             #expect(toNew["type"] == "email_change")
             #expect(toOld["type"] == "email_change_current")
             let first = try await emu.call(
-                "POST", "/auth/v1/verify", ["type": "email_change", "email": "new@example.com", "token": toNew["otp"] ?? .null])
+                "POST", "/auth/v1/verify",
+                ["type": "email_change", "email": "new@example.com", "token": toNew["otp"] ?? .null])
             #expect(first.status == 200)
             #expect(first.json["access_token"] == nil)
             #expect(first.json["msg"]?.stringValue?.hasPrefix("Confirmation link accepted") == true)
             let second = try await emu.call(
-                "POST", "/auth/v1/verify", ["type": "email_change", "email": "old@example.com", "token": toOld["otp"] ?? .null])
+                "POST", "/auth/v1/verify",
+                ["type": "email_change", "email": "old@example.com", "token": toOld["otp"] ?? .null])
             #expect(second.status == 200)
             #expect(second.json["user"]?["email"] == "new@example.com")
             #expect(second.json["user"]?["new_email"] == nil)
@@ -113,14 +124,20 @@ struct GoTrueUserTests {
             let none = try await emu.call("GET", "/auth/v1/user")
             #expect(none.status == 401)
             #expect(none.goTrueCode == "no_authorization")
-            let forged = SupabaseJWT(secret: String(repeating: "x", count: 40)).sign(["sub": "a", "role": "authenticated"])
+            let forged = SupabaseJWT(secret: String(repeating: "x", count: 40)).sign([
+                "sub": "a", "role": "authenticated",
+            ])
             let bad = try await emu.call("GET", "/auth/v1/user", bearer: forged)
             #expect(bad.status == 403)
             #expect(bad.goTrueCode == "bad_jwt")
             let session = try await emu.anonymousSession()
-            #expect(try await emu.call("GET", "/auth/v1/user", bearer: session["access_token"]?.text).json["id"] == session["user"]?["id"])
+            #expect(
+                try await emu.call("GET", "/auth/v1/user", bearer: session["access_token"]?.text).json["id"]
+                    == session["user"]?["id"])
             emu.time.advance(seconds: 61)
-            #expect(try await emu.call("GET", "/auth/v1/user", bearer: session["access_token"]?.text).goTrueCode == "bad_jwt")
+            #expect(
+                try await emu.call("GET", "/auth/v1/user", bearer: session["access_token"]?.text).goTrueCode
+                    == "bad_jwt")
         }
     }
 
@@ -129,7 +146,8 @@ struct GoTrueUserTests {
             _ = try await emu.passwordSession("scopes@example.com")
             func signIn() async throws -> JSON {
                 try await emu.call(
-                    "POST", "/auth/v1/token?grant_type=password", ["email": "scopes@example.com", "password": "secret-pw"]
+                    "POST", "/auth/v1/token?grant_type=password",
+                    ["email": "scopes@example.com", "password": "secret-pw"]
                 ).json
             }
             let a = try await signIn(), b = try await signIn(), c = try await signIn()
@@ -139,10 +157,14 @@ struct GoTrueUserTests {
             let bogus = try await emu.call("POST", "/auth/v1/logout?scope=everything", bearer: a["access_token"]?.text)
             #expect(bogus.status == 400)
             #expect(bogus.goTrueCode == "validation_failed")
-            #expect(try await emu.call("POST", "/auth/v1/logout?scope=others", bearer: a["access_token"]?.text).status == 204)
+            #expect(
+                try await emu.call("POST", "/auth/v1/logout?scope=others", bearer: a["access_token"]?.text).status
+                    == 204)
             #expect(try await alive(a))
             #expect(try await !alive(b))
-            #expect(try await emu.call("POST", "/auth/v1/logout?scope=local", bearer: a["access_token"]?.text).status == 204)
+            #expect(
+                try await emu.call("POST", "/auth/v1/logout?scope=local", bearer: a["access_token"]?.text).status == 204
+            )
             #expect(try await !alive(a))
             let d = try await signIn(), e = try await signIn()
             #expect(try await emu.call("POST", "/auth/v1/logout", bearer: d["access_token"]?.text).status == 204)

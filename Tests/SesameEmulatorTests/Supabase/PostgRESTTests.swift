@@ -10,13 +10,15 @@ struct PostgRESTTests {
             let uid = try #require(session["user"]?["id"]?.stringValue)
             let access = session["access_token"]?.text
             #expect(try await emu.rest("GET", "usernames?key=eq.ada&select=uid").json == [])
-            let claim = try await emu.rest("POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
+            let claim = try await emu.rest(
+                "POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
             #expect(claim.status == 201)
             #expect(claim.bytes.isEmpty)
             let owner = try await emu.rest("GET", "usernames?key=eq.ada&select=uid")
             #expect(owner.status == 200)
             #expect(owner.json == [["uid": .string(uid)]])
-            let taken = try await emu.rest("POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
+            let taken = try await emu.rest(
+                "POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
             #expect(taken.status == 409)
             #expect(taken.json["code"] == "23505")
             #expect(taken.json["details"] == "Key (key)=(ada) already exists.")
@@ -32,18 +34,23 @@ struct PostgRESTTests {
         try await SupabaseTestEmulator.with { emu in
             let alice = try await emu.anonymousSession(), bob = try await emu.anonymousSession()
             let aliceId = try #require(alice["user"]?["id"]?.stringValue)
-            let foreign = try await emu.rest("POST", "usernames", ["key": "x", "uid": .string(aliceId)], bearer: bob["access_token"]?.text)
+            let foreign = try await emu.rest(
+                "POST", "usernames", ["key": "x", "uid": .string(aliceId)], bearer: bob["access_token"]?.text)
             #expect(foreign.status == 403)
             #expect(foreign.json["code"] == "42501")
             let anon = try await emu.rest("POST", "usernames", ["key": "x", "uid": .string(aliceId)])
             #expect(anon.status == 401)
             #expect(anon.json["code"] == "42501")
-            _ = try await emu.rest("POST", "usernames", ["key": "a", "uid": .string(aliceId)], bearer: alice["access_token"]?.text)
+            _ = try await emu.rest(
+                "POST", "usernames", ["key": "a", "uid": .string(aliceId)], bearer: alice["access_token"]?.text)
             // Bob's delete matches no row he may delete: 204 and the row stays.
-            #expect(try await emu.rest("DELETE", "usernames?key=eq.a&uid=eq.\(aliceId)", bearer: bob["access_token"]?.text).status == 204)
+            #expect(
+                try await emu.rest("DELETE", "usernames?key=eq.a&uid=eq.\(aliceId)", bearer: bob["access_token"]?.text)
+                    .status == 204)
             #expect(try await emu.rest("GET", "usernames?key=eq.a&select=uid").json.arrayValue?.count == 1)
             // service_role bypasses RLS.
-            let service = try await emu.rest("POST", "usernames", ["key": "s", "uid": .string(aliceId)], bearer: emu.serviceKey)
+            let service = try await emu.rest(
+                "POST", "usernames", ["key": "s", "uid": .string(aliceId)], bearer: emu.serviceKey)
             #expect(service.status == 201)
         }
     }
@@ -57,13 +64,15 @@ struct PostgRESTTests {
             let row: JSON = ["uid": .string(uid), "username": "Ada", "email": .null]
             #expect(try await emu.rest("POST", "username_details", row, bearer: access, prefer: prefer).status == 201)
             let update: JSON = ["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]
-            #expect(try await emu.rest("POST", "username_details", update, bearer: access, prefer: prefer).status == 201)
+            #expect(
+                try await emu.rest("POST", "username_details", update, bearer: access, prefer: prefer).status == 201)
             let details = try await emu.rest("GET", "username_details?uid=eq.\(uid)&select=username,email")
             #expect(details.json == [["username": "Ada L", "email": "ada@example.com"]])
             let plain = try await emu.rest("POST", "username_details", update, bearer: access, prefer: "return=minimal")
             #expect(plain.status == 409)
             let shown = try await emu.rest(
-                "POST", "username_details", update, bearer: access, prefer: "resolution=merge-duplicates,return=representation")
+                "POST", "username_details", update, bearer: access,
+                prefer: "resolution=merge-duplicates,return=representation")
             #expect(shown.status == 201)
             #expect(shown.json == [["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]])
             let bad = try await emu.rest("GET", "username_details?uid=eq.not-a-uuid")

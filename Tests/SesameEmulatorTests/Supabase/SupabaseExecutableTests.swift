@@ -49,7 +49,8 @@ struct SupabaseExecutableTests {
         let deadline = ContinuousClock.now + .seconds(30)
         var lines: [String] = []
         while ContinuousClock.now < deadline {
-            lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                String.init)
             if lines.count >= 5 { break }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -57,7 +58,8 @@ struct SupabaseExecutableTests {
         let url = try #require(lines.first { $0.hasPrefix("sesame-emulator: supabase listening on http://127.0.0.1:") })
         #expect(Int(url.split(separator: ":").last ?? "") ?? 0 > 0)
         #expect(lines.contains("sesame-emulator: supabase anon key \(SupabaseExecutableTests.wellKnownAnon)"))
-        #expect(lines.contains("sesame-emulator: supabase service_role key \(SupabaseExecutableTests.wellKnownService)"))
+        #expect(
+            lines.contains("sesame-emulator: supabase service_role key \(SupabaseExecutableTests.wellKnownService)"))
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

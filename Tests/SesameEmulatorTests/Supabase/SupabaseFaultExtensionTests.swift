@@ -61,7 +61,8 @@ struct SupabaseFaultExtensionTests {
             // Back to no skew: a token issued 15 minutes "ahead" is still accepted; new ones are now.
             _ = try await emu.call("DELETE", "/sesame/v1/faults", apikey: nil)
             #expect(try await emu.call("GET", "/auth/v1/user", bearer: ahead["access_token"]?.text).status == 200)
-            #expect(SupabaseTestEmulator.claims(try await emu.anonymousSession()["access_token"])["iat"]?.intValue == now)
+            #expect(
+                SupabaseTestEmulator.claims(try await emu.anonymousSession()["access_token"])["iat"]?.intValue == now)
         }
     }
 }

@@ -6,7 +6,9 @@ import Testing
 struct SupabaseFaultTests {
     @Test func faultsAndCountersAreThePortsOwn() async throws {
         try await SupabaseTestEmulator.with { emu in
-            let set = try await emu.call("POST", "/sesame/v1/faults", ["failNext": 1, "failStatus": 429, "failMessage": "over_request_rate_limit"], apikey: nil)
+            let set = try await emu.call(
+                "POST", "/sesame/v1/faults",
+                ["failNext": 1, "failStatus": 429, "failMessage": "over_request_rate_limit"], apikey: nil)
             #expect(set.status == 200)
             let limited = try await emu.call("POST", "/auth/v1/signup", [:])
             #expect(limited.status == 429)
@@ -26,7 +28,10 @@ struct SupabaseFaultTests {
             let firebase = try await TestEmulator(emulator: emu.emulator, time: emu.time).request(
                 "GET", "http://127.0.0.1:\(emu.emulator.authPort)/sesame/v1/faults")
             #expect(firebase.json["calls"]?["signup"] == nil)
-            _ = try await emu.call("POST", "/sesame/v1/faults", ["failNext": 1, "failStatus": 503, "failMessage": "UNAVAILABLE", "pathPrefix": "/rest/v1/"], apikey: nil)
+            _ = try await emu.call(
+                "POST", "/sesame/v1/faults",
+                ["failNext": 1, "failStatus": 503, "failMessage": "UNAVAILABLE", "pathPrefix": "/rest/v1/"], apikey: nil
+            )
             #expect(try await emu.call("POST", "/auth/v1/signup", [:]).status == 200)
             let unavailable = try await emu.rest("GET", "usernames")
             #expect(unavailable.status == 503)

@@ -16,7 +16,8 @@ struct SupabaseRequestBodyTests {
             let token = try await emu.call("POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": ["x"]])
             #expect(token.goTrueCode == "bad_json")
             #expect(token.json["msg"]?.stringValue?.contains("refresh_token") == true)
-            let versioned = try await emu.call("POST", "/auth/v1/otp", ["create_user": "yes", "email": "a@example.com"], versioned: true)
+            let versioned = try await emu.call(
+                "POST", "/auth/v1/otp", ["create_user": "yes", "email": "a@example.com"], versioned: true)
             #expect(versioned.status == 400)
             #expect(versioned.json["code"] == "bad_json")
             let admin = try await emu.admin("POST", "users", ["email": "x@example.com", "email_confirm": "true"])

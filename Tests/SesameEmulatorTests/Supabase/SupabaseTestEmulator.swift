@@ -71,13 +71,15 @@ struct SupabaseTestEmulator: Sendable {
 
     /// Signs up `email` (autoconfirm on); returns the session.
     func passwordSession(_ email: String, password: String = "secret-pw") async throws -> JSON {
-        let answer = try await call("POST", "/auth/v1/signup", ["email": .string(email), "password": .string(password)])
+        let answer = try await call(
+            "POST", "/auth/v1/signup", ["email": .string(email), "password": .string(password)])
         #expect(answer.status == 200, "\(answer.json.serialized())")
         return answer.json
     }
 
     func refresh(_ token: String?) async throws -> HTTPAnswer {
-        try await call("POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": token.map(JSON.string) ?? .null])
+        try await call(
+            "POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": token.map(JSON.string) ?? .null])
     }
 
     /// The messages the emulator "mailed".

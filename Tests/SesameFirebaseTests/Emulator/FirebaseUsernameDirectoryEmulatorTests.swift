@@ -19,7 +19,9 @@ struct FirebaseUsernameDirectoryEmulatorTests {
             #expect(try await h.directory.claim(name.key, for: ann.uid, idToken: ann.idToken))
             #expect(try await h.directory.owner(of: name.key) == ann.uid)
             #expect(try await h.directory.claim(name.key, for: bob.uid, idToken: bob.idToken) == false)
-            #expect(try await h.directory.claim(name.key, for: ann.uid, idToken: ann.idToken), "claiming one's own name again")
+            #expect(
+                try await h.directory.claim(name.key, for: ann.uid, idToken: ann.idToken),
+                "claiming one's own name again")
 
             // Bob cannot release Ann's name.
             try await h.directory.release(name.key, of: bob.uid, idToken: bob.idToken)
@@ -30,7 +32,8 @@ struct FirebaseUsernameDirectoryEmulatorTests {
             #expect(try await h.directory.claim(name.key, for: bob.uid, idToken: bob.idToken))
 
             // The raw layout: a JSON string at /users/usernames/{key}, in the default namespace.
-            let (status, raw) = try await h.call("GET", "\(h.databaseBase)/users/usernames/\(name.key).json?ns=demo-project-default-rtdb")
+            let (status, raw) = try await h.call(
+                "GET", "\(h.databaseBase)/users/usernames/\(name.key).json?ns=demo-project-default-rtdb")
             #expect(status == 200 && raw as? String == bob.uid)
         }
     }
@@ -64,7 +67,8 @@ struct FirebaseUsernameDirectoryEmulatorTests {
             )
             do {
                 let auth = FirebaseAuthProvider(configuration: h.configuration, httpClient: client)
-                let directory = try #require(FirebaseUsernameDirectory(configuration: h.configuration, httpClient: client))
+                let directory = try #require(
+                    FirebaseUsernameDirectory(configuration: h.configuration, httpClient: client))
                 let session = try await auth.signUpAnonymously()
                 #expect(try await directory.claim("shared", for: session.uid, idToken: session.idToken))
                 #expect(try await h.directory.owner(of: "shared") == session.uid)
@@ -81,9 +85,13 @@ struct FirebaseUsernameDirectoryEmulatorTests {
         try await EmulatorHarness.with { h in
             let ann = try await h.auth.signUpAnonymously()
             #expect(try await h.directory.details(of: ann.uid) == nil)
-            try await h.directory.setDetails(UsernameDetails(username: "Ann.Lée", email: "ann@example.com"), of: ann.uid, idToken: ann.idToken)
-            #expect(try await h.directory.details(of: ann.uid) == UsernameDetails(username: "Ann.Lée", email: "ann@example.com"))
-            try await h.directory.setDetails(UsernameDetails(username: "Ann.Lée", email: nil), of: ann.uid, idToken: ann.idToken)
+            try await h.directory.setDetails(
+                UsernameDetails(username: "Ann.Lée", email: "ann@example.com"), of: ann.uid, idToken: ann.idToken)
+            #expect(
+                try await h.directory.details(of: ann.uid)
+                    == UsernameDetails(username: "Ann.Lée", email: "ann@example.com"))
+            try await h.directory.setDetails(
+                UsernameDetails(username: "Ann.Lée", email: nil), of: ann.uid, idToken: ann.idToken)
             #expect(try await h.directory.details(of: ann.uid) == UsernameDetails(username: "Ann.Lée", email: nil))
         }
     }

@@ -65,7 +65,9 @@ struct EmulatorHarness: Sendable {
     }
 
     /// A plain HTTP call to the emulator (admin and emulator-only paths), as JSON.
-    func call(_ method: String, _ url: String, json: String? = nil, headers: [(String, String)] = []) async throws -> (status: Int, body: Any?) {
+    func call(
+        _ method: String, _ url: String, json: String? = nil, headers: [(String, String)] = []
+    ) async throws -> (status: Int, body: Any?) {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         for (name, value) in headers { request.headers.add(name: name, value: value) }

@@ -34,6 +34,9 @@ enum Fixtures {
     static func signInAnswer(
         uid: String = "uid-1", jwt: String = anonymousJWT, refresh: String = "refresh-1", extra: String = ""
     ) -> ScriptedTransport.Reply {
-        .json(200, #"{"kind":"identitytoolkit#SignupNewUserResponse","localId":"\#(uid)","idToken":"\#(jwt)","refreshToken":"\#(refresh)","expiresIn":"3600"\#(extra)}"#)
+        .json(
+            200,
+            #"{"kind":"identitytoolkit#SignupNewUserResponse","localId":"\#(uid)","idToken":"\#(jwt)","refreshToken":"\#(refresh)","expiresIn":"3600"\#(extra)}"#
+        )
     }
 }

@@ -4,7 +4,10 @@ import SesameTesting
 extension ScriptedTransport.Reply {
     /// A Google REST error envelope with `message` (docs/firebase.md, "Endpoints").
     static func error(_ status: Int = 400, _ message: String) -> Self {
-        .json(status, #"{"error":{"code":\#(status),"message":"\#(message)","errors":[{"message":"\#(message)","reason":"invalid","domain":"global"}]}}"#)
+        .json(
+            status,
+            #"{"error":{"code":\#(status),"message":"\#(message)","errors":[{"message":"\#(message)","reason":"invalid","domain":"global"}]}}"#
+        )
     }
 }
 

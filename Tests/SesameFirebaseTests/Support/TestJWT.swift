@@ -4,7 +4,8 @@ import Foundation
 enum TestJWT {
     static func make(uid: String = "uid-1", provider: String) -> String {
         let header = #"{"alg":"none","typ":"JWT"}"#
-        let payload = #"{"user_id":"\#(uid)","sub":"\#(uid)","firebase":{"sign_in_provider":"\#(provider)","identities":{}}}"#
+        let payload =
+            #"{"user_id":"\#(uid)","sub":"\#(uid)","firebase":{"sign_in_provider":"\#(provider)","identities":{}}}"#
         return "\(encode(header)).\(encode(payload))."
     }
 

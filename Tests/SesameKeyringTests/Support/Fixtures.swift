@@ -5,7 +5,8 @@ import SesameCore
 enum Fixtures {
     static func session(uid: String, refresh: String = "refresh-secret") -> Session {
         Session(
-            user: User(uid: uid, isAnonymous: true, providers: [], createdAt: Date(timeIntervalSince1970: 1_700_000_000)),
+            user: User(
+                uid: uid, isAnonymous: true, providers: [], createdAt: Date(timeIntervalSince1970: 1_700_000_000)),
             idToken: IDToken(
                 rawValue: "eyJ.header.\(uid)", expiresAt: Date(timeIntervalSince1970: 1_800_000_000.25),
                 issuedAt: Date(timeIntervalSince1970: 1_799_996_400), signInProvider: "anonymous"),
@@ -19,7 +20,9 @@ enum Fixtures {
         pendingDeletions: [session(uid: "old-guest")],
         pendingMerges: [
             PendingMerge(
-                merge: Merge(mergeId: "m1", fromUid: "old-guest", toUid: "user-2", createdAt: Date(timeIntervalSince1970: 1_750_000_000)),
+                merge: Merge(
+                    mergeId: "m1", fromUid: "old-guest", toUid: "user-2",
+                    createdAt: Date(timeIntervalSince1970: 1_750_000_000)),
                 guest: session(uid: "old-guest"))
         ],
         emailLinkAddress: "ana@example.com",

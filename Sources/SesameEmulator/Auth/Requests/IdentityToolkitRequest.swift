@@ -35,7 +35,8 @@ enum IdentityToolkitRequestDecoding {
     }
 
     /// Decodes fields gathered from a form body or a query string.
-    static func decode<Body: Decodable>(_ type: Body.Type, fields: [String: JSON]) throws(IdentityToolkitError) -> Body {
+    static func decode<Body: Decodable>(_ type: Body.Type, fields: [String: JSON]) throws(IdentityToolkitError) -> Body
+    {
         try decode(type, from: JSON.object(fields).serializedBytes())
     }
 
