@@ -118,10 +118,11 @@ struct FaultExtensionTests {
         try await TestEmulator.with { emu in
             let prefix = "/identitytoolkit.googleapis.com/v1/accounts:signUp"
             _ = try await setFaults(emu, base: emu.authBase, ["latencyMs": 1500, "pathPrefix": .string(prefix)])
-            // The caller gives up long before the answer comes.
+            // The caller gives up long before the answer comes (but late enough for its request
+            // to arrive on a slow, sanitized machine: the count below includes it).
             await #expect(throws: (any Error).self) {
                 _ = try await emu.request(
-                    "POST", "\(emu.authBase)\(prefix)?key=k", body: Array("{}".utf8), timeout: .milliseconds(100))
+                    "POST", "\(emu.authBase)\(prefix)?key=k", body: Array("{}".utf8), timeout: .milliseconds(500))
             }
             // Meanwhile other paths are served, and a patient caller gets its late answer.
             #expect(

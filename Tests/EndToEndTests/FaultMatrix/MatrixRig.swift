@@ -15,7 +15,7 @@ struct MatrixRig: Sendable {
     static func run(
         _ backendKind: TestBackend, flow: MatrixFlow, fault: MatrixFault, _ body: (MatrixRig) async throws -> Void
     ) async throws {
-        let emulator = try await EmulatorProcess.start(backend: backendKind)
+        let emulator = try await EmulatorProcess.start(backend: backendKind, slots: .matrix)
         let backend = MatrixBackend(emulator: emulator)
         let daemon: DaemonProcess
         do {

@@ -44,11 +44,14 @@ final class EmulatorProcess: Sendable {
         self.supabase = supabase
     }
 
-    /// - Parameter arguments: further command-line options (`--supabase-jwt-expiry 60`).
-    static func start(backend: TestBackend = .firebase, arguments extra: [String] = []) async throws -> EmulatorProcess
-    {
-        await ProcessSlots.emulators.acquire()
-        let slot = ProcessSlot(of: .emulators)
+    /// - Parameters:
+    ///   - arguments: further command-line options (`--supabase-jwt-expiry 60`).
+    ///   - slots: the pool whose slot this emulator holds until ``stop()``.
+    static func start(
+        backend: TestBackend = .firebase, arguments extra: [String] = [], slots: ProcessSlots = .emulators
+    ) async throws -> EmulatorProcess {
+        await slots.acquire()
+        let slot = ProcessSlot(of: slots)
         do {
             return try await launch(backend: backend, arguments: extra, slot: slot)
         } catch {
