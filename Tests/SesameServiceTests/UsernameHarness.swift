@@ -28,15 +28,7 @@ struct UsernameHarness {
     }
 
     func run(_ body: (inout AsyncStream<SessionEvent>.Iterator) async throws -> Void) async throws {
-        // Opened before the keyring is loaded, so no event is missed; the snapshot is skipped.
-        var events = await service.events().makeAsyncIterator()
-        _ = await events.next()
-        try await service.start()
-        let loop = Task { await service.run() }
-        defer { loop.cancel() }
-        try await body(&events)
-        await service.shutdown()
-        await loop.value
+        try await runService(service, body)
     }
 
     /// Waits for the anonymous user, then links an email account to it.
