@@ -11,9 +11,11 @@ extension JSONValue {
 
     /// Parses exactly one JSON value (surrounded by optional white space) from `bytes`.
     public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(ParseError) -> JSONValue {
-        let array = Array(bytes)
-        var parser = JSONParser(bytes: array)
-        return try parser.parseDocument()
+        let result = Array(bytes).withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw)
+            return Result { () throws(ParseError) in try parser.parseDocument() }
+        }
+        return try result.get()
     }
 
     public static func parse(_ string: String) throws(ParseError) -> JSONValue {
@@ -21,13 +23,15 @@ extension JSONValue {
     }
 }
 
+/// Reads borrowed bytes (valid while the parser is used, as inside `withUnsafeBytes`): a
+/// request line is parsed where the socket's read put it, without a copy.
 struct JSONParser {
-    let bytes: [UInt8]
+    let bytes: UnsafeRawBufferPointer
     var index = 0
     var depth = 0
     static let maximumDepth = 64
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
     mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
         skipWhitespace()
@@ -85,47 +89,54 @@ struct JSONParser {
 
     mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {
         var members: [String: JSONValue] = [:]
-        try parseMembers { key, _, value in members[key] = value }
+        try enterObject()
+        var first = true
+        while let name = try nextMemberName(first: first) {
+            first = false
+            members[name.string] = try parseValue()
+        }
         return .object(members)
     }
 
-    /// Parses the object at `index` and hands each member to `each`, in order, with where its
-    /// value's bytes are. ``parseObject()`` collects them into a dictionary; the request
-    /// decoder keeps only the four it needs, without one.
-    mutating func parseMembers(
-        _ each: (_ key: String, _ valueBytes: Range<Int>, _ value: JSONValue) -> Void
-    ) throws(JSONValue.ParseError) {
+    /// Steps into the object at `index` (its `{`); then ``nextMemberName(first:)`` walks it.
+    mutating func enterObject() throws(JSONValue.ParseError) {
         try enter()
-        defer { depth -= 1 }
+        index += 1
+    }
+
+    /// Reads the next member's name and its `:`, leaving `index` at the value, which the caller
+    /// reads (``parseValue()``) before asking again; nil at the object's `}`. `first`: no member
+    /// was read yet. ``parseObject()`` collects the members into a dictionary; the request
+    /// decoder keeps only the ones it needs, without one.
+    mutating func nextMemberName(first: Bool) throws(JSONValue.ParseError) -> Name? {
+        skipWhitespace()
+        if first {
+            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                depth -= 1
+                return nil
+            }
+        } else {
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            switch bytes[index] {
+            case UInt8(ascii: ","):
+                index += 1
+                skipWhitespace()
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return nil
+            default:
+                throw fail("expected ',' or '}'")
+            }
+        }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
+        let name = try parseName()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
         index += 1
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            let start = index
-            let value = try parseValue()
-            each(key, start..<index, value)
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return
-            }
-            throw fail("expected ',' or '}'")
-        }
+        return name
     }
 
     mutating func parseArray() throws(JSONValue.ParseError) -> JSONValue {
@@ -182,6 +193,7 @@ struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if isInteger, let integer = smallInteger(start..<index) { return .integer(integer) }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int64(text) { return .integer(integer) }
         guard let double = Double(text), double.isFinite else { throw fail("number out of range") }
@@ -190,94 +202,13 @@ struct JSONParser {
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    mutating func parseString() throws(JSONValue.ParseError) -> String {
-        index += 1  // opening quote
-        var runStart = index
-        var runIsASCII = true
-        var result = ""
-        func flush(_ end: Int) throws(JSONValue.ParseError) {
-            if end > runStart {
-                let run: String
-                if runIsASCII {
-                    // ASCII is valid UTF-8: no validation (and no generic call) needed.
-                    run = bytes.withUnsafeBufferPointer {
-                        String(decoding: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self)
-                    }
-                } else {
-                    guard let valid = String(validating: bytes[runStart..<end], as: UTF8.self) else {
-                        throw JSONValue.ParseError(offset: runStart, reason: "invalid UTF-8")
-                    }
-                    run = valid
-                }
-                if result.isEmpty { result = run } else { result += run }
-            }
-            runIsASCII = true
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte >= 0x80 { runIsASCII = false }
-            if byte == UInt8(ascii: "\"") {
-                try flush(index)
-                index += 1
-                return result
-            }
-            if byte < 0x20 { throw fail("control character in string") }
-            if byte == UInt8(ascii: "\\") {
-                try flush(index)
-                index += 1
-                guard index < bytes.count else { throw fail("unexpected end of input") }
-                let escape = bytes[index]
-                index += 1
-                switch escape {
-                case UInt8(ascii: "\""): result += "\""
-                case UInt8(ascii: "\\"): result += "\\"
-                case UInt8(ascii: "/"): result += "/"
-                case UInt8(ascii: "b"): result += "\u{08}"
-                case UInt8(ascii: "f"): result += "\u{0C}"
-                case UInt8(ascii: "n"): result += "\n"
-                case UInt8(ascii: "r"): result += "\r"
-                case UInt8(ascii: "t"): result += "\t"
-                case UInt8(ascii: "u"):
-                    let first = try parseHex4()
-                    if (0xD800...0xDBFF).contains(first) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-                            bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw fail("lone surrogate") }
-                        index += 2
-                        let second = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(second) else { throw fail("invalid surrogate pair") }
-                        let value = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
-                        guard let scalar = Unicode.Scalar(value) else { throw fail("invalid escape") }
-                        result.unicodeScalars.append(scalar)
-                    } else {
-                        guard let scalar = Unicode.Scalar(first) else { throw fail("lone surrogate") }
-                        result.unicodeScalars.append(scalar)
-                    }
-                default: throw fail("invalid escape")
-                }
-                runStart = index
-                continue
-            }
-            index += 1
-        }
-        throw fail("unterminated string")
-    }
-
-    mutating func parseHex4() throws(JSONValue.ParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw fail("invalid \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw fail("invalid \\u escape")
-            }
-            value = value << 4 | digit
-            index += 1
-        }
-        return value
+    /// An integer of at most 18 digits (it cannot overflow), read without making a string.
+    func smallInteger(_ range: Range<Int>) -> Int64? {
+        let negative = bytes[range.lowerBound] == UInt8(ascii: "-")
+        let digits = negative ? range.dropFirst() : range[...]
+        guard digits.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for position in digits { value = value * 10 + Int64(bytes[position] &- UInt8(ascii: "0")) }
+        return negative ? -value : value
     }
 }

@@ -7,9 +7,13 @@ public struct LocalAPIRequest: Sendable, Hashable {
     public var params: LocalAPIParams
 
     public init(id: LocalAPIRequestID?, method: String, params: [String: JSONValue] = [:]) {
+        self.init(id: id, method: method, params: LocalAPIParams(params))
+    }
+
+    public init(id: LocalAPIRequestID?, method: String, params: LocalAPIParams) {
         self.id = id
         self.method = method
-        self.params = LocalAPIParams(params)
+        self.params = params
     }
 
     /// What decoding one line produced.
@@ -35,13 +39,40 @@ public struct LocalAPIRequest: Sendable, Hashable {
 
 /// The `params` object with typed accessors that throw `-32602` for missing or mistyped
 /// fields. Unknown fields are ignored.
+///
+/// The members are kept as a list, as they came (a request has a handful): reading one is a
+/// short scan, with no dictionary to build and no name to hash. Of a repeated name, the last
+/// one counts, as in a dictionary.
 public struct LocalAPIParams: Sendable, Hashable {
-    public var values: [String: JSONValue]
+    public struct Member: Sendable, Hashable {
+        public var name: String
+        public var value: JSONValue
+    }
 
-    public init(_ values: [String: JSONValue]) { self.values = values }
+    private var members: [Member]
+
+    public init(_ values: [String: JSONValue]) {
+        members = values.map { Member(name: $0.key, value: $0.value) }
+    }
+
+    init(members: [Member]) { self.members = members }
+
+    /// The members by name.
+    public var values: [String: JSONValue] {
+        Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public static func == (lhs: LocalAPIParams, rhs: LocalAPIParams) -> Bool { lhs.values == rhs.values }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(values) }
+
+    private func member(_ name: String) -> JSONValue? {
+        for member in members.reversed() where member.name == name { return member.value }
+        return nil
+    }
 
     public func string(_ name: String) throws(LocalAPIError) -> String {
-        guard let value = values[name], !value.isNull else {
+        guard let value = member(name), !value.isNull else {
             throw .invalidParams("The parameter \"\(name)\" is required.")
         }
         guard case .string(let s) = value else { throw .invalidParams("The parameter \"\(name)\" must be a string.") }
@@ -49,13 +80,13 @@ public struct LocalAPIParams: Sendable, Hashable {
     }
 
     public func optionalString(_ name: String) throws(LocalAPIError) -> String? {
-        guard let value = values[name], !value.isNull else { return nil }
+        guard let value = member(name), !value.isNull else { return nil }
         guard case .string(let s) = value else { throw .invalidParams("The parameter \"\(name)\" must be a string.") }
         return s
     }
 
     public func optionalBool(_ name: String) throws(LocalAPIError) -> Bool? {
-        guard let value = values[name], !value.isNull else { return nil }
+        guard let value = member(name), !value.isNull else { return nil }
         guard case .bool(let b) = value else {
             throw .invalidParams("The parameter \"\(name)\" must be true or false.")
         }
@@ -63,7 +94,7 @@ public struct LocalAPIParams: Sendable, Hashable {
     }
 
     public func optionalNumber(_ name: String) throws(LocalAPIError) -> Double? {
-        guard let value = values[name], !value.isNull else { return nil }
+        guard let value = member(name), !value.isNull else { return nil }
         guard let d = value.doubleValue, d.isFinite else {
             throw .invalidParams("The parameter \"\(name)\" must be a number.")
         }
@@ -71,7 +102,7 @@ public struct LocalAPIParams: Sendable, Hashable {
     }
 
     public func optionalStringArray(_ name: String) throws(LocalAPIError) -> [String]? {
-        guard let value = values[name], !value.isNull else { return nil }
+        guard let value = member(name), !value.isNull else { return nil }
         guard case .array(let items) = value else {
             throw .invalidParams("The parameter \"\(name)\" must be an array of strings.")
         }
@@ -86,7 +117,7 @@ public struct LocalAPIParams: Sendable, Hashable {
     }
 
     public func object(_ name: String) throws(LocalAPIError) -> LocalAPIParams {
-        guard let value = values[name], !value.isNull else {
+        guard let value = member(name), !value.isNull else {
             throw .invalidParams("The parameter \"\(name)\" is required.")
         }
         guard case .object(let o) = value else { throw .invalidParams("The parameter \"\(name)\" must be an object.") }

@@ -17,6 +17,8 @@ final class ConnectionOutput: Sendable {
 
     private struct Outbox {
         var buffer: ByteBuffer?
+        /// The last burst's buffer, cleared, when its memory could be kept (see `release`).
+        var spare: ByteBuffer?
         /// A flush task is queued on the event loop.
         var flushQueued = false
         /// The connection handler is reading a burst and flushes at its end.
@@ -34,6 +36,11 @@ final class ConnectionOutput: Sendable {
 
     /// Queues a response with the request's id (its bytes as the request gave them).
     func send(_ response: SplicedResponse, id: [UInt8]) {
+        id.withUnsafeBytes { send(response, id: $0) }
+    }
+
+    /// Queues a response with the request's id, copied from where the request was read.
+    func send(_ response: SplicedResponse, id: UnsafeRawBufferPointer) {
         append(length: response.count + id.count) { buffer in
             buffer.writeBytes(response.before)
             buffer.writeBytes(id)
@@ -56,16 +63,41 @@ final class ConnectionOutput: Sendable {
         outbox.withLockedValue { $0.holding = true }
     }
 
-    /// On the event loop, at the end of a read burst: writes and flushes what is waiting.
-    func release() {
-        outbox.withLockedValue { $0.holding = false }
-        flush()
+    /// On the event loop, at the end of a read burst: writes and flushes what is waiting,
+    /// from the connection handler's `context` (a concrete `ByteBuffer` down the pipeline, not
+    /// a value of any type through the channel).
+    func release(context: ChannelHandlerContext) {
+        let taken = outbox.withLockedValue { outbox -> ByteBuffer? in
+            outbox.holding = false
+            outbox.flushQueued = false
+            defer { outbox.buffer = nil }
+            return outbox.buffer
+        }
+        guard var buffer = taken else { return }
+        context.writeAndFlush(NIOAny(buffer), promise: nil)
+        // A write the socket took at once has let go of the buffer: cleared, it keeps its
+        // memory for the next burst (one allocation fewer per burst). One still queued is
+        // not touched (clearing it would copy), nor a large one (an idle connection keeps
+        // at most this much).
+        guard buffer.capacity <= Self.spareCapacity, context.channel.isWritable else { return }
+        buffer.clear()
+        outbox.withLockedValue { $0.spare = buffer }
     }
+
+    private static let spareCapacity = 4096
 
     private func append(length: Int, _ write: (inout ByteBuffer) -> Void) {
         let allocator = channel.allocator
         let queueFlush = outbox.withLockedValue { outbox -> Bool in
-            if outbox.buffer == nil { outbox.buffer = allocator.buffer(capacity: max(length + 1, 256)) }
+            if outbox.buffer == nil {
+                if var spare = outbox.spare, spare.writableBytes > length {
+                    outbox.spare = nil
+                    spare.clear()
+                    outbox.buffer = spare
+                } else {
+                    outbox.buffer = allocator.buffer(capacity: max(length + 1, 256))
+                }
+            }
             write(&outbox.buffer!)
             outbox.buffer!.writeInteger(UInt8(ascii: "\n"))
             guard !outbox.holding, !outbox.flushQueued else { return false }

@@ -35,23 +35,34 @@ struct LocalAPIDispatcher: Sendable {
         case later(LocalAPICall, LocalAPIMethod)
     }
 
-    /// Decodes the request's method and parameters once (role first, so a caller without the
-    /// role learns nothing about the parameters), and answers on the event loop what
-    /// ``LocalAPIMethod/venue`` allows; the rest is `.later` for ``execute(_:method:)``.
-    /// - Parameter id: the request's id, as its bytes on the wire.
-    func plan(_ request: LocalAPIRequest, id: [UInt8], caller: Caller) -> Plan {
+    /// Decodes the request's method and parameters once, role first, so a caller without the
+    /// role learns nothing about the parameters. The result depends on the request's bytes and
+    /// the caller's role only: a connection may keep it for the same line with another id.
+    func decode(_ request: LocalAPIRequest, caller: Caller) -> Result<TypedCall, LocalAPIError> {
         guard let method = LocalAPIMethod(rawValue: request.method) else {
-            return .respond(.failure(.methodNotFound(request.method)))
+            return .failure(.methodNotFound(request.method))
         }
         if caller.role < method.requiredRole {
-            return .respond(.failure(.permissionDenied(requiredRole: method.requiredRole)))
+            return .failure(.permissionDenied(requiredRole: method.requiredRole))
         }
-        let call: LocalAPICall
         do throws(LocalAPIError) {
-            call = try LocalAPICall.decode(method, request.params)
+            return .success(TypedCall(call: try LocalAPICall.decode(method, request.params), method: method))
         } catch {
-            return .respond(.failure(error))
+            return .failure(error)
         }
+    }
+
+    /// A decoded call and its method.
+    struct TypedCall: Sendable {
+        var call: LocalAPICall
+        var method: LocalAPIMethod
+    }
+
+    /// Answers on the event loop what ``LocalAPIMethod/venue`` allows; the rest is `.later`
+    /// for ``execute(_:method:)``.
+    /// - Parameter id: the request's id, as its bytes on the wire (valid during the call).
+    func plan(_ typed: TypedCall, id: UnsafeRawBufferPointer, caller: Caller) -> Plan {
+        let (call, method) = (typed.call, typed.method)
         if method.venue == .service { return .later(call, method) }
         switch call {
         case .hello:
@@ -65,7 +76,7 @@ struct LocalAPIDispatcher: Sendable {
             if migrator && caller.role < .manager {
                 return .respond(.failure(.permissionDenied(requiredRole: .manager)))
             }
-            hub.subscribe(output: caller.output, requestID: id, events: events, migrator: migrator)
+            hub.subscribe(output: caller.output, requestID: Array(id), events: events, migrator: migrator)
             return .answered
         case .unsubscribe(let subscription):
             guard hub.unsubscribe(output: caller.output, subscription: subscription) else {

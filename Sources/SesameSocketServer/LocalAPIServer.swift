@@ -29,6 +29,8 @@ public final class LocalAPIServer: Service, Sendable {
     private let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
     private let follower = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    /// Read bursts handled so far, for telling an idle daemon from a busy one.
+    public let activity = LocalAPIActivity()
 
     public init(
         configuration: LocalAPIServerConfiguration, service: SessionService, instance: String, usernamesEnabled: Bool,
@@ -144,6 +146,7 @@ public final class LocalAPIServer: Service, Sendable {
         let dispatcher = self.dispatcher
         let hub = self.hub
         let logger = self.logger
+        let activity = self.activity
         return PeerCredentials.read(from: channel).flatMapThrowing { peer in
             let role = access.role(for: peer)
             logger.debug(
@@ -151,9 +154,9 @@ public final class LocalAPIServer: Service, Sendable {
                 metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
             let output = ConnectionOutput(channel: channel)
             let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
-            try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(RequestLineDecoder()))
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionHandler(dispatcher: dispatcher, caller: caller, hub: hub, logger: logger))
+                ConnectionHandler(
+                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, logger: logger))
         }
     }
 

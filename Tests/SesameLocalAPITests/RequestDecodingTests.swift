@@ -68,6 +68,26 @@ struct RequestDecodingTests {
         #expect(error.code == expectedCode)
     }
 
+    @Test(
+        "member names are compared as JSON strings (escapes included), and of a repeated name the last counts, in params too"
+    )
+    func memberNames() throws {
+        let line =
+            #"{"jsonrpc":"2.0","\u0069d":5,"method":"getIdToken","params":{"minValidity":1,"min\u0056alidity":60,"x":[{}]},"id":6}"#
+        guard case .request(let request) = decode(line) else {
+            Issue.record("not decoded")
+            return
+        }
+        #expect(request.id == .integer(6))
+        #expect(try request.params.optionalNumber("minValidity") == 60)
+        #expect(request.params.values.count == 2)
+        guard case .request(let escaped) = decode(#"{"jsonrpc":"2.0","\u0069d":5,"method":"hello"}"#) else {
+            Issue.record("not decoded")
+            return
+        }
+        #expect(escaped.id == .integer(5))
+    }
+
     @Test("a request without id is a notification: nothing to answer")
     func notification() {
         #expect(decode(#"{"jsonrpc":"2.0","method":"signOut"}"#) == .notification)
