@@ -2,3 +2,5 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-journal.h>
 #include <syslog.h>
+/* malloc_trim(3), for giving free heap memory back when idle (SesameSystemd's IdleRelease). */
+#include <malloc.h>

@@ -24,6 +24,8 @@ struct DaemonConfiguration: Sendable {
     var observers: [String] = []
     var keyringPath = ""
     var stateDirectory = ""
+    /// Seconds without a request after which memory is given back (`memory.release_when_idle`); 0: never.
+    var releaseWhenIdle = 5.0
 
     /// Usernames are on with Supabase (the tables are part of its setup), and on Firebase when
     /// a database URL or a database emulator host is set.
@@ -57,6 +59,7 @@ extension DaemonConfiguration {
         "socket": ["path": .string, "mode": .mode, "max_connections": .integer],
         "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
         "keyring": ["path": .string],
+        "memory": ["release_when_idle": .seconds],
     ]) { first, _ in first }
 
     /// Builds the configuration.
@@ -181,7 +184,12 @@ extension DaemonConfiguration {
             case .double: seconds = value.double ?? -1
             default: throw wrong("a number of seconds")
             }
-            try backend.setRequestTimeout(seconds, origin: "\(file): ")
+            if name == "memory.release_when_idle" {
+                guard seconds >= 0, seconds <= 86_400 else { throw wrong("between 0 (never) and 86400 seconds") }
+                releaseWhenIdle = seconds
+            } else {
+                try backend.setRequestTimeout(seconds, origin: "\(file): ")
+            }
         case .stringArray:
             guard let array = value.array else { throw wrong("an array of strings") }
             var strings: [String] = []

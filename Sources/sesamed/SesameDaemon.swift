@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import NIOCore
 import NIOPosix
 import ServiceLifecycle
 import SesameCore
@@ -59,6 +60,11 @@ struct SesameDaemon: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // One event loop for the socket and the HTTP client: the local API's work is small
+        // (one loop answers ~190,000 requests a second, docs/BENCHMARKS.md), one thread keeps
+        // every connection's notifications on the loop that writes them, and it is a thread
+        // (and its stack) fewer. Set before anything uses the shared group.
+        NIOSingletons.groupLoopCountSuggestion = 1
         let environment = ProcessInfo.processInfo.environment
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let factory = JournalLogHandler.factory(identifier: "sesamed", environment: environment, logLevel: level)
@@ -142,7 +148,7 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: SessionMaintenance(service)),
                     .init(service: server),
                     .init(service: systemd),
-                ],
+                ] + idleMemory(configuration, server: server, service: service),
                 logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { watcher in
             watcher.addTask {
@@ -157,6 +163,22 @@ struct SesameDaemon: AsyncParsableCommand {
         await store.close()
         await backend.shutdown()
         logger.info("sesamed stopped")
+    }
+
+    /// The idle memory release, unless `memory.release_when_idle` is 0.
+    func idleMemory(
+        _ configuration: DaemonConfiguration, server: LocalAPIServer, service: SessionService
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        guard configuration.releaseWhenIdle > 0 else { return [] }
+        let activity: @Sendable () async -> UInt64 = {
+            server.activity.count &+ UInt64(await service.emittedEvents)
+        }
+        return [
+            .init(
+                service: IdleMemory(
+                    delay: .milliseconds(Int(configuration.releaseWhenIdle * 1000)), activity: activity,
+                    logger: Logger(label: "sesame.memory")))
+        ]
     }
 
     /// Prints one line for people and returns the exit status to throw.

@@ -22,7 +22,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_processes import Processes, private_kib, cpu_seconds  # noqa: E402
+from bench_processes import Processes, cpu_seconds  # noqa: E402
 
 GET_ID_TOKEN = '{"jsonrpc":"2.0","id":{ID},"method":"getIdToken","params":{"minValidity":60}}'
 GET_STATE = '{"jsonrpc":"2.0","id":{ID},"method":"getState"}'
@@ -59,6 +59,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=3.0, help="measured seconds per latency cell")
     parser.add_argument("--clients", type=int, default=100, help="concurrent clients for throughput")
     parser.add_argument("--fanout", default="1000,10000", help="subscriber counts for the fan-out goals")
+    parser.add_argument("--idle-seconds", type=float, default=11.0,
+                        help="seconds without a request before idle memory is read (the daemon gives memory back "
+                             "after 5 to 10 s idle)")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -68,7 +71,7 @@ def main() -> int:
         daemon_socket = p.daemon_socket
         reply = round_trip(daemon_socket, GET_ID_TOKEN.replace("{ID}", "1"))
         echo_socket = p.start_echo(len(reply.encode()))
-        idle_kib = private_kib(p.daemon.pid)
+        idle_kib = p.idle_kib(args.idle_seconds)
         per_connection_kib = p.idle_connections_kib(1000)
 
         cells = {}

@@ -21,13 +21,14 @@ struct RequestTimeoutTests {
     }
 
     @Test(
-        "the sample etc/sesamed.toml, request_timeout included, has only known keys: it stops on the empty api_key alone"
+        "the sample etc/sesamed.toml, request_timeout and release_when_idle included, has only known keys: it stops on the empty api_key alone"
     )
     func sampleConfiguration() async throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let sample = try String(contentsOf: root.appendingPathComponent("etc/sesamed.toml"), encoding: .utf8)
         #expect(sample.contains("request_timeout = 10"))
+        #expect(sample.contains("release_when_idle = 5"))
         let directory = try makeTemporaryDirectory("rt")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try sample.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)

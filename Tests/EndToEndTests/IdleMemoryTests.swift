@@ -1,0 +1,70 @@
+import Foundation
+import SesameLocalAPI
+import Testing
+
+/// `memory.release_when_idle`: the real daemon gives its code pages back once idle, goes on
+/// answering afterwards, and does not while it is busy.
+@Suite("sesamed gives memory back when idle", .serialized, .timeLimit(.minutes(2)))
+struct IdleMemoryTests {
+    @Test("idle for the configured time: the code pages are released; the next request is answered as before")
+    func releasesWhenIdle() async throws {
+        try await withEmulatorAndDaemon(settings: ["memory": ["release_when_idle": "0.5"]]) { _, daemon in
+            let pid = daemon.child.pid
+            let socket = daemon.socketPath
+            let before = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
+            let busy = try Self.residentCodeKiB(pid)
+            try await waitUntil("the daemon released its code pages", timeout: .seconds(10)) {
+                try Self.residentCodeKiB(pid) < busy / 4
+            }
+            #expect(daemon.log.contains("Idle: gave back the code pages not in use"))
+            let after = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
+            #expect(after == before)
+            let token = try await onOwnThread {
+                try rawCall(socket, #"{"jsonrpc":"2.0","id":2,"method":"getIdToken"}"#)
+            }
+            #expect(token["result"]?["token"]?.stringValue != nil)
+        }
+    }
+
+    @Test("0 turns it off: nothing is released however long the daemon idles")
+    func off() async throws {
+        try await withEmulatorAndDaemon(settings: ["memory": ["release_when_idle": "0"]]) { _, daemon in
+            let pid = daemon.child.pid
+            let resident = try Self.residentCodeKiB(pid)
+            try await Task.sleep(for: .seconds(2))
+            #expect(try Self.residentCodeKiB(pid) >= resident)
+            #expect(!daemon.log.contains("Idle: gave back"))
+        }
+    }
+
+    @Test("a release_when_idle that is not a number of seconds from 0 to 86400 stops sesamed with 78 naming the key")
+    func invalidValues() async throws {
+        let directory = try makeTemporaryDirectory("mi")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for value in ["-1", "86401", "\"5\"", "true"] {
+            let text = "[memory]\nrelease_when_idle = \(value)\n[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n"
+            try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+            let result = try await runCommand(
+                Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+            #expect(result.status == 78, "release_when_idle = \(value) → \(result.status): \(result.stderr)")
+            #expect(result.stderr.contains("memory.release_when_idle"), "\(value) → \(result.stderr)")
+        }
+    }
+
+    /// Resident KiB of the daemon's executable code mapping (`r-xp`, its own binary).
+    static func residentCodeKiB(_ pid: Int32) throws -> Int {
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
+        let smaps = try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)
+        var total = 0
+        var inCode = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), fields.count >= 6 {
+                inCode = fields[1] == "r-xp" && fields[5...].joined(separator: " ") == executable
+            } else if inCode, fields.first == "Rss:", fields.count >= 2, let kib = Int(fields[1]) {
+                total += kib
+            }
+        }
+        return total
+    }
+}
