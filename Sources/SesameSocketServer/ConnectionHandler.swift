@@ -20,6 +20,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let caller: LocalAPIDispatcher.Caller
     private let hub: SubscriptionHub
     private let activity: LocalAPIActivity
+    private let flush: LoopFlush
     private let logger: Logger
     private let maximumLineBytes: Int
     /// Read and not yet handled: the start of a line, or lines waiting for a call to finish.
@@ -32,8 +33,10 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     init(
         dispatcher: LocalAPIDispatcher, caller: LocalAPIDispatcher.Caller, hub: SubscriptionHub,
-        activity: LocalAPIActivity, logger: Logger, maximumLineBytes: Int = ProtocolLimits.maximumRequestLineBytes
+        activity: LocalAPIActivity, flush: LoopFlush, logger: Logger,
+        maximumLineBytes: Int = ProtocolLimits.maximumRequestLineBytes
     ) {
+        self.flush = flush
         self.dispatcher = dispatcher
         self.caller = caller
         self.hub = hub
@@ -52,13 +55,14 @@ final class ConnectionHandler: ChannelInboundHandler {
             bytes = earlier
         }
         unread = bytes
-        // Answers of this read burst go out with one flush, in channelReadComplete.
+        // The answers of this read burst wait, and go out with one flush after the loop's
+        // other reads (LoopFlush).
         caller.output.hold()
         drain(context: context)
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
-        caller.output.release(context: context)
+        flush.add(caller.output, context: context)
         context.fireChannelReadComplete()
     }
 

@@ -6,8 +6,8 @@ import SesameLocalAPI
 ///
 /// Every line goes into one outbox under a lock, so lines leave in the order they were sent,
 /// whichever thread sent them. The outbox is written with one flush per batch: while the
-/// connection handler reads a burst of requests it holds the outbox and flushes once at the
-/// end of the burst (`channelReadComplete`); a line sent at any other time (an answer from the
+/// connection handler reads a burst of requests it holds the outbox, which is flushed once
+/// after the loop's reads of this wake-up (``LoopFlush``); a line sent at any other time (an answer from the
 /// session service, a notification) queues one flush task on the event loop, which takes
 /// whatever else was sent before it runs.
 final class ConnectionOutput: Sendable {
@@ -58,12 +58,12 @@ final class ConnectionOutput: Sendable {
         }
     }
 
-    /// On the event loop, at the start of a read burst: lines wait for ``release()``.
+    /// On the event loop, at the start of a read burst: lines wait for ``release(context:)``.
     func hold() {
         outbox.withLockedValue { $0.holding = true }
     }
 
-    /// On the event loop, at the end of a read burst: writes and flushes what is waiting,
+    /// On the event loop, after the read burst (``LoopFlush``): writes and flushes what is waiting,
     /// from the connection handler's `context` (a concrete `ByteBuffer` down the pipeline, not
     /// a value of any type through the channel).
     func release(context: ChannelHandlerContext) {

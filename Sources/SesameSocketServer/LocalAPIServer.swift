@@ -31,6 +31,8 @@ public final class LocalAPIServer: Service, Sendable {
     private let follower = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// Read bursts handled so far, for telling an idle daemon from a busy one.
     public let activity = LocalAPIActivity()
+    /// One ``LoopFlush`` per event loop, made for the loop's first connection.
+    private let flushes = NIOLockedValueBox([ObjectIdentifier: NIOLoopBound<LoopFlush>]())
 
     public init(
         configuration: LocalAPIServerConfiguration, service: SessionService, instance: String, usernamesEnabled: Bool,
@@ -147,6 +149,7 @@ public final class LocalAPIServer: Service, Sendable {
         let hub = self.hub
         let logger = self.logger
         let activity = self.activity
+        let flush = loopFlush(for: channel.eventLoop)
         return PeerCredentials.read(from: channel).flatMapThrowing { peer in
             let role = access.role(for: peer)
             logger.debug(
@@ -156,7 +159,19 @@ public final class LocalAPIServer: Service, Sendable {
             let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
             try channel.pipeline.syncOperations.addHandler(
                 ConnectionHandler(
-                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, logger: logger))
+                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, flush: flush,
+                    logger: logger))
+        }
+    }
+
+    /// The loop's ``LoopFlush``; called on `eventLoop`.
+    private func loopFlush(for eventLoop: any EventLoop) -> LoopFlush {
+        flushes.withLockedValue { flushes in
+            let key = ObjectIdentifier(eventLoop)
+            if let existing = flushes[key] { return existing.value }
+            let flush = LoopFlush(eventLoop: eventLoop)
+            flushes[key] = NIOLoopBound(flush, eventLoop: eventLoop)
+            return flush
         }
     }
 
