@@ -2,6 +2,12 @@ import Logging
 import NIOCore
 import SesameLocalAPI
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One client connection: split lines → decode → authorise → dispatch → answer, with at most
 /// ``ProtocolLimits/maximumRequestsInFlight`` requests in flight (beyond that it stops reading).
 ///
@@ -91,10 +97,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// when the line is not complete yet. A line over the limit answers `-32600` and closes.
     private func handleFirstLine(of bytes: ByteBuffer, context: ChannelHandlerContext) -> Int? {
         bytes.withUnsafeReadableBytes { raw -> Int? in
-            guard let newline = raw.firstIndex(of: UInt8(ascii: "\n")) else {
+            guard let base = raw.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "\n")), raw.count) else {
                 if raw.count > maximumLineBytes { refuseTooLarge() }
                 return nil
             }
+            let newline = UnsafeRawPointer(found) - base
             guard newline <= maximumLineBytes else {
                 refuseTooLarge()
                 return nil
