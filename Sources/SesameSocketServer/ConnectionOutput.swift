@@ -86,9 +86,27 @@ final class ConnectionOutput: Sendable {
 
     private static let spareCapacity = 4096
 
+    /// Queues one line like `send(_:)`, but leaves the flush to the caller: true when one is
+    /// needed, and then the caller must call ``flushQueued()`` on the event loop. The hub
+    /// notifies many connections this way with one task per event loop, not one per connection.
+    func enqueue(_ line: [UInt8]) -> Bool {
+        appendLine(length: line.count) { $0.writeBytes(line) }
+    }
+
+    /// On the event loop: writes and flushes what is queued (after ``enqueue(_:)`` said so).
+    func flushQueued() { flush() }
+
     private func append(length: Int, _ write: (inout ByteBuffer) -> Void) {
+        if appendLine(length: length, write) {
+            channel.eventLoop.execute { self.flush() }
+        }
+    }
+
+    /// Appends a line; true when nobody will flush it yet (no read burst holds the outbox and
+    /// no flush task is queued), and then one is counted as queued.
+    private func appendLine(length: Int, _ write: (inout ByteBuffer) -> Void) -> Bool {
         let allocator = channel.allocator
-        let queueFlush = outbox.withLockedValue { outbox -> Bool in
+        return outbox.withLockedValue { outbox -> Bool in
             if outbox.buffer == nil {
                 if var spare = outbox.spare, spare.writableBytes > length {
                     outbox.spare = nil
@@ -103,9 +121,6 @@ final class ConnectionOutput: Sendable {
             guard !outbox.holding, !outbox.flushQueued else { return false }
             outbox.flushQueued = true
             return true
-        }
-        if queueFlush {
-            channel.eventLoop.execute { self.flush() }
         }
     }
 

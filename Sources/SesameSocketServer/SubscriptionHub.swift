@@ -117,6 +117,9 @@ final class SubscriptionHub: Sendable {
     private static func deliver(
         _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]
     ) {
+        // Lines go into every outbox now, in order; the flushes go to each event loop as one
+        // task for all of its connections, not a task per connection.
+        var flushes: [ObjectIdentifier: (loop: any EventLoop, outputs: [ConnectionOutput])] = [:]
         for subscriber in subscribers.values {
             let wanted: Bool
             switch event {
@@ -124,7 +127,12 @@ final class SubscriptionHub: Sendable {
             case .shutdown: wanted = true
             default: wanted = subscriber.events.contains(event)
             }
-            if wanted { subscriber.output.send(line) }
+            guard wanted, subscriber.output.enqueue(line) else { continue }
+            let loop = subscriber.output.channel.eventLoop
+            flushes[ObjectIdentifier(loop), default: (loop, [])].outputs.append(subscriber.output)
+        }
+        for (loop, outputs) in flushes.values {
+            loop.execute { for output in outputs { output.flushQueued() } }
         }
     }
 
