@@ -73,7 +73,7 @@ fuzz:
 	scripts/fuzz.sh 600
 
 bench: deps
-	for product in sesamed sesame-emulator sesame-emulator-bench; do \
+	for product in sesamed sesame-emulator sesame-emulator-bench sesame-nio-echo; do \
 		$(SWIFT) build -c release --product $$product || exit 1; \
 	done
 	mkdir -p .build/bench-tools

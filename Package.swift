@@ -184,6 +184,12 @@ let package = Package(
             path: "Examples/Migrator",
             swiftSettings: strict
         ),
+        // `make bench`'s SwiftNIO floor: a line answered by one NIO handler and nothing else.
+        .executableTarget(
+            name: "sesame-nio-echo",
+            dependencies: [.product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio)],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sesame-emulator-bench",
             dependencies: [

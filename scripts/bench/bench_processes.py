@@ -126,6 +126,16 @@ class Processes:
         self.echo.stdout.readline()
         return path
 
+    def start_nio_echo(self, reply_bytes: int) -> tuple[str, int] | None:
+        """Starts sesame-nio-echo (SwiftNIO with one handler) when it was built; its socket and pid."""
+        binary = os.path.join(self.bin_dir, "sesame-nio-echo")
+        if not os.path.exists(binary):
+            return None
+        path = os.path.join(self.work, "nio-echo.sock")
+        child = self._spawn([binary, path, str(reply_bytes)], core=1, stdout=subprocess.PIPE)
+        child.stdout.readline()
+        return path, child.pid
+
     def idle_connections_kib(self, count: int) -> float:
         """Private memory the daemon spends per idle connection: `count` connections (each said
         hello) held open, over a baseline taken with a few connections already open, so the
