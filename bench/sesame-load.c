@@ -7,8 +7,11 @@
  *       {"requests","seconds","rps","p50_us","p99_us","cpu_s"}.
  *   sesame-load fanout SOCKET SUBSCRIBERS ROUNDS 'TRIGGER LINE with {N}' MARKER
  *       SUBSCRIBERS connections subscribe; each round sends the trigger on another connection
- *       and times, per subscriber, the first line containing MARKER. Prints
- *       {"subscribers","rounds","p50_ms","p99_ms","max_ms","cpu_s"}.
+ *       and times, per subscriber, the first line containing MARKER (from the trigger). Prints
+ *       {"subscribers","rounds","p50_ms","p99_ms","max_ms" (over every delivery),
+ *        "change_p99_ms","change_p99_max_ms" (each round's own p99: median and worst round),
+ *        "spread_p50_ms","spread_p99_ms" (after the round's first delivery: the fan-out itself),
+ *        "first_p50_ms","first_max_ms" (the trigger's path to the first subscriber),"cpu_s"}.
  *   sesame-load count SOCKET CLIENTS REQUESTS 'REQUEST LINE with {ID}'
  *       Closed loop like latency, but stops after exactly REQUESTS answers (for instruction
  *       counts under callgrind, where wall-clock time means nothing). Prints {"requests"}.
@@ -93,11 +96,17 @@ static int fanout(const char *path, int subscribers, int rounds, const char *tri
     }
     struct peer control = {.fd = connect_to(path)};
     double *samples = malloc((size_t)subscribers * (size_t)rounds * sizeof(double));
+    /* Each subscriber's delay after the round's first delivery: the fan-out itself, without the
+     * trigger's own path (backend call, durable keyring write) that every subscriber shares. */
+    double *spread = malloc((size_t)subscribers * (size_t)rounds * sizeof(double));
+    double *first = malloc((size_t)rounds * sizeof(double));
+    double *round_p99 = malloc((size_t)rounds * sizeof(double)); /* each state change's own p99 */
     size_t count = 0;
     double cpu_before = cpu_seconds();
     struct epoll_event events[256];
     for (int round = 1; round <= rounds; round++) {
         int waiting = subscribers;
+        double round_first = -1;
         for (int i = 0; i < subscribers; i++) peers[i].seen = 0;
         double t0 = now();
         send_line(control.fd, trigger, "{N}", round);
@@ -111,17 +120,28 @@ static int fanout(const char *path, int subscribers, int rounds, const char *tri
                 if (read_lines(peer, marker, &matched) < 0) return fail("a subscriber was disconnected");
                 if (matched && !peer->seen) {
                     peer->seen = 1;
+                    if (round_first < 0) round_first = t;
+                    spread[count] = (t - round_first) * 1e3;
                     samples[count++] = (t - t0) * 1e3;
                     waiting--;
                 }
             }
         }
+        first[round - 1] = (round_first - t0) * 1e3;
+        round_p99[round - 1] = percentile(samples + count - subscribers, (size_t)subscribers, 0.99);
         if (wait_line(&control, "\"id\"") < 0) return fail("the trigger failed");
     }
     double cpu = cpu_seconds() - cpu_before;
     double p50 = percentile(samples, count, 0.50), p99 = percentile(samples, count, 0.99);
-    printf("{\"subscribers\":%d,\"rounds\":%d,\"p50_ms\":%.2f,\"p99_ms\":%.2f,\"max_ms\":%.2f,\"cpu_s\":%.3f}\n",
-           subscribers, rounds, p50, p99, samples[count - 1], cpu);
+    double spread_p50 = percentile(spread, count, 0.50), spread_p99 = percentile(spread, count, 0.99);
+    double first_p50 = percentile(first, (size_t)rounds, 0.50), first_max = percentile(first, (size_t)rounds, 1.0);
+    double change_p99 = percentile(round_p99, (size_t)rounds, 0.50);
+    double change_p99_max = percentile(round_p99, (size_t)rounds, 1.0);
+    printf("{\"subscribers\":%d,\"rounds\":%d,\"p50_ms\":%.2f,\"p99_ms\":%.2f,\"max_ms\":%.2f,"
+           "\"change_p99_ms\":%.2f,\"change_p99_max_ms\":%.2f,"
+           "\"spread_p50_ms\":%.2f,\"spread_p99_ms\":%.2f,\"first_p50_ms\":%.2f,\"first_max_ms\":%.2f,\"cpu_s\":%.3f}\n",
+           subscribers, rounds, p50, p99, samples[count - 1], change_p99, change_p99_max, spread_p50, spread_p99,
+           first_p50, first_max, cpu);
     return 0;
 }
 
