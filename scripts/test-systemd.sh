@@ -185,6 +185,20 @@ check "bob (not in group sesame) gets 69: permission denied, join group sesame" 
     eval '[ $rc -eq 69 ] && grep -q "permission denied on /run/sesame/sesamed.sock: join group sesame" <<< "$out"'
 check "alice (group sesame) is served a token" eval 'as alice sesamectl token > /dev/null'
 
+# --- Idle memory: code pages given back inside the unit's sandbox ---------------------------
+# memory.release_when_idle (5 s by default): madvise and malloc_trim must pass the unit's
+# SystemCallFilter and MemoryDenyWriteExecute; the watchdog's pings run meanwhile.
+code_kib() { on awk '/^[0-9a-f]+-[0-9a-f]+ / { code = ($2 == "r-xp" && $6 ~ /sesamed$/); next }
+                     code && /^Rss:/ { kib += $2 } END { print kib + 0 }' "/proc/$1/smaps"; }
+pid=$(on systemctl show -p MainPID --value sesamed.service)
+as alice sesamectl token > /dev/null
+busy_kib=$(code_kib "$pid")
+sleep 11
+idle_kib=$(code_kib "$pid")
+check "idle: the daemon gave back its code pages (${busy_kib} KiB serving, ${idle_kib} KiB after 11 s idle)" \
+    test "$idle_kib" -le $((busy_kib / 4))
+check "idle: the next request is served as before" eval 'as alice sesamectl token > /dev/null'
+
 # --- Watchdog: a hung daemon is replaced, the session kept ---------------------------------
 # The package's runtime is static and finds no backtracer helper, so SIGABRT is fatal even
 # without these settings; a dynamically linked build (make install) needs them (docs/systemd.md,

@@ -136,7 +136,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             case .failure(let error):
                 send(.failure(error), id: id)
             case .success(let typed):
-                if let idRange, RequestMemo.isSimpleID(id) {
+                if let idRange, typed.method.venue != .service, RequestMemo.isSimpleID(id) {
                     memo = RequestMemo(line: line, id: idRange, typed: typed)
                 }
                 plan(typed, id: id, context: context)

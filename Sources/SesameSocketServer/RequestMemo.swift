@@ -17,7 +17,10 @@ import Darwin
 /// `before` and `after` leaves the rest of the line meaning what it meant: the byte after a
 /// parsed value is white space, `,` or `}`. Only ids the memo can check in a glance count: an
 /// integer of at most 18 digits, or a string of printable ASCII without escapes. Any other line
-/// is decoded in full (and may become the new memo). A class: checking it costs one retain.
+/// is decoded in full (and may become the new memo). Only the methods answered on the event
+/// loop are remembered (`hello`, `getState`, `getIdToken`, `subscribe`, `unsubscribe`): their
+/// lines carry no password, link or code, so the memo never keeps a secret in memory longer
+/// than its request. A class: checking it costs one retain.
 final class RequestMemo {
     private let before: [UInt8]
     private let after: [UInt8]
