@@ -13,10 +13,18 @@ struct IdleMemoryTests {
             let socket = daemon.socketPath
             let before = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
             let busy = try Self.residentCodeKiB(pid)
-            try await waitUntil("the daemon released its code pages", timeout: .seconds(10)) {
-                try Self.residentCodeKiB(pid) < busy / 4
+            var lowest = busy
+            try await waitUntil("the daemon said it gave its code pages back", timeout: .seconds(10)) {
+                lowest = min(lowest, try Self.residentCodeKiB(pid))
+                return daemon.log.contains("Idle: gave back the code pages not in use")
             }
-            #expect(daemon.log.contains("Idle: gave back the code pages not in use"))
+            for _ in 0..<20 where lowest >= busy / 4 {
+                try await Task.sleep(for: .milliseconds(50))
+                lowest = min(lowest, try Self.residentCodeKiB(pid))
+            }
+            // Not to zero: the daemon's timers run now and then, and each page they run maps
+            // the 64 KiB around it back.
+            #expect(lowest < busy / 4, "code resident: \(busy) KiB serving, at least \(lowest) KiB idle")
             let after = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
             #expect(after == before)
             let token = try await onOwnThread {
@@ -45,7 +53,9 @@ struct IdleMemoryTests {
     /// Resident KiB of the daemon's executable code mapping (`r-xp`, its own binary).
     static func residentCodeKiB(_ pid: Int32) throws -> Int {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")
-        let smaps = try String(contentsOfFile: "/proc/\(pid)/smaps", encoding: .utf8)
+        // Read to the end: /proc files have no size, and a sanitizer's mappings make this one long.
+        let smaps = String(
+            decoding: try FileHandle(forReadingAtPath: "/proc/\(pid)/smaps")?.readToEnd() ?? Data(), as: UTF8.self)
         var total = 0
         var inCode = false
         for line in smaps.split(separator: "\n") {

@@ -49,6 +49,12 @@ struct ExecutableCodeTests {
     func releasesAndRuns() throws {
         let before = try Self.residentCodeKiB()
         let release = ExecutableCode.releaseUnused()
+        guard before > 0 else {
+            // No eligible mapping in this process (a sanitizer's runtime or a debugger wrote to
+            // the code): then nothing may be released either.
+            #expect(release.residentBytes == 0)
+            return
+        }
         #expect(release.mappings >= 1)
         #expect(release.residentBytes > 0)
         // Still running the released code: a call through the test binary and back.
@@ -61,7 +67,9 @@ struct ExecutableCodeTests {
     /// Resident KiB of this test binary's code mapping(s).
     static func residentCodeKiB() throws -> Int {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let text = try String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
+        // Read to the end: /proc files have no size, and a sanitizer's mappings make this one long.
+        let text = String(
+            decoding: try FileHandle(forReadingAtPath: "/proc/self/smaps")?.readToEnd() ?? Data(), as: UTF8.self)
         return ExecutableCode.Mapping.parse(text).filter { $0.isReleasableCode(of: executable) }
             .reduce(0) { $0 + $1.residentKiB }
     }
