@@ -64,7 +64,10 @@ public final class LocalAPIServer: Service, Sendable {
         }
         await hub.waitUntilPublished(0)
         let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            // As under socket activation (systemd's Backlog= default, the kernel's SOMAXCONN): a
+            // Unix socket's connect fails at once with EAGAIN when the queue is full, so a burst
+            // of clients at boot must fit in it.
+            .serverChannelOption(ChannelOptions.backlog, value: 4096)
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark,
                 value: .init(
@@ -149,7 +152,7 @@ public final class LocalAPIServer: Service, Sendable {
         let hub = self.hub
         let logger = self.logger
         let activity = self.activity
-        let flush = loopFlush(for: channel.eventLoop)
+        let flush = NIOLoopBound(loopFlush(for: channel.eventLoop), eventLoop: channel.eventLoop)
         return PeerCredentials.read(from: channel).flatMapThrowing { peer in
             let role = access.role(for: peer)
             logger.debug(
@@ -159,7 +162,7 @@ public final class LocalAPIServer: Service, Sendable {
             let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
             try channel.pipeline.syncOperations.addHandler(
                 ConnectionHandler(
-                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, flush: flush,
+                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, flush: flush.value,
                     logger: logger))
         }
     }

@@ -118,8 +118,13 @@ final class SubscriptionHub: Sendable {
         _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]
     ) {
         // Lines go into every outbox now, in order; the flushes go to each event loop as one
-        // task for all of its connections, not a task per connection.
+        // task per chunk of its connections, not a task per connection. A chunk is flushed
+        // as soon as it is full, so the first subscribers are written to while the rest are
+        // still being queued.
         var flushes: [ObjectIdentifier: (loop: any EventLoop, outputs: [ConnectionOutput])] = [:]
+        func flush(_ loop: any EventLoop, _ outputs: [ConnectionOutput]) {
+            loop.execute { for output in outputs { output.flushQueued() } }
+        }
         for subscriber in subscribers.values {
             let wanted: Bool
             switch event {
@@ -129,12 +134,18 @@ final class SubscriptionHub: Sendable {
             }
             guard wanted, subscriber.output.enqueue(line) else { continue }
             let loop = subscriber.output.channel.eventLoop
-            flushes[ObjectIdentifier(loop), default: (loop, [])].outputs.append(subscriber.output)
+            let key = ObjectIdentifier(loop)
+            flushes[key, default: (loop, [])].outputs.append(subscriber.output)
+            if let chunk = flushes[key], chunk.outputs.count >= flushChunk {
+                flushes[key] = nil
+                flush(loop, chunk.outputs)
+            }
         }
-        for (loop, outputs) in flushes.values {
-            loop.execute { for output in outputs { output.flushQueued() } }
-        }
+        for (loop, outputs) in flushes.values { flush(loop, outputs) }
     }
+
+    /// Connections flushed by one event loop task during a fan-out.
+    private static let flushChunk = 1024
 
     /// Registers a subscription and queues its response (and, for migrators, one
     /// `accountMerge` per pending merge) before any later notification.

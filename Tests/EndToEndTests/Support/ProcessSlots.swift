@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How many emulators (each with its daemons) the end-to-end tests run at once: six for
 /// the tests, four more for the fault matrix.
@@ -38,17 +39,13 @@ actor ProcessSlots {
 
 /// One slot of ``ProcessSlots``, given back once however often ``giveBack()`` is called.
 final class ProcessSlot: Sendable {
-    private let held = NSLock()
-    nonisolated(unsafe) private var returned = false
+    private let returned = Atomic(false)
     private let slots: ProcessSlots
 
     init(of slots: ProcessSlots) { self.slots = slots }
 
     func giveBack() async {
-        let first = held.withLock {
-            defer { returned = true }
-            return !returned
-        }
+        let first = !returned.exchange(true, ordering: .acquiringAndReleasing)
         if first { await slots.release() }
     }
 }

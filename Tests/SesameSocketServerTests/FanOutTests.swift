@@ -1,0 +1,76 @@
+import Foundation
+import SesameCore
+import SesameLocalAPI
+import SesameSocketServer
+import Testing
+
+/// The hub flushes a notification to its subscribers in chunks (one event loop task per
+/// chunk), so the first are written to while the rest are still being queued. These tests
+/// span several chunks and check that nobody is skipped, doubled or reordered.
+@Suite("Fan-out to more subscribers than one flush chunk", .timeLimit(.minutes(1)))
+struct FanOutTests {
+    static let subscribers = 2_100
+    private static let openFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+
+    @Test("2,100 clients connecting at once all subscribe; a sign-out reaches each once, in order, after its snapshot")
+    func everySubscriberOnceInOrder() async throws {
+        try raiseOpenFileLimit(to: 2 * Self.subscribers + 256)
+        let harness = try await SocketHarness.start(maximumConnections: Self.subscribers + 8)
+        defer { Task { await harness.stop() } }
+        try await harness.awaitAnonymous()
+        // Each client says when it has its snapshot, or that it failed (then the group's
+        // error is reported instead of waiting out the time limit).
+        let (subscribed, signal) = AsyncStream.makeStream(of: Bool.self)
+        try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for _ in 0..<Self.subscribers {
+                group.addTask {
+                    do {
+                        return try await withClient(harness.path) { client in
+                            let answer = try await client.call(
+                                "subscribe", id: 1, params: ["events": ["authStateChanged"]])
+                            let start = try #require(answer["result"]?["state"]?["sequence"]?.int64Value)
+                            signal.yield(true)
+                            var sequences: [Int64] = []
+                            while sequences.count < 2 {
+                                let message = try await client.receive()
+                                #expect(message["method"] == "authStateChanged")
+                                sequences.append(try #require(message["params"]?["sequence"]?.int64Value))
+                            }
+                            return [start] + sequences
+                        }
+                    } catch {
+                        signal.yield(false)
+                        throw error
+                    }
+                }
+            }
+            var ready = 0
+            for await success in subscribed {
+                guard success else { break }
+                ready += 1
+                if ready == Self.subscribers { break }
+            }
+            try await withClient(harness.path) { actor in
+                let answer = try await actor.call("signOut", id: 1, params: ["reset": true])
+                #expect(answer["result"]?["status"] == "anonymous")
+            }
+            var received = 0
+            for try await seen in group {
+                received += 1
+                // The snapshot, then the two changes of the sign-out right after it.
+                #expect(seen == [seen[0], seen[0] + 1, seen[0] + 2])
+            }
+            #expect(received == Self.subscribers)
+        }
+    }
+
+    /// Each subscriber is two descriptors in this process (client and server side).
+    private func raiseOpenFileLimit(to wanted: Int) throws {
+        var limit = rlimit()
+        #expect(getrlimit(Self.openFiles, &limit) == 0)
+        guard limit.rlim_cur < rlim_t(wanted) else { return }
+        try #require(limit.rlim_max >= rlim_t(wanted), "this test needs \(wanted) open files; the hard limit is lower")
+        limit.rlim_cur = rlim_t(wanted)
+        #expect(setrlimit(Self.openFiles, &limit) == 0)
+    }
+}
