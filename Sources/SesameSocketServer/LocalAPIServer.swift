@@ -42,7 +42,7 @@ public final class LocalAPIServer: Service, Sendable {
         self.service = service
         self.logger = logger
         self.group = group
-        self.hub = SubscriptionHub()
+        self.hub = SubscriptionHub(flushChunk: configuration.fanOutChunk)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
             usernamesEnabled: usernamesEnabled, logger: logger)

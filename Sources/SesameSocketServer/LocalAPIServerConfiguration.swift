@@ -23,12 +23,19 @@ public struct LocalAPIServerConfiguration: Sendable {
     public var access: AccessPolicy
     /// The daemon's version, as `hello` reports it.
     public var version: String
+    /// Subscribers flushed by one event loop task when a notification fans out (the loop
+    /// writes to a full chunk while the next is being queued).
+    public var fanOutChunk: Int
 
-    public init(endpoint: Endpoint, maximumConnections: Int = 1024, access: AccessPolicy, version: String) {
+    public init(
+        endpoint: Endpoint, maximumConnections: Int = 1024, access: AccessPolicy, version: String,
+        fanOutChunk: Int = 1024
+    ) {
         self.endpoint = endpoint
         self.maximumConnections = maximumConnections
         self.access = access
         self.version = version
+        self.fanOutChunk = max(1, fanOutChunk)
     }
 }
 

@@ -44,9 +44,12 @@ final class SubscriptionHub: Sendable {
     }
 
     private let guarded: NIOLockedValueBox<Guarded>
+    /// Connections flushed by one event loop task during a fan-out.
+    private let flushChunk: Int
 
     /// Empty (`starting`) until the first event, the service's snapshot, is published.
-    init() {
+    init(flushChunk: Int) {
+        self.flushChunk = flushChunk
         let starting = AuthState(
             status: .starting, user: nil, tokenExpiresAt: nil, connectivity: .online, needsUsername: false,
             pendingMerges: [], sequence: 1)
@@ -104,7 +107,9 @@ final class SubscriptionHub: Sendable {
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
             guarded.answers = nil
             guarded.generation += 1
-            if let notification, let line { Self.deliver(line, of: notification.event, to: guarded.subscribers) }
+            if let notification, let line {
+                Self.deliver(line, of: notification.event, to: guarded.subscribers, chunkSize: flushChunk)
+            }
             guarded.published = max(guarded.published, event.index)
             let published = guarded.published
             let due = guarded.waiters.filter { $0.index <= published }.map(\.continuation)
@@ -115,7 +120,7 @@ final class SubscriptionHub: Sendable {
     }
 
     private static func deliver(
-        _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber]
+        _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber], chunkSize: Int
     ) {
         // Lines go into every outbox now, in order; the flushes go to each event loop as one
         // task per chunk of its connections, not a task per connection. A chunk is flushed
@@ -136,16 +141,13 @@ final class SubscriptionHub: Sendable {
             let loop = subscriber.output.channel.eventLoop
             let key = ObjectIdentifier(loop)
             flushes[key, default: (loop, [])].outputs.append(subscriber.output)
-            if let chunk = flushes[key], chunk.outputs.count >= flushChunk {
+            if let chunk = flushes[key], chunk.outputs.count >= chunkSize {
                 flushes[key] = nil
                 flush(loop, chunk.outputs)
             }
         }
         for (loop, outputs) in flushes.values { flush(loop, outputs) }
     }
-
-    /// Connections flushed by one event loop task during a fan-out.
-    private static let flushChunk = 1024
 
     /// Registers a subscription and queues its response (and, for migrators, one
     /// `accountMerge` per pending merge) before any later notification.

@@ -22,7 +22,7 @@ final class SocketHarness: Sendable {
     let loop: Task<Void, Never>
 
     static func start(
-        maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init()
+        maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init(), fanOutChunk: Int = 1024
     ) async throws -> SocketHarness {
         let directory = "/tmp/sst-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ final class SocketHarness: Sendable {
         let server = LocalAPIServer(
             configuration: .init(
                 endpoint: .path(path, mode: 0o600), maximumConnections: maximumConnections,
-                access: AccessPolicy(daemonUid: getuid()), version: "test"),
+                access: AccessPolicy(daemonUid: getuid()), version: "test", fanOutChunk: fanOutChunk),
             service: service, instance: "i-test", usernamesEnabled: false, logger: logger)
         try await server.bind()
         let loop = Task { await service.run() }
