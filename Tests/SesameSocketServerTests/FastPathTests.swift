@@ -47,10 +47,7 @@ struct FastPathTests {
 
     @Test("after a forced refresh the cached answer is the new token, with its own times")
     func afterForcedRefresh() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let first = try #require(try await client.call("getIdToken", id: 1)["result"])
             harness.clock.advance(seconds: 60)
             let forced = try #require(
@@ -89,10 +86,7 @@ struct FastPathTests {
             #""\u00e9\"x""#, "null",
         ])
     func idsEchoedAsGiven(id: String) async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             for request in [
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"getIdToken"}"#,
                 #"{"jsonrpc":"2.0","id" : \#(id) ,"method":"getState"}"#,
@@ -114,10 +108,7 @@ struct FastPathTests {
 
     @Test("a request that caused events is answered after them; the cached getState then shows the change")
     func eventsBeforeAnswerThenCachedState() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             _ = try await client.call("subscribe", id: 1)
             // One write: the change, then requests answered on the event loop right behind it.
             try await client.send(

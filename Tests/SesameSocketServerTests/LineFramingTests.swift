@@ -11,10 +11,7 @@ struct LineFramingTests {
 
     @Test("a request that arrives a few bytes at a time is answered once, when its newline comes")
     func splitAcrossReads() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let bytes = Array((Self.getState + "\n").utf8)
             var offset = 0
             while offset < bytes.count {
@@ -34,10 +31,7 @@ struct LineFramingTests {
 
     @Test("lines in one write, and a line whose end comes with the next write, are answered in order")
     func linesAcrossWrites() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let line = { (id: Int) in #"{"jsonrpc":"2.0","id":\#(id),"method":"getState"}"# }
             let first = line(1) + "\n\n" + line(2) + "\r\n" + line(3) + "\n" + line(4)
             try await client.send(bytes: Array(first.utf8))
@@ -57,10 +51,7 @@ struct LineFramingTests {
             #""a""#, #""request-42""#, #""""#, #""\u00e9""#, #""a\"b""#, "1.5", "1e3",
         ])
     func sameLineOtherID(id: String) async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let line = { (id: String) in
                 #"{"jsonrpc":"2.0","id":\#(id),"method":"getIdToken","params":{"minValidity":60}}"#
             }
@@ -80,10 +71,7 @@ struct LineFramingTests {
             ("{}", -32600), ("1,\"id\":\"x\"", 0),
         ])
     func sameLineInvalidID(id: String, code: Int) async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let line = { (id: String) in #"{"jsonrpc":"2.0","id":\#(id),"method":"getState"}"# }
             try await client.send(line("1"))
             #expect(try await client.receive()["id"] == 1)
@@ -105,10 +93,7 @@ struct LineFramingTests {
 
     @Test("a different request after a remembered one is decoded for itself")
     func otherRequestAfterMemo() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             let token = { (validity: Int) in
                 #"{"jsonrpc":"2.0","id":1,"method":"getIdToken","params":{"minValidity":\#(validity)}}"#
             }

@@ -65,6 +65,23 @@ final class SocketHarness: Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Runs `body` with a fresh server whose anonymous user exists and one client connected to
+    /// it; the server stops afterwards, also when `body` throws.
+    static func withAnonymousClient<T: Sendable>(
+        _ body: (SocketHarness, inout LineClient) async throws -> T
+    ) async throws -> T {
+        let harness = try await start()
+        do {
+            try await harness.awaitAnonymous()
+            let result = try await withClient(harness.path) { client in try await body(harness, &client) }
+            await harness.stop()
+            return result
+        } catch {
+            await harness.stop()
+            throw error
+        }
+    }
+
     /// Waits until the anonymous user exists.
     func awaitAnonymous() async throws {
         for _ in 0..<2000 {

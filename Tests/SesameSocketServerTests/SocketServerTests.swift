@@ -200,10 +200,7 @@ struct SocketServerTests {
 
     @Test("many pipelined requests are all answered, with their ids")
     func pipelining() async throws {
-        let harness = try await SocketHarness.start()
-        defer { Task { await harness.stop() } }
-        try await harness.awaitAnonymous()
-        try await withClient(harness.path) { client in
+        try await SocketHarness.withAnonymousClient { harness, client in
             var batch = ""
             for id in 0..<300 {
                 batch += #"{"jsonrpc":"2.0","id":\#(id),"method":"getIdToken","params":{"minValidity":60}}"# + "\n"
