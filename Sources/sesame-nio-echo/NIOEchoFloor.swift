@@ -15,8 +15,17 @@ import Glibc
 enum NIOEchoFloor {
     static func main() throws {
         let arguments = CommandLine.arguments
+        let usage = """
+            usage: sesame-nio-echo SOCKET-PATH ANSWER-BYTES
+            Answers every line on SOCKET-PATH with ANSWER-BYTES bytes: make bench's SwiftNIO floor.
+            """
+        if arguments.count == 2, ["-h", "--help"].contains(arguments[1]) {
+            print(usage)
+            exit(0)
+        }
         guard arguments.count == 3, let size = Int(arguments[2]), size > 0 else {
-            print("usage: sesame-nio-echo SOCKET-PATH ANSWER-BYTES")
+            let text = Array((usage + "\n").utf8)
+            _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             exit(64)
         }
         var line = [UInt8](repeating: UInt8(ascii: "x"), count: size)

@@ -184,11 +184,14 @@ extension DaemonConfiguration {
             case .double: seconds = value.double ?? -1
             default: throw wrong("a number of seconds")
             }
-            if name == "memory.release_when_idle" {
-                guard seconds >= 0, seconds <= 86_400 else { throw wrong("between 0 (never) and 86400 seconds") }
+            switch name {
+            case "memory.release_when_idle":
+                // Checked that often: less than 0.1 s would be a loop, not a timer.
+                guard seconds == 0 || (0.1...86_400).contains(seconds) else {
+                    throw wrong("0 (never) or from 0.1 to 86400 seconds")
+                }
                 releaseWhenIdle = seconds
-            } else {
-                try backend.setRequestTimeout(seconds, origin: "\(file): ")
+            default: try backend.setRequestTimeout(seconds, origin: "\(file): ")
             }
         case .stringArray:
             guard let array = value.array else { throw wrong("an array of strings") }

@@ -176,7 +176,7 @@ struct SesameDaemon: AsyncParsableCommand {
         return [
             .init(
                 service: IdleMemory(
-                    delay: .milliseconds(Int(configuration.releaseWhenIdle * 1000)), activity: activity,
+                    delay: .seconds(configuration.releaseWhenIdle), activity: activity,
                     logger: Logger(label: "sesame.memory")))
         ]
     }

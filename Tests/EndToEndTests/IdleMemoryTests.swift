@@ -45,9 +45,12 @@ struct IdleMemoryTests {
         }
     }
 
-    @Test("a release_when_idle that is not a number of seconds from 0 to 86400 stops sesamed with 78 naming the key")
+    @Test(
+        "a release_when_idle that is not 0 or a number of seconds from 0.1 to 86400 stops sesamed with 78 naming the key"
+    )
     func invalidValues() async throws {
-        try await expectRefused(section: "memory", key: "release_when_idle", values: ["-1", "86401", "\"5\"", "true"])
+        try await expectRefused(
+            section: "memory", key: "release_when_idle", values: ["-1", "0.01", "86401", "\"5\"", "true"])
     }
 
     /// Resident KiB of the daemon's executable code mapping (`r-xp`, its own binary).
