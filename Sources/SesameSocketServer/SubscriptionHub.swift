@@ -14,10 +14,25 @@ final class SubscriptionHub: Sendable {
     struct Subscriber {
         var output: ConnectionOutput
         /// Subscription id → the events it asked for.
-        var subscriptions: [String: Set<LocalAPIEvent>]
-        var migrator: Bool
+        private(set) var subscriptions: [String: Set<LocalAPIEvent>] = [:]
+        var migrator = false
+        /// Every event one of the subscriptions asked for: kept with them, as every
+        /// notification reads it for every subscriber.
+        private(set) var events: Set<LocalAPIEvent> = []
 
-        var events: Set<LocalAPIEvent> { subscriptions.values.reduce(into: []) { $0.formUnion($1) } }
+        init(output: ConnectionOutput) { self.output = output }
+
+        mutating func add(_ id: String, events wanted: Set<LocalAPIEvent>) {
+            subscriptions[id] = wanted
+            events.formUnion(wanted)
+        }
+
+        /// False when there is no such subscription.
+        mutating func remove(_ id: String) -> Bool {
+            guard subscriptions.removeValue(forKey: id) != nil else { return false }
+            events = subscriptions.values.reduce(into: []) { $0.formUnion($1) }
+            return true
+        }
     }
 
     struct Snapshot: Sendable {
@@ -157,9 +172,8 @@ final class SubscriptionHub: Sendable {
         guarded.withLockedValue { guarded in
             guarded.nextSubscription += 1
             let id = "s\(guarded.nextSubscription)"
-            var subscriber =
-                guarded.subscribers[output.id] ?? Subscriber(output: output, subscriptions: [:], migrator: false)
-            subscriber.subscriptions[id] = events
+            var subscriber = guarded.subscribers[output.id] ?? Subscriber(output: output)
+            subscriber.add(id, events: events)
             subscriber.migrator = subscriber.migrator || migrator
             guarded.subscribers[output.id] = subscriber
             let snapshot = guarded.snapshot
@@ -180,9 +194,7 @@ final class SubscriptionHub: Sendable {
     /// Removes a subscription of this connection; false when it has no such subscription.
     func unsubscribe(output: ConnectionOutput, subscription: String) -> Bool {
         guarded.withLockedValue { guarded in
-            guard var subscriber = guarded.subscribers[output.id],
-                subscriber.subscriptions.removeValue(forKey: subscription) != nil
-            else { return false }
+            guard var subscriber = guarded.subscribers[output.id], subscriber.remove(subscription) else { return false }
             if subscriber.subscriptions.isEmpty {
                 guarded.subscribers[output.id] = nil
             } else {

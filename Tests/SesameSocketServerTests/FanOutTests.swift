@@ -4,12 +4,15 @@ import SesameLocalAPI
 import SesameSocketServer
 import Testing
 
+/// Who gets a notification, and in what order.
+///
 /// The hub flushes a notification to its subscribers in chunks (one event loop task per
 /// chunk, 1,024 in sesamed), so the first are written to while the rest are still being
 /// queued. Here the chunk is 8 and the subscribers span five and a bit chunks: nobody may be
 /// skipped, doubled or reordered. (Few descriptors on purpose: this process also runs
-/// Foundation's `Process`, which can crash while listing thousands of open descriptors.)
-@Suite("Fan-out to more subscribers than one flush chunk", .timeLimit(.minutes(1)))
+/// Foundation's `Process`, which can crash while listing thousands of open descriptors.) And
+/// a connection's events follow its subscriptions as they are added and removed.
+@Suite("Fan-out: who gets a notification, and in what order", .timeLimit(.minutes(1)))
 struct FanOutTests {
     static let subscribers = 43
 
@@ -61,6 +64,33 @@ struct FanOutTests {
                 #expect(seen == [seen[0], seen[0] + 1, seen[0] + 2])
             }
             #expect(received == Self.subscribers)
+        }
+    }
+
+    @Test("after one of two subscriptions is removed a connection gets only the other's events; after both, none")
+    func unsubscribeNarrowsTheEvents() async throws {
+        try await SocketHarness.withAnonymousClient { harness, client in
+            let tokens = try await client.call("subscribe", id: 1, params: ["events": ["idTokenChanged"]])
+            let states = try await client.call("subscribe", id: 2, params: ["events": ["authStateChanged"]])
+            let tokenSubscription = try #require(tokens["result"]?["subscription"])
+            let stateSubscription = try #require(states["result"]?["subscription"])
+
+            var notifications: [JSONValue] = []
+            _ = try await client.call("signOut", id: 3, params: ["reset": true], notifications: &notifications)
+            #expect(
+                Set(notifications.compactMap { $0["method"]?.stringValue }) == ["idTokenChanged", "authStateChanged"])
+
+            let removed = try await client.call("unsubscribe", id: 4, params: ["subscription": stateSubscription])
+            #expect(removed["result"] != nil)
+            notifications = []
+            _ = try await client.call("signOut", id: 5, params: ["reset": true], notifications: &notifications)
+            #expect(!notifications.isEmpty)
+            #expect(notifications.allSatisfy { $0["method"] == "idTokenChanged" })
+
+            _ = try await client.call("unsubscribe", id: 6, params: ["subscription": tokenSubscription])
+            notifications = []
+            _ = try await client.call("signOut", id: 7, params: ["reset": true], notifications: &notifications)
+            #expect(notifications.isEmpty)
         }
     }
 }
