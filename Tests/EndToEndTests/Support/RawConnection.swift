@@ -5,14 +5,20 @@ import SesameLocalAPI
 import Glibc
 #endif
 
-/// A raw protocol connection, to check the order of lines on one connection. Blocking, and
-/// used by one test at a time: call it through ``onOwnThread(_:)``.
+/// A raw protocol connection, with plain system calls: to check the order of lines on one
+/// connection, or what a client that connects without waiting meets. Its calls block (reads
+/// at most the timeout), and one test at a time uses it: call it through ``onOwnThread(_:)``.
 final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to the socket at `path`. `nonBlocking`: the connect does not wait for the
+    /// daemon to accept, as SwiftNIO's clients connect: with the listen queue full it fails at
+    /// once with `EAGAIN`. Reads still wait (``readLine(timeout:)`` polls).
+    /// - Throws: ``ConnectFailure`` with the connect's errno.
+    init(path: String, nonBlocking: Bool = false) throws {
+        let type = Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -24,7 +30,17 @@ final class RawConnection: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else { throw HarnessError("connect \(path): \(errno)") }
+        guard connected == 0 else {
+            let failure = ConnectFailure(path: path, errno: errno)
+            _ = Glibc.close(fd)
+            throw failure
+        }
+    }
+
+    struct ConnectFailure: Error, CustomStringConvertible {
+        var path: String
+        var errno: Int32
+        var description: String { "connect \(path): \(errno)" }
     }
 
     func close() { _ = Glibc.close(fd) }
