@@ -64,21 +64,41 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if let body = request.body {
             outgoing.body = .bytes(body)
         }
+        // One deadline for the whole call: `execute` returns at the response head, so the body
+        // is read against what is left of it (a backend that drips its body must not hold a
+        // caller, or the single refresh every caller shares, past the deadline).
+        let deadline = NIODeadline.now() + requestTimeout
         let response: HTTPClientResponse
         do {
-            response = try await client.execute(outgoing, timeout: requestTimeout)
+            response = try await client.execute(outgoing, deadline: deadline)
         } catch {
             throw Self.classify(error)
         }
         let body: ByteBuffer
         do {
-            body = try await response.body.collect(upTo: Self.maximumResponseBytes)
+            body = try await Self.collect(response.body, before: deadline)
         } catch is NIOTooManyBytesError {
             throw .responseTooLarge(limit: Self.maximumResponseBytes)
         } catch {
             throw Self.classify(error)
         }
         return HTTPResponse(status: Int(response.status.code), headers: response.headers, body: body)
+    }
+
+    /// The whole of `body` (at most ``maximumResponseBytes``), or `HTTPClientError.deadlineExceeded`
+    /// once `deadline` passes; the read is then cancelled, which ends the request.
+    static func collect(_ body: HTTPClientResponse.Body, before deadline: NIODeadline) async throws -> ByteBuffer {
+        try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: maximumResponseBytes) }
+            group.addTask {
+                let left = (deadline - .now()).nanoseconds
+                if left > 0 { try await Task.sleep(nanoseconds: UInt64(left)) }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case let buffer?? = try await group.next() else { throw HTTPClientError.deadlineExceeded }
+            return buffer
+        }
     }
 
     /// A secret-free classification of a client error: its kind, never a URL.

@@ -7,10 +7,13 @@ import Testing
 /// The transport over real loopback HTTP against the in-process emulator.
 @Suite("AsyncHTTPClient transport")
 struct AsyncHTTPClientTransportTests {
-    static func withEmulator(_ body: (SesameEmulator, AsyncHTTPClientTransport) async throws -> Void) async throws {
+    static func withEmulator(
+        requestTimeout: Duration = .seconds(20),
+        _ body: (SesameEmulator, AsyncHTTPClientTransport) async throws -> Void
+    ) async throws {
         let emulator = try await SesameEmulator.start(
             EmulatorConfiguration(host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project"))
-        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: requestTimeout)
         do {
             try await body(emulator, transport)
         } catch {
@@ -49,6 +52,29 @@ struct AsyncHTTPClientTransportTests {
                         name: "lookup", method: .POST,
                         url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k"))
             }
+        }
+    }
+
+    @Test("a body that drips past the deadline ends the call at its deadline, as a timeout")
+    func drippingBody() async throws {
+        try await Self.withEmulator(requestTimeout: .seconds(1)) { (emulator, transport) async throws in
+            let base = "http://127.0.0.1:\(emulator.authPort)"
+            // Without a drip the same call completes within the deadline.
+            let lookup = HTTPRequest(
+                name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
+            #expect(try await transport.send(lookup).status == 400)
+            // The head comes at once; the body would take 60 s.
+            let drip = HTTPRequest.json(
+                name: "faults", method: .POST, url: base + "/sesame/v1/faults",
+                body: ["dripBodyMs": 1000, "dripBytes": 60])
+            #expect(try await transport.send(drip).status == 200)
+            let clock = ContinuousClock()
+            let started = clock.now
+            await #expect(throws: HTTPTransportError.requestTimedOut) {
+                _ = try await transport.send(lookup)
+            }
+            // Ended by the 1 s deadline, far from the 60 s the body would have taken.
+            #expect(clock.now - started < .seconds(20))
         }
     }
 

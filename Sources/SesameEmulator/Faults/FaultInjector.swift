@@ -32,6 +32,12 @@ actor FaultInjector {
         return settings.answerDelayMs
     }
 
+    /// How to trickle the body of an answer on `path` (`dripBodyMs`, `dripBytes`), or `nil`.
+    func drip(path: String) -> (intervalMs: Int, bytes: Int)? {
+        guard settings.dripBodyMs > 0, settings.matches(path) else { return nil }
+        return (settings.dripBodyMs, settings.dripBytes)
+    }
+
     func answerReleased() {
         answersHeld -= 1
     }

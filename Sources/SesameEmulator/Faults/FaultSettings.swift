@@ -19,6 +19,11 @@ struct FaultSettings: Sendable, Equatable, Encodable {
     /// A `Retry-After` header on injected failures.
     var retryAfter: RetryAfter?
     var pathPrefix: String?
+    /// When above 0, each matching answer's head is sent at once and its body is preceded by
+    /// `dripBytes` spaces (valid leading JSON whitespace), one every `dripBodyMs` milliseconds:
+    /// a backend or proxy that trickles its answer.
+    var dripBodyMs = 0
+    var dripBytes = 30
     /// Matching requests get their connection closed without any response.
     var down = false
     /// Matching requests get their connection reset (RST) instead of an answer.

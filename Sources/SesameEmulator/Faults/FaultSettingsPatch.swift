@@ -4,6 +4,8 @@
 struct FaultSettingsPatch: Decodable, Sendable {
     var latencyMs: Int?
     var answerDelayMs: Int?
+    var dripBodyMs: Int?
+    var dripBytes: Int?
     var failNext: Int?
     var failStatus: Int?
     var failMessage: String?
@@ -16,7 +18,8 @@ struct FaultSettingsPatch: Decodable, Sendable {
     var clockSkewSeconds: Int?
 
     enum CodingKeys: String, CodingKey {
-        case latencyMs, answerDelayMs, failNext, failStatus, failMessage, retryAfter, pathPrefix, down, reset, garbage
+        case latencyMs, answerDelayMs, dripBodyMs, dripBytes, failNext, failStatus, failMessage, retryAfter, pathPrefix,
+            down, reset, garbage
         case tokenTtlSeconds, clockSkewSeconds
     }
 
@@ -37,6 +40,8 @@ struct FaultSettingsPatch: Decodable, Sendable {
         }
         latencyMs = try integer(.latencyMs, min: 0)
         answerDelayMs = try integer(.answerDelayMs, min: 0)
+        dripBodyMs = try integer(.dripBodyMs, min: 0)
+        dripBytes = try integer(.dripBytes, min: 1, max: 1 << 20, "an integer from 1 to 1048576")
         failNext = try integer(.failNext, min: 0)
         failStatus = try integer(.failStatus, min: 100, max: 599, "an HTTP status (100-599)")
         tokenTtlSeconds = try integer(.tokenTtlSeconds, min: 1)
@@ -59,6 +64,8 @@ struct FaultSettingsPatch: Decodable, Sendable {
         var next = settings
         if let latencyMs { next.latencyMs = latencyMs }
         if let answerDelayMs { next.answerDelayMs = answerDelayMs }
+        if let dripBodyMs { next.dripBodyMs = dripBodyMs }
+        if let dripBytes { next.dripBytes = dripBytes }
         if let failNext { next.failNext = failNext }
         if let failStatus { next.failStatus = failStatus }
         if let failMessage { next.failMessage = failMessage }

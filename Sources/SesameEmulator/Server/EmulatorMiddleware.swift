@@ -71,8 +71,29 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
                 await Self.pause(milliseconds: hold)
                 await faults.answerReleased()
             }
+            if let drip = await faults.drip(path: head.path) {
+                return Self.withCORS(Self.dripping(response, drip), origin: origin)
+            }
         }
         return Self.withCORS(response, origin: origin)
+    }
+
+    /// `response` with its body sent after `drip.bytes` spaces, one every `drip.intervalMs`
+    /// (fault `dripBodyMs`); the head goes out at once, without a content length. A `204`, which
+    /// may have no body, becomes a `200` whose body is the spaces alone.
+    static func dripping(_ response: Response, _ drip: (intervalMs: Int, bytes: Int)) -> Response {
+        var response = response
+        if response.status == .noContent { response.status = .ok }
+        let original = response.body
+        response.headers[.contentLength] = nil
+        response.body = ResponseBody { writer in
+            for _ in 0..<drip.bytes {
+                try await writer.write(ByteBuffer(string: " "))
+                await pause(milliseconds: drip.intervalMs)
+            }
+            try await original.write(writer)
+        }
+        return response
     }
 
     /// A `200` whose body is not JSON although it claims to be (fault `garbage`).

@@ -4,6 +4,7 @@ import Testing
 /// One fault the emulator injects on the call under test: a column of the fault matrix.
 enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case latency
+    case drippingBody
     case serverError
     case rateLimited
     case reset
@@ -15,6 +16,7 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String {
         switch self {
         case .latency: "latency past the timeout"
+        case .drippingBody: "head at once, body dripping past the timeout"
         case .serverError: "503"
         case .rateLimited: "429 with Retry-After"
         case .reset: "connection reset"
@@ -32,13 +34,17 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `Retry-After` of the 429, in seconds.
     static let retryAfterSeconds = 7
 
+    /// The backend does the work and only its answer comes too late: a retry meets what the
+    /// lost answer would have said.
+    var isLateAnswer: Bool { self == .latency || self == .drippingBody }
+
     /// A clock skew is not a failure: the flow must succeed.
     var isSkew: Bool { self == .clockAhead || self == .clockBehind }
 
     /// The `data.reason` the client gets (docs/protocol.md, code 2000); nil for a skew.
     var expectedReason: String? {
         switch self {
-        case .latency, .reset, .dropped: "network-request-failed"
+        case .latency, .drippingBody, .reset, .dropped: "network-request-failed"
         case .serverError, .garbage: "backend-unavailable"
         case .rateLimited: "too-many-requests"
         case .clockAhead, .clockBehind: nil
@@ -57,6 +63,11 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // request held *before* it is handled, `latencyMs`, is also handled late, after the
             // daemon's compensating calls: see docs/RELIABILITY.md.)
             settings["answerDelayMs"] = .integer(Int64(Self.answerDelayMs))
+        case .drippingBody:
+            // Done at once, the head sent at once, the body one byte every 200 ms for 4 s: the
+            // call must end at the deadline all the same, body included.
+            settings["dripBodyMs"] = 200
+            settings["dripBytes"] = 20
         case .serverError:
             settings["failNext"] = 1_000
             settings["failStatus"] = 503

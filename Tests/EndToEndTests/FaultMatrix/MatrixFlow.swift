@@ -113,11 +113,11 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// the email link, whose one-time code may be spent).
     func retry(_ rig: MatrixRig, _ setup: inout MatrixSetup, after fault: MatrixFault) async throws {
         switch self {
-        case .emailLink where fault == .latency:
+        case .emailLink where fault.isLateAnswer:
             // The backend used the one-time code; only the answer was lost. A new link, once
             // the backend's mail timer allows one.
             setup.link = try await rig.freshSignInLink(Self.email, afterMailTimer: true)
-        case .createAccount where fault == .latency && rig.emulator.backend == .firebase:
+        case .createAccount where fault.isLateAnswer && rig.emulator.backend == .firebase:
             // The backend linked the password and only the answer was lost: the retry is told
             // the email has an account, and signing in to it, as the message says, keeps the
             // uid (it is the guest's own account: no merge). (Supabase's retry answers

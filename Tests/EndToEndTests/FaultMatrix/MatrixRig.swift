@@ -91,7 +91,7 @@ struct MatrixRig: Sendable {
                     await watch.log.states.contains { $0.connectivity == .offline }
                 }
             }
-            if fault == .latency { try await flow.awaitLateEffect(self, uid: before.user?.uid) }
+            if fault.isLateAnswer { try await flow.awaitLateEffect(self, uid: before.user?.uid) }
             try await backend.clearFaults()
             try await flow.retry(self, &setup, after: fault)
         }
