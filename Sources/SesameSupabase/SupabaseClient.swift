@@ -87,7 +87,8 @@ struct SupabaseClient: Sendable {
                 ])
             throw SupabaseErrorClassifier.classify(
                 status: answer.status, body: body, context: context,
-                retryAfterMs: RetryAfter.milliseconds(answer.headers.first(name: "Retry-After"), now: now()))
+                retryAfterMs: RetryAfter.milliseconds(answer.headers.first(name: "Retry-After"), now: now())
+                    ?? body?.waitSeconds.map { $0 * 1000 })
         }
         // GoTrue and PostgREST answer JSON or nothing; any other body (a proxy's page) is no
         // proof that the call was carried out.

@@ -16,6 +16,7 @@ struct FirebaseEmailRequestTests {
     func signUpWithPassword() async throws {
         let transport = ScriptedTransport([
             Fixtures.signInAnswer(uid: "new", jwt: Fixtures.passwordJWT),
+            .json(200, #"{"users":[{"localId":"anon","displayName":"Ann"}]}"#),
             Fixtures.signInAnswer(uid: "anon", jwt: Fixtures.passwordJWT),
         ])
         let provider = Fixtures.provider(transport)
@@ -31,10 +32,16 @@ struct FirebaseEmailRequestTests {
                 {"email":"ann@example.com","password":"s3cret!","returnSecureToken":true}
                 """,
                 """
+                POST \(base)/accounts:lookup?key=test-key
+                content-type: application/json
+
+                {"idToken":"CALLER.ID.TOKEN"}
+                """,
+                """
                 POST \(base)/accounts:signUp?key=test-key
                 content-type: application/json
 
-                {"email":"ann@example.com","idToken":"CALLER.ID.TOKEN","password":"s3cret!","returnSecureToken":true}
+                {"displayName":"Ann","email":"ann@example.com","idToken":"CALLER.ID.TOKEN","password":"s3cret!","returnSecureToken":true}
                 """,
             ])
         #expect(created.isNewUser && created.uid == "new" && created.idToken.signInProvider == "password")

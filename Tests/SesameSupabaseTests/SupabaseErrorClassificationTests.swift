@@ -107,6 +107,26 @@ struct SupabaseErrorClassificationTests {
                     message: "That code or link is wrong, expired or already used: request a new one."))),
         Row(.sendSignInLink, .error(429, "over_email_send_rate_limit"), .rateLimited(retryAfterMs: nil)),
         Row(.sendSignInLink, .error(400, "over_email_send_rate_limit"), .rateLimited(retryAfterMs: nil)),
+        // GoTrue states the wait in its message, not in Retry-After.
+        Row(
+            .sendSignInLink,
+            .json(
+                429,
+                #"{"code":"over_email_send_rate_limit","message":"You can only request this after 58 seconds."}"#
+            ),
+            .rateLimited(retryAfterMs: 58_000)),
+        Row(
+            .sendSignInLink,
+            .json(
+                429,
+                #"{"code":429,"error_code":"over_email_send_rate_limit","msg":"… only request this after 1 second."}"#),
+            .rateLimited(retryAfterMs: 1_000)),
+        Row(
+            .sendSignInLink,
+            .json(
+                429, #"{"code":"over_email_send_rate_limit","message":"after 3 seconds"}"#,
+                headers: ["Retry-After": "7"]),
+            .rateLimited(retryAfterMs: 7_000)),
         Row(
             .linkIdp, .error(422, "identity_already_exists"),
             rejected(.credentialAlreadyInUse, providerId: "google.com")),

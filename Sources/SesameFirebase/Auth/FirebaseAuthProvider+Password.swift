@@ -7,7 +7,12 @@ extension FirebaseAuthProvider {
         let context = FirebaseCallContext(
             .signUp, sentIDToken: linkingTo != nil, fallback: .invalidCredential, email: email, providerId: "password"
         )
-        let request = SignUpRequest(email: email, password: password, idToken: linkingTo?.rawValue)
+        // Linking with `accounts:signUp` replaces the account's display name with the request's
+        // (removing it when absent; docs/firebase.md), so the current one is sent along.
+        var displayName: String?
+        if let linkingTo { displayName = try await lookup(linkingTo).displayName }
+        let request = SignUpRequest(
+            email: email, password: password, displayName: displayName, idToken: linkingTo?.rawValue)
         let answer = try await client.post(request, context: context, as: SignInResponse.self)
         return try signInResult(answer, endpoint: .signUp, isNewUser: linkingTo == nil)
     }
@@ -24,7 +29,14 @@ extension FirebaseAuthProvider {
     public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
         let context = FirebaseCallContext(.sendOobCode, sentIDToken: false, email: email)
         let request = SendOobCodeRequest(requestType: .passwordReset, email: email)
-        _ = try await client.post(request, context: context, as: EmptyResponse.self)
+        do {
+            _ = try await client.post(request, context: context, as: EmptyResponse.self)
+        } catch {
+            // No account enumeration: an address without an account is answered like one with an
+            // account, as Firebase itself does with email-enumeration protection on (and GoTrue).
+            if case .rejected(let rejection) = error, rejection.reason == .userNotFound { return }
+            throw error
+        }
     }
 
     public func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError) {

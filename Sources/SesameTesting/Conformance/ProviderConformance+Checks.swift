@@ -33,9 +33,13 @@ extension ProviderConformance {
 
     func linkPasswordKeepsUid() async throws {
         let guest = try await provider.signUpAnonymously()
+        let named = try await provider.updateProfile(guest.idToken, displayName: "Guest Name")
         let email = freshEmail("link")
-        let linked = try await provider.signUp(email: email, password: "secret-123", linkingTo: guest.idToken)
+        let linked = try await provider.signUp(
+            email: email, password: "secret-123", linkingTo: named?.idToken ?? guest.idToken)
         try require(linked.uid == guest.uid && !linked.isNewUser, "linking email and password keeps the uid")
+        let kept = try await provider.lookup(linked.idToken).displayName
+        try require(kept == "Guest Name", "linking email and password keeps the display name (got \(kept ?? "none"))")
         try require(
             linked.idToken.signInProvider == "password",
             "signInProvider after linking is \(linked.idToken.signInProvider)")
@@ -45,6 +49,11 @@ extension ProviderConformance {
             "after linking: anonymous \(user.isAnonymous), providers \(user.providers)")
         let signedIn = try await provider.signIn(email: email, password: "secret-123")
         try require(signedIn.uid == guest.uid, "the linked password signs in to the same uid")
+    }
+
+    func passwordResetOfUnknownAddress() async throws {
+        // No account enumeration: an address without an account is answered as one with an account.
+        try await provider.sendPasswordReset(email: freshEmail("nobody"))
     }
 
     func passwordSignIn() async throws {

@@ -30,6 +30,7 @@ public struct ProviderConformance: Sendable {
         case .refreshKeepsUid: try await refreshKeepsUid()
         case .linkPasswordKeepsUid: try await linkPasswordKeepsUid()
         case .passwordSignIn: try await passwordSignIn()
+        case .passwordResetOfUnknownAddress: try await passwordResetOfUnknownAddress()
         case .wrongPassword: try await wrongPassword()
         case .duplicateEmail: try await duplicateEmail()
         case .emailLinkSignIn: try await emailLinkSignIn()
@@ -90,6 +91,7 @@ public enum ProviderConformanceCheck: String, Sendable, CaseIterable, CustomStri
     case refreshKeepsUid
     case linkPasswordKeepsUid
     case passwordSignIn
+    case passwordResetOfUnknownAddress
     case wrongPassword
     case duplicateEmail
     case emailLinkSignIn

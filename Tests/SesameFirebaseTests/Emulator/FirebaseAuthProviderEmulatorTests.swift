@@ -35,6 +35,22 @@ struct FirebaseAuthProviderEmulatorTests {
         }
     }
 
+    @Test("linking a password to a guest keeps the guest's display name")
+    func linkKeepsDisplayName() async throws {
+        try await EmulatorHarness.with { h in
+            let guest = try await h.auth.signUpAnonymously()
+            let renamed = try await h.auth.updateProfile(guest.idToken, displayName: "Ann Lee")
+            let linked = try await h.auth.signUp(
+                email: "ann@example.com", password: "secret1", linkingTo: renamed?.idToken ?? guest.idToken)
+            let user = try await h.auth.lookup(linked.idToken)
+            #expect(user.uid == guest.uid && user.displayName == "Ann Lee" && !user.isAnonymous)
+            // A guest without a name gets none.
+            let other = try await h.auth.signUpAnonymously()
+            let plain = try await h.auth.signUp(email: "bob@example.com", password: "secret1", linkingTo: other.idToken)
+            #expect(try await h.auth.lookup(plain.idToken).displayName == nil)
+        }
+    }
+
     @Test("upgrade an anonymous account with email and password; conflicts and bad passwords")
     func emailPassword() async throws {
         try await EmulatorHarness.with { h in
@@ -186,9 +202,11 @@ struct FirebaseAuthProviderEmulatorTests {
             _ = try await h.oobCode(for: "ann@example.com", type: "PASSWORD_RESET")
             try await h.auth.sendEmailVerification(withGoogle.idToken)
             _ = try await h.oobCode(for: "ann@example.com", type: "VERIFY_EMAIL")
-            await #expect(throws: RemoteAuthError.rejected(AuthError(.userNotFound))) {
-                try await h.auth.sendPasswordReset(email: "nobody@example.com")
-            }
+            // No account enumeration: an unknown address is answered as a known one, and no mail goes out.
+            try await h.auth.sendPasswordReset(email: "nobody@example.com")
+            let (_, mails) = try await h.call("GET", "\(h.authBase)/emulator/v1/projects/demo-project/oobCodes")
+            let sent = (mails as? [String: Any])?["oobCodes"] as? [[String: Any]] ?? []
+            #expect(!sent.isEmpty && !sent.contains { $0["email"] as? String == "nobody@example.com" })
         }
     }
 

@@ -3,6 +3,8 @@
 struct SignUpRequest: Encodable, Sendable {
     var email: String?
     var password: String?
+    /// Sent when linking, so that the account keeps its display name.
+    var displayName: String?
     var idToken: String?
     var returnSecureToken = true
 }
