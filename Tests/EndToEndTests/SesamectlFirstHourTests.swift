@@ -212,4 +212,31 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
             #expect(try await watch.waitForExit() == 0)
         }
     }
+
+    @Test("the README's Python example, run as a script, prints the token's uid and the state")
+    func readmePythonExample() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Using Sesame from Python"))
+        let start = try #require(readme.range(of: "```python\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "\n```", range: start.upperBound..<readme.endIndex))
+        let code = String(readme[start.upperBound..<end.lowerBound])
+        try await withDaemon { _, daemon in
+            let uid = try #require(try await daemon.uid())
+            let python = try ChildProcess(
+                "/usr/bin/env", ["python3", "-u", "-c", code],
+                environment: ["SESAME_SOCKET": daemon.socketPath, "PYTHONPATH": root + "/clients/python/src"],
+                logPrefix: daemon.directory + "/python")
+            defer { if python.isRunning { python.signal(SIGKILL) } }
+            try await waitUntil("the example printed the token and the state") {
+                python.stdout.contains("token for \(uid) valid until")
+                    && python.stdout.contains("anonymous \(uid) snapshot")
+            }
+            #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
+            try await waitUntil("the example printed the change") { python.stdout.contains("reset") }
+            #expect(python.isRunning, "the example follows the session until stopped")
+            #expect(python.stderr.isEmpty, "\(python.stderr)")
+        }
+    }
 }
