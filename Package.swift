@@ -161,7 +161,7 @@ let package = Package(
         .executableTarget(
             name: "sesamectl",
             dependencies: [
-                "SesameClient",
+                "SesameClient", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -76,6 +76,19 @@ extension SesameClient {
         return try SesameState.decodeWithMerge(try await call(.completeSignInLink, params))
     }
 
+    /// Completes a passwordless sign-in with the one-time code of a sign-in email, where the
+    /// backend mails codes (Supabase).
+    /// - Throws: `operation-not-allowed` on a backend without codes (Firebase),
+    ///   `invalid-action-code`, `expired-action-code`, …
+    public func completeSignInLink(
+        email: String, code: String
+    ) async throws
+        -> (state: SesameState, merge: SesameMerge?)
+    {
+        try SesameState.decodeWithMerge(
+            try await call(.completeSignInLink, ["email": .string(email), "code": .string(code)]))
+    }
+
     /// Signs in with a federated identity (`google.com`, `apple.com`, …) from the provider's ID
     /// token or access token.
     public func signInWithIdp(

@@ -30,11 +30,15 @@ public struct SesameNotification: Sendable, Hashable {
     /// The notification exactly as a protocol line (compact JSON, no newline); nil for the
     /// local events.
     public var jsonLine: String?
+    /// For ``Event/connected(_:)``: the state as of the subscription (the `subscribe` result's
+    /// `state`), so a watcher can show where it starts from; nil for the other events.
+    public var state: SesameState?
 
-    public init(event: Event, sequence: Int64?, jsonLine: String?) {
+    public init(event: Event, sequence: Int64?, jsonLine: String?, state: SesameState? = nil) {
         self.event = event
         self.sequence = sequence
         self.jsonLine = jsonLine
+        self.state = state
     }
 
     /// Whether the event came from the daemon (not from the client's connection handling).

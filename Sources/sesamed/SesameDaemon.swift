@@ -21,7 +21,7 @@ import Glibc
 /// socket server, systemd notifier) until SIGTERM or SIGINT.
 @main
 struct SesameDaemon: AsyncParsableCommand {
-    static let version = "0.1.0"
+    static let version = SesameVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "sesamed",

@@ -145,12 +145,13 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             #expect(withName.stdout.contains("display name:    Cy"), "\(withName.stdout)")
             let ownName = try await daemon.ctl(["username", "check", "cy.young"])
             #expect(ownName.status == 0, "\(ownName)")
+            #expect(ownName.stdout == "cy.young is your username\n")
 
-            let deleted = try await daemon.ctl(["delete-account"])
+            let deleted = try await daemon.ctl(["delete-account", "--yes"])
             #expect(deleted.status == 0, "\(deleted)")
             #expect(deleted.stdout.hasPrefix("account deleted; now anonymous guest (uid "), "\(deleted.stdout)")
             try await waitUntil("the account is gone") { try await !emulator.accountExists(uid) }
-            let guestDeleted = try object(try await daemon.ctl(["delete-account", "--json"]))
+            let guestDeleted = try object(try await daemon.ctl(["delete-account", "--yes", "--json"]))
             #expect(guestDeleted["status"] as? String == "anonymous")
         }
     }

@@ -72,7 +72,7 @@ struct UpgradeSesamectlTests {
             ])
             #expect(idpSignIn.status == 1)
 
-            let deleted = try await daemon.ctl(["delete-account"])
+            let deleted = try await daemon.ctl(["delete-account", "--yes"])
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(deleted.stdout.hasPrefix("account deleted; now anonymous guest"), "\(deleted.stdout)")
             #expect(try await !emulator.accountExists(guest))
@@ -158,7 +158,7 @@ struct UpgradeSesamectlTests {
             let refused = try await daemon.ctl(["sign-out"])
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("sign-out --reset"), "\(refused.stderr)")
-            let deleted = try await daemon.ctl(["delete-account"])
+            let deleted = try await daemon.ctl(["delete-account", "--yes"])
             #expect(deleted.status == 0, "\(deleted.stderr)")
             #expect(try await !emulator.accountExists(second))
             let third = try #require(try await daemon.uid())

@@ -84,7 +84,9 @@ extension ClientEngine {
             subscription = (id, mode)
             backoff.reset()
             // `connected` means "subscribed": from here on no event is missed.
-            if isFirstOnConnection, let hello { publishLocal(.connected(hello)) }
+            if isFirstOnConnection, let hello {
+                publishLocal(.connected(hello), state: try? SesameState.decode(snapshot, reason: .snapshot))
+            }
             processSnapshot(snapshot, reason: .snapshot)
         case .failure(let error):
             // The daemon refuses (e.g. permission-denied): end the streams that need this
@@ -238,8 +240,8 @@ extension ClientEngine {
         for consumer in consumers.values { consumer.offer(notification: value) }
     }
 
-    func publishLocal(_ event: SesameNotification.Event) {
-        let value = SesameNotification(event: event, sequence: nil, jsonLine: nil)
+    func publishLocal(_ event: SesameNotification.Event, state: SesameState? = nil) {
+        let value = SesameNotification(event: event, sequence: nil, jsonLine: nil, state: state)
         for consumer in consumers.values { consumer.offer(notification: value) }
     }
 }

@@ -5,21 +5,59 @@ struct CompleteLinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "complete-link",
         abstract:
-            "Sign in with a link from `sesamectl send-link` (a guest is upgraded, or merged into an existing account).")
+            "Sign in with the link (or one-time code) from `sesamectl send-link`; a guest is upgraded, or merged into an existing account.",
+        discussion: """
+            Give the link from the email: `sesamectl complete-link 'URL'` (quote it: it holds `&`). \
+            Where the backend also mails a one-time code (Supabase), you can type the code instead: \
+            `sesamectl complete-link --code CODE --email EMAIL`. Firebase sends links only.
+            """)
 
-    @Argument(help: ArgumentHelp("The link from the email.", valueName: "url"))
-    var link: String
+    @Argument(help: ArgumentHelp("The link from the email (omit it with --code).", valueName: "url"))
+    var link: String?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The address the link was sent to; needed only when it was requested elsewhere.", valueName: "email"))
+            "The one-time code from the email instead of its link (Supabase); needs --email.", valueName: "code"))
+    var code: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The address the link or code was sent to; for a link, needed only when it was requested elsewhere.",
+            valueName: "email"))
     var email: String?
 
     @OptionGroup var options: CommonOptions
 
+    func validate() throws {
+        switch (link, code) {
+        case (nil, nil):
+            throw ValidationError(
+                "give the link from the email (`sesamectl complete-link URL`) or its code (`--code CODE --email EMAIL`)"
+            )
+        case (.some, .some):
+            throw ValidationError("give either the link or --code, not both")
+        case (nil, .some):
+            if email == nil {
+                throw ValidationError("--code needs the address it was sent to: add --email EMAIL")
+            }
+        case (.some, nil):
+            break
+        }
+    }
+
     func run() async throws {
-        let result = try await options.withClient { try await $0.completeSignInLink(link: link, email: email) }
+        let result =
+            if let code, let email {
+                try await options.withClient(context: .completeCode) {
+                    try await $0.completeSignInLink(email: email, code: code)
+                }
+            } else {
+                try await options.withClient(context: .completeLink) {
+                    try await $0.completeSignInLink(link: link ?? "", email: email)
+                }
+            }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
     }
 }

@@ -9,6 +9,7 @@ struct LinkCommand: AsyncParsableCommand {
 
     /// Without a subcommand: bad usage (exit status 2), not the help text.
     func run() async throws {
-        throw ValidationError("missing subcommand: password, email-link or idp")
+        throw ValidationError(
+            "missing subcommand: `sesamectl link password|email-link|idp …` (`sesamectl link --help` says more)")
     }
 }

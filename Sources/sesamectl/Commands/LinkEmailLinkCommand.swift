@@ -18,7 +18,9 @@ struct LinkEmailLinkCommand: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        let state = try await options.withClient { try await $0.linkCredential(.emailLink(email: email, link: link)) }
+        let state = try await options.withClient(context: .completeLink) {
+            try await $0.linkCredential(.emailLink(email: email, link: link))
+        }
         options.output(json: state.json, text: StatusRenderer.oneLine(state))
     }
 }

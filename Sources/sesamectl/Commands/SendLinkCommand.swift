@@ -4,7 +4,9 @@ import SesameClient
 struct SendLinkCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send-link",
-        abstract: "Email a sign-in link (passwordless); finish with `sesamectl complete-link URL`.")
+        abstract:
+            "Email a sign-in link (passwordless); finish with `sesamectl complete-link URL` (or `--code CODE --email EMAIL`)."
+    )
 
     @Argument(help: "The address to send the link to.")
     var email: String
@@ -18,6 +20,7 @@ struct SendLinkCommand: AsyncParsableCommand {
         let sent = try await options.withClient { try await $0.sendSignInLink(email: email, continueUrl: continueUrl) }
         options.output(
             json: JSONText.object([("email", JSONText.quote(sent))]),
-            text: "sent a sign-in link to \(sent): open it, or run `sesamectl complete-link URL` with its address")
+            text: "sent a sign-in link to \(sent): run `sesamectl complete-link 'URL'` with the link from the email "
+                + "(Supabase: or `sesamectl complete-link --code CODE --email \(sent)` with its code)")
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SesameClient
 
 struct TokenCommand: AsyncParsableCommand {
@@ -6,8 +7,11 @@ struct TokenCommand: AsyncParsableCommand {
         commandName: "token",
         abstract:
             "Print the current ID token and a newline, for `curl -H \"Authorization: Bearer $(sesamectl token)\"`.",
-        discussion: "With --json, prints the whole getIdToken result (token, uid, expiresAt, issuedAt, signInProvider)."
-    )
+        discussion: """
+            With --json, prints the whole getIdToken result (token, uid, expiresAt, issuedAt, signInProvider). \
+            When the token is valid for less than --min-validity (the backend's tokens do not last that long), \
+            it is still printed, and a warning on standard error says for how long it is valid.
+            """)
 
     @Flag(name: .long, help: "Get a new token even when the held one is still valid.")
     var force = false
@@ -27,5 +31,8 @@ struct TokenCommand: AsyncParsableCommand {
     func run() async throws {
         let token = try await options.withClient { try await $0.idToken(forceRefresh: force, minValidity: minValidity) }
         options.output(json: token.json, text: token.token)
+        if let minValidity, let warning = TokenValidityWarning.text(for: token, minValidity: minValidity, now: Date()) {
+            StandardError.print(warning)
+        }
     }
 }

@@ -9,6 +9,6 @@ struct UsernameCommand: AsyncParsableCommand {
 
     /// Without a subcommand: bad usage (exit status 2), not the help text.
     func run() async throws {
-        throw ValidationError("missing subcommand: set or check")
+        throw ValidationError("missing subcommand: `sesamectl username set NAME` or `sesamectl username check NAME`")
     }
 }

@@ -8,8 +8,10 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Print one line per notification until interrupted; reconnects when sesamed restarts.",
         discussion: """
-            With --json, prints the protocol's notification lines exactly; connection changes go to \
-            standard error either way. Exits 0 on SIGINT or SIGTERM.
+            On connecting, and again on every reconnect, first prints the current state (`state: …`), \
+            so you see where the notifications start from. With --json, prints the protocol's \
+            notification lines exactly (no state line); connection changes go to standard error \
+            either way. Exits 0 on SIGINT or SIGTERM.
             """)
 
     @OptionGroup var options: CommonOptions
@@ -30,8 +32,14 @@ struct WatchCommand: AsyncParsableCommand {
                         print(line)
                         fflush(nil)
                     }
-                } else if let line = NotificationRenderer.line(for: notification, json: false) {
-                    StandardError.print(line)
+                } else {
+                    if let line = NotificationRenderer.line(for: notification, json: false) {
+                        StandardError.print(line)
+                    }
+                    if !options.json, let line = NotificationRenderer.stateLine(for: notification) {
+                        print(line)
+                        fflush(nil)
+                    }
                 }
             }
         } catch let error as SesameClientError {

@@ -10,7 +10,10 @@ struct ErrorReport: Sendable, Equatable {
     /// - Parameters:
     ///   - error: what the call threw.
     ///   - socketPath: the socket the command used, named when the daemon cannot be reached.
-    static func make(for error: SesameClientError, socketPath: String) -> ErrorReport {
+    ///   - context: the command, where its advice differs.
+    static func make(
+        for error: SesameClientError, socketPath: String, context: ErrorContext = .general
+    ) -> ErrorReport {
         switch error {
         case .daemonUnreachable(let path, let detail):
             return ErrorReport(
@@ -19,8 +22,7 @@ struct ErrorReport: Sendable, Equatable {
                     + "or pass --socket PATH",
                 status: .unavailable)
         case .permissionDenied(let path, let group):
-            let who = group.map { "join group \($0) (or ask an administrator)" } ?? "ask an administrator for access"
-            return ErrorReport(message: "permission denied on \(path): \(who)", status: .unavailable)
+            return ErrorReport(message: permissionAdvice(path: path, group: group), status: .unavailable)
         case .noAnswer(let path, let timeout):
             return ErrorReport(
                 message: "sesamed at \(path) did not answer within \(secondsWords(timeout)): "
@@ -37,7 +39,8 @@ struct ErrorReport: Sendable, Equatable {
                     "sesamed at \(socketPath) sent something that is not protocol (\(detail)): is it a sesamed of the same version?",
                 status: .failure)
         case .daemon(let daemonError):
-            return ErrorReport(message: advice(for: daemonError), status: .failure)
+            return ErrorReport(
+                message: advice(for: daemonError, context: context) ?? advice(for: daemonError), status: .failure)
         }
     }
 
@@ -76,11 +79,13 @@ struct ErrorReport: Sendable, Equatable {
         case "user-disabled":
             return "that account is disabled: ask the project's administrator"
         case "invalid-action-code":
-            return "the link is not valid or was already used: run `sesamectl send-link EMAIL` for a new one"
+            return "the link or code is not valid or was already used: run `sesamectl send-link \(email)` for a new one"
         case "expired-action-code":
-            return "the link has expired: run `sesamectl send-link EMAIL` for a new one"
+            return "the link or code has expired: run `sesamectl send-link \(email)` for a new one"
         case "missing-email":
-            return "this link was not requested through this daemon: add `--email EMAIL` (the address it was sent to)"
+            return "sesamed does not know the address of this link (it forgets it once a link for it is used): "
+                + "if the link was already used, run `sesamectl send-link EMAIL` for a new one; "
+                + "else add `--email EMAIL` (the address it was sent to)"
         case "requires-recent-login":
             return "this needs a recent sign-in: sign in again (`sesamectl sign-in …`), then retry"
         case "provider-already-linked":
@@ -105,7 +110,9 @@ struct ErrorReport: Sendable, Equatable {
         case "no-such-merge":
             return "there is no pending merge with that id: `sesamectl merges list` shows them"
         case "session-revoked":
-            return "the session was revoked by the backend: sign in again"
+            return "the backend no longer knows the signed-in account (deleted, disabled or signed out elsewhere); "
+                + "sesamed has started a new guest session: run the command again, or sign in to an account "
+                + "with `sesamectl sign-in EMAIL|USERNAME`"
         case "permission-denied":
             let role = error.requiredRole ?? "a higher"
             return

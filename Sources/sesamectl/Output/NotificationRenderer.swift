@@ -32,4 +32,11 @@ enum NotificationRenderer {
                 "connected to \(hello.server) \(hello.version) (instance \(hello.instance), role \(hello.role.rawValue))"
         }
     }
+
+    /// The state line `watch` prints on (re)connecting: the state the subscription starts
+    /// from. Nil for other events.
+    static func stateLine(for notification: SesameNotification) -> String? {
+        guard case .connected = notification.event, let state = notification.state else { return nil }
+        return "state: " + StatusRenderer.oneLine(state)
+    }
 }

@@ -44,9 +44,13 @@ struct CommonOptions: ParsableArguments {
 
     /// Runs `body` with a client and turns its errors into one line on standard error and the
     /// exit status of DESIGN.md.
-    /// - Parameter wait: how long the command's calls may take by default.
-    func withClient<T>(waiting wait: AnswerWait = .backend, _ body: (SesameClient) async throws -> T) async throws -> T
-    {
+    /// - Parameters:
+    ///   - wait: how long the command's calls may take by default.
+    ///   - context: the command, where its error advice differs.
+    func withClient<T>(
+        waiting wait: AnswerWait = .backend, context: ErrorContext = .general,
+        _ body: (SesameClient) async throws -> T
+    ) async throws -> T {
         let path = socketPath
         let client = SesameClient(socketPath: path, clientName: "sesamectl", requestTimeout: requestTimeout(wait))
         do {
@@ -55,7 +59,7 @@ struct CommonOptions: ParsableArguments {
             return value
         } catch let error as SesameClientError {
             await client.close()
-            let report = ErrorReport.make(for: error, socketPath: path)
+            let report = ErrorReport.make(for: error, socketPath: path, context: context)
             StandardError.print(report.message)
             throw ExitCode(report.status.rawValue)
         } catch {

@@ -27,10 +27,12 @@ enum PasswordReader {
         } else {
             password = try readFromTerminal(prompt: prompt)
             if confirm, try readFromTerminal(prompt: "Repeat the password: ") != password {
-                throw ValidationError("the two passwords differ")
+                throw ValidationError("the two passwords differ: run the command again")
             }
         }
-        guard !password.isEmpty else { throw ValidationError("the password is empty") }
+        guard !password.isEmpty else {
+            throw ValidationError("the password is empty: type one, or pipe one in with --password-stdin")
+        }
         return password
     }
 

@@ -1,0 +1,12 @@
+/// Which command an error came from, where that changes what to do next: the same protocol
+/// reason (`missing-email`, `operation-not-allowed`) means different things to different commands.
+enum ErrorContext: Sendable, Equatable {
+    /// No command-specific advice.
+    case general
+    /// `verify-email`: `missing-email` means the account has no address.
+    case verifyEmail
+    /// `complete-link` and `link email-link` with a link.
+    case completeLink
+    /// `complete-link --code`: `operation-not-allowed` means the backend sends no codes.
+    case completeCode
+}

@@ -1,0 +1,35 @@
+import SesameClient
+
+/// The advice that depends on the command, and on who may use the socket.
+extension ErrorReport {
+    /// The advice for `error` from the command of `context`, or nil when it is the same as
+    /// from any command.
+    static func advice(for error: SesameClientError.DaemonError, context: ErrorContext) -> String? {
+        switch (context, error.reason) {
+        case (.verifyEmail, "missing-email"):
+            return "this account has no email address to verify (a guest has none): sign up or link an email first "
+                + "with `sesamectl sign-up EMAIL`"
+        case (.completeCode, "operation-not-allowed"):
+            return "this backend (Firebase) sends sign-in links, not codes: run `sesamectl complete-link URL` "
+                + "with the link from the email"
+        case (.completeCode, "missing-email"):
+            return "give the address the code was sent to: `sesamectl complete-link --code CODE --email EMAIL`"
+        default:
+            return nil
+        }
+    }
+
+    /// What to do about a socket this user may not open. A socket of group root means sesamed
+    /// runs without a group of its own: joining root is not the answer.
+    static func permissionAdvice(path: String, group: String?) -> String {
+        switch group {
+        case nil:
+            return "permission denied on \(path): ask an administrator for access"
+        case "root"?:
+            return "permission denied on \(path): sesamed's socket belongs to group root; ask the administrator "
+                + "to set `socket.group` (or `access.readers`) in sesamed.toml, or run the command with sudo"
+        case let group?:
+            return "permission denied on \(path): join group \(group) (or ask an administrator)"
+        }
+    }
+}
