@@ -139,6 +139,14 @@ struct SesameCtlOutputTests {
                 == "the backend cannot be reached right now (network-request-failed): try again in 2 s")
     }
 
+    @Test func aRateLimitIsNotToldAsAnOutageAndGivesTheBackendsWait() {
+        let error = SesameClientError.daemon(
+            .init(code: 2000, reason: "too-many-requests", message: "slow down", retryAfterMs: 58_000))
+        #expect(
+            ErrorReport.make(for: error, socketPath: "/s").message
+                == "the backend limits how often this can be done (too-many-requests): try again in 58 s")
+    }
+
     @Test func unknownReasonsFallBackToTheDaemonsMessage() {
         let report = ErrorReport.make(for: Self.daemonError("something-new", code: 4000), socketPath: "/s")
         #expect(report.message == "daemon says (something-new)")

@@ -124,6 +124,11 @@ struct ErrorReport: Sendable, Equatable {
         default:
             if error.code == 2000 {
                 let wait = error.retryAfterMs.map { " in \(max(1, ($0 + 999) / 1000)) s" } ?? " later"
+                if error.reason == "too-many-requests" {
+                    // The backend answered: it limits how often this may be done (a second mail
+                    // within a minute, say). Not an outage.
+                    return "the backend limits how often this can be done (too-many-requests): try again\(wait)"
+                }
                 return "the backend cannot be reached right now (\(error.reason)): try again\(wait)"
             }
             return "\(error.message) (\(error.reason))"
