@@ -163,6 +163,7 @@ let package = Package(
             dependencies: [
                 "SesameClient", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strict
         ),

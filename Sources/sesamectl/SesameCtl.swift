@@ -18,7 +18,7 @@ struct SesameCtl: AsyncParsableCommand {
             """,
         version: versionText,
         subcommands: [
-            StatusCommand.self, TokenCommand.self, WatchCommand.self,
+            StatusCommand.self, TokenCommand.self, ExecCommand.self, CredentialCommand.self, WatchCommand.self,
             SignUpCommand.self, SignInCommand.self, SendLinkCommand.self, CompleteLinkCommand.self,
             SignInIdpCommand.self, LinkCommand.self, UnlinkCommand.self, SignOutCommand.self,
             UsernameCommand.self, ResetPasswordCommand.self, VerifyEmailCommand.self,

@@ -16,6 +16,9 @@ struct TokenCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Get a new token even when the held one is still valid.")
     var force = false
 
+    @Flag(name: .long, help: "Print `Authorization: Bearer TOKEN`, for `curl -H @-`.")
+    var header = false
+
     // Unconditional, so `--min-validity -1` reaches validate() instead of reading as an option.
     @Option(
         name: .long, parsing: .unconditional,
@@ -26,11 +29,12 @@ struct TokenCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let minValidity, minValidity < 0 { throw ValidationError("--min-validity must not be negative") }
+        if header && options.json { throw ValidationError("--header and --json do not go together: choose one") }
     }
 
     func run() async throws {
         let token = try await options.withClient { try await $0.idToken(forceRefresh: force, minValidity: minValidity) }
-        options.output(json: token.json, text: token.token)
+        options.output(json: token.json, text: header ? "Authorization: Bearer \(token.token)" : token.token)
         if let minValidity, let warning = TokenValidityWarning.text(for: token, minValidity: minValidity, now: Date()) {
             StandardError.print(warning)
         }

@@ -1,0 +1,73 @@
+/// One request of git's credential helper protocol (`git help credential`): `key=value` lines
+/// on standard input up to a blank line or the end, of which sesamectl reads `protocol`,
+/// `host` (with its `:port` when the URL has one) and `path`.
+struct CredentialRequest: Equatable, Sendable {
+    var protocolName: String?
+    var host: String?
+    var path: String?
+
+    /// Parses the helper's input; unknown keys and lines without `=` are ignored, as git does.
+    init(parsing text: String) {
+        // `\r\n` is one Character in Swift, and a newline like `\n`.
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if line.isEmpty { break }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals]
+            let value = String(line[line.index(after: equals)...])
+            switch key {
+            case "protocol": protocolName = value
+            case "host": host = value
+            case "path": path = value
+            default: break
+            }
+        }
+    }
+
+    init(protocolName: String?, host: String?, path: String? = nil) {
+        self.protocolName = protocolName
+        self.host = host
+        self.path = path
+    }
+
+    /// Whether the token may be handed to this remote: HTTPS (or plain HTTP to a loopback
+    /// address) and a host listed in `allowedHosts`, compared case-insensitively, with the
+    /// port when the entry names one. Nothing is allowed when the list is empty.
+    func isAllowed(by allowedHosts: [String]) -> Bool {
+        guard let host = host?.lowercased(), !host.isEmpty else { return false }
+        switch protocolName?.lowercased() {
+        case "https": break
+        case "http" where Self.isLoopback(host): break
+        default: return false
+        }
+        let bare = Self.withoutPort(host)
+        return allowedHosts.contains { entry in
+            let entry = entry.lowercased()
+            return entry == host || (!entry.contains(":") && entry == bare && !Self.hasPort(host))
+                || (entry.hasPrefix("[") && entry == host)
+        }
+    }
+
+    /// The answer to `get`: the ID token as the password.
+    static func answer(token: String) -> String {
+        "username=\(username)\npassword=\(token)\n"
+    }
+
+    /// The user name sesamectl answers with; servers that take the ID token read the password.
+    static let username = "sesame-id-token"
+
+    static func isLoopback(_ host: String) -> Bool {
+        let name = withoutPort(host)
+        return name == "localhost" || name == "[::1]" || name.hasPrefix("127.")
+    }
+
+    static func hasPort(_ host: String) -> Bool { withoutPort(host) != host }
+
+    static func withoutPort(_ host: String) -> String {
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return host }
+            return String(host[...close])
+        }
+        guard let colon = host.lastIndex(of: ":") else { return host }
+        return String(host[..<colon])
+    }
+}
