@@ -8,6 +8,7 @@ const { resolveSocketPath } = require('./discovery.cjs');
 const { StreamHub } = require('./hub.cjs');
 const { IdToken } = require('./models.cjs');
 const { listen, iterate } = require('./streams.cjs');
+const { sesameFetchWith } = require('./fetch.cjs');
 
 /** Reads that are sent once more, on a new connection, when the connection closed before the answer. */
 const READS = new Set(['hello', 'getState', 'getIdToken', 'checkUsername']);
@@ -144,8 +145,7 @@ class Sesame {
    * fetch() with `Authorization: Bearer <ID token>`; after a 401, once more with a freshly
    * refreshed token.
    */
-  async fetch(input, init) {
-    const { sesameFetchWith } = require('./fetch.cjs');
+  fetch(input, init) {
     return sesameFetchWith(this, input, init);
   }
 

@@ -3,6 +3,7 @@
 // client's one subscription.
 
 const { Consumer } = require('./consumer.cjs');
+const { Aborted } = require('./errors.cjs');
 
 /** States an iterator keeps for a reader that falls behind; past this it skips to the newest. */
 const ITERATOR_BUFFER = 256;
@@ -12,8 +13,14 @@ const ITERATOR_BUFFER = 256;
  * promise rejects) keeps listening: the error goes to `onError` (the listener's, else the
  * client's), else console.error prints the first one.
  */
-function listen(sesame, kind, listener, onError) {
-  if (typeof listener !== 'function') throw new TypeError('the listener must be a function');
+function listen(sesame, kind, nextOrObserver, onError) {
+  let listener = nextOrObserver;
+  if (listener !== null && typeof listener === 'object' && typeof listener.next === 'function') {
+    const observer = listener;
+    listener = (state) => observer.next(state);
+    if (onError === undefined && typeof observer.error === 'function') onError = (error) => observer.error(error);
+  }
+  if (typeof listener !== 'function') throw new TypeError('the listener must be a function or an observer with next()');
   let printed = false;
   const report = (error, what) => {
     const handler = typeof onError === 'function' ? onError : sesame.onError;
@@ -42,7 +49,7 @@ function listen(sesame, kind, listener, onError) {
     error: (error) => report(error, 'a state listener stopped'),
   });
   if (sesame.closed) {
-    queueMicrotask(() => report(new (require('./errors.cjs').Aborted)('this Sesame client was closed'), 'a state listener stopped'));
+    queueMicrotask(() => report(new Aborted('this Sesame client was closed'), 'a state listener stopped'));
     return () => {};
   }
   sesame.hub.add(consumer);

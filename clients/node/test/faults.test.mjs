@@ -22,7 +22,10 @@ test('a daemon that is down is a DaemonUnavailable naming the socket, and nothin
   await new Promise((resolve) => {
     sesame.onAuthStateChanged(() => assert.fail('no state without a daemon'), (error) => { errors.push(error); resolve(); });
   });
-  assert.ok(errors[0] instanceof DaemonUnavailable);
+  await new Promise((resolve) => {
+    sesame.onIdTokenChanged({ next: () => assert.fail('no state'), error: (error) => { errors.push(error); resolve(); } });
+  });
+  assert.ok(errors.length === 2 && errors.every((error) => error instanceof DaemonUnavailable));
   // A socket file nobody listens on (a daemon that died): refused, with the same advice.
   const directory = mkdtempSync(join(tmpdir(), 'node-stale-'));
   const stale = join(directory, 's.sock');

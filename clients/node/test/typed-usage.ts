@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const uid: string | undefined = state.user?.uid;
   const unsubscribe = sesame.onAuthStateChanged((s: StateChange) => console.log(s.status, s.reason, s.user?.email));
   unsubscribe();
+  sesame.onAuthStateChanged({ next: (s) => console.log(s.user?.uid), error: (e) => console.error(e) })();
   sesame.onIdTokenChanged(async (s) => { console.log(s.token?.expiresAt); })();
   for await (const change of sesame.stateChanges()) {
     if (change.reason === 'resynchronized' || change.sequence > 3) break;

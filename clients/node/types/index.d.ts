@@ -48,6 +48,11 @@ export declare class IdToken {
 /** Stops a listener. */
 export type Unsubscribe = () => void;
 export type StateListener = (state: StateChange) => void | Promise<void>;
+/** Firebase's observer form of a listener. */
+export interface StateObserver {
+  next: StateListener;
+  error?: (error: unknown) => void;
+}
 
 type NoParams = Record<string, never>;
 type Call<M extends Method> = Params<M> extends NoParams
@@ -109,11 +114,11 @@ export declare class Sesame {
   confirmPasswordReset: Call<'confirmPasswordReset'>;
 
   /** Calls `listener` with the current state, then every change. */
-  onStateChanged(listener: StateListener, onError?: (error: unknown) => void): Unsubscribe;
+  onStateChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
   /** The current state, then each change of user (status, uid or isAnonymous), like Firebase's. */
-  onAuthStateChanged(listener: StateListener, onError?: (error: unknown) => void): Unsubscribe;
+  onAuthStateChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
   /** The current state, then each change of user or of its ID token, like Firebase's. */
-  onIdTokenChanged(listener: StateListener, onError?: (error: unknown) => void): Unsubscribe;
+  onIdTokenChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
   /** `for await (const state of sesame.stateChanges())`: the current state, then every change, across daemon restarts. */
   stateChanges(options?: { signal?: AbortSignal }): AsyncIterableIterator<StateChange>;
 
