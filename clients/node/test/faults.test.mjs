@@ -196,3 +196,30 @@ test('without onError, console.error prints the first error of a listener only',
   assert.equal(printed[0][1].message, 'rejected 1');
   sesame.close();
 });
+
+test('stateChanges(): a reader far behind skips to the newest state; its signal ends it', async (t) => {
+  const daemon = await startFakeDaemon(basicHandler(() => fakeState(1)));
+  t.after(() => daemon.close());
+  const sesame = new Sesame({ socket: daemon.path });
+  const controller = new AbortController();
+  const stream = sesame.stateChanges({ signal: controller.signal });
+  assert.equal((await stream.next()).value.reason, 'snapshot');
+  const seen = new Promise((resolve) => sesame.onStateChanged((s) => { if (s.sequence === 1001) resolve(); }));
+  for (let sequence = 2; sequence <= 1001; sequence += 1) {
+    daemon.connections[0].send({ jsonrpc: '2.0', method: 'connectivityChanged',
+      params: { connectivity: sequence % 2 ? 'online' : 'offline', sequence } });
+  }
+  await seen;
+  const next = (await stream.next()).value;
+  assert.ok(next.sequence > 1001 - 256, `skipped ahead to ${next.sequence}`);
+  let last = next.sequence;
+  for (;;) {
+    const { value } = await stream.next();
+    assert.equal(value.sequence, last + 1);
+    last = value.sequence;
+    if (last === 1001) break;
+  }
+  controller.abort();
+  assert.deepEqual(await stream.next(), { value: undefined, done: true });
+  sesame.close();
+});
