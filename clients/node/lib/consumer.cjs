@@ -3,7 +3,10 @@
 // been given, so it is never given the same state twice, nor (for the auth and token kinds) a
 // state that does not change what it watches.
 
-/** What each kind watches: every change, the user (status, uid, isAnonymous), or the user and its token. */
+/**
+ * What each kind watches: every change, the user (status, uid, isAnonymous), or the user and its
+ * token (also every `token-refreshed`: a new token may expire at the same second as the last).
+ */
 const KEYS = {
   state: null,
   auth: (s) => JSON.stringify([s.status, s.user ? s.user.uid : null, s.user ? s.user.isAnonymous === true : null]),
@@ -17,6 +20,7 @@ class Consumer {
    * @param {{next: (state: object) => void, error: (error: Error) => void, end?: () => void}} sink
    */
   constructor(kind, sink) {
+    this.kind = kind;
     this.key = KEYS[kind];
     this.sink = sink;
     this.last = null; // {instance, sequence} of the last state offered
@@ -34,8 +38,9 @@ class Consumer {
     this.last = { instance, sequence: state.sequence };
     if (this.key !== null) {
       const key = this.key(state);
-      if (key === this.lastKey) return;
+      const changed = key !== this.lastKey || (this.kind === 'token' && state.reason === 'token-refreshed');
       this.lastKey = key;
+      if (!changed) return;
     }
     this.sink.next(state);
   }

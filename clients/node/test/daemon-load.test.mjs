@@ -57,7 +57,7 @@ test('sesameFetch sends the bearer, and after a 401 retries once with a refreshe
   assert.deepEqual(seen.map((s) => s.body), ['hello', 'hello']);
   const held = await sesame.idToken();
   assert.equal(seen[1].authorization, `Bearer ${held.token}`);
-  assert.match(seen[0].authorization, /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+  assert.match(seen[0].authorization, /^Bearer [\w-]+\.[\w-]+\.[\w-]*$/);
   await tokens.wait('the forced refresh', (v) => v.some((s) => s.reason === 'token-refreshed'));
   refuse = 5;
   const refused = await sesame.fetch(url);
@@ -85,5 +85,5 @@ test("supabase-js's accessToken callback: concurrent calls from many clients sha
   const afterwards = (await emulator.faults()).calls.token ?? 0;
   assert.equal(afterwards - before, 1, 'one refresh for all the concurrent calls');
   assert.equal(new Set(tokens).size, 1);
-  assert.match(tokens[0], /^[\w-]+\.[\w-]+\.[\w-]+$/);
+  assert.match(tokens[0], /^[\w-]+\.[\w-]+\.[\w-]*$/);
 });

@@ -89,8 +89,11 @@ test('auth listeners see user changes only; token listeners also see new tokens'
     state(4, 'b', 't3'), state(2, 'b', 't3')];
   for (const s of feed) for (const consumer of consumers) consumer.offer(s, 'i1');
   assert.deepEqual(got, { state: [1, 2, 3, 4], auth: [1, 4], token: [1, 2, 4] });
+  const sameSecond = { ...state(5, 'b', 't3'), reason: 'token-refreshed' }; // a new token, same expiry
+  for (const consumer of consumers) consumer.offer(sameSecond, 'i1');
+  assert.deepEqual(got, { state: [1, 2, 3, 4, 5], auth: [1, 4], token: [1, 2, 4, 5] });
   for (const consumer of consumers) consumer.offer(state(1, 'c', 't9'), 'i2'); // a restarted daemon
-  assert.deepEqual(got, { state: [1, 2, 3, 4, 1], auth: [1, 4, 1], token: [1, 2, 4, 1] });
+  assert.deepEqual(got, { state: [1, 2, 3, 4, 5, 1], auth: [1, 4, 1], token: [1, 2, 4, 5, 1] });
 });
 
 test('backoff: 50 ms doubling to 2 s, jittered, reset after a success', () => {
