@@ -223,3 +223,22 @@ test('stateChanges(): a reader far behind skips to the newest state; its signal 
   assert.deepEqual(await stream.next(), { value: undefined, done: true });
   sesame.close();
 });
+
+test('a malformed line on the subscription connection: the stream reconnects and goes on, nothing twice', async (t) => {
+  let state = fakeState(4);
+  const daemon = await startFakeDaemon(basicHandler(() => state));
+  t.after(() => daemon.close());
+  const sesame = new Sesame({ socket: daemon.path });
+  const seen = [];
+  sesame.onStateChanged((s) => seen.push([s.sequence, s.reason]));
+  await until('the snapshot', () => seen.length === 1);
+  daemon.connections[0].send('{"jsonrpc":"2.0","method":"authStateChanged","params":{"state":');
+  await until('a second subscription', () => daemon.connections.length === 2 &&
+    daemon.connections[1].requests.some((r) => r.method === 'subscribe'));
+  await until('its answer was read', () => sesame.hub.live === sesame.current);
+  state = fakeState(5, 'guest1', { connectivity: 'offline' });
+  daemon.connections[1].send({ jsonrpc: '2.0', method: 'connectivityChanged', params: { connectivity: 'offline', sequence: 5 } });
+  await until('the change', () => seen.length === 2);
+  assert.deepEqual(seen, [[4, 'snapshot'], [5, 'connectivity-changed']]);
+  sesame.close();
+});
