@@ -1,0 +1,2 @@
+// The ESM entry: the CommonJS implementation's exports, the same objects as require() gives.
+export * from './lib/index.cjs';

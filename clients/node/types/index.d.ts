@@ -1,0 +1,136 @@
+// Types of sesame-client (the same for import and require).
+import type { Method, Methods, Params, Result, State, StateChange, Hello, Credential } from './protocol.js';
+
+export * from './protocol.js';
+export * from './errors.js';
+export * from './reasons.js';
+
+export interface SesameOptions {
+  /** The daemon's socket: default $SESAME_SOCKET, else the user instance's socket when it exists, else /run/sesame/sesamed.sock. */
+  socket?: string;
+  /** Milliseconds a call may take unless it passes its own (default 5000; null: no limit). */
+  timeout?: number | null;
+  /** The name sent in `hello` (default "sesame-client-node"). */
+  clientName?: string;
+  /** Where errors thrown by listeners (and their streams' failures) go; default: console.error, the first one per listener. */
+  onError?: (error: unknown) => void;
+}
+
+export interface CallOptions {
+  /** Milliseconds (null: no limit); default the client's `timeout`. */
+  timeout?: number | null;
+  /** Aborts the wait (the daemon may still carry the call out). */
+  signal?: AbortSignal;
+}
+
+export interface IdTokenOptions {
+  /** Seconds the token must stay valid (the daemon's default: 300). */
+  minValidity?: number;
+  /** Refresh even when the held token is still valid. */
+  forceRefresh?: boolean;
+  /** The `fromUid` of a pending merge (managers only). */
+  uid?: string;
+}
+
+/** `getIdToken`'s result; util.inspect and console.log leave `token` out. */
+export declare class IdToken {
+  constructor(json: unknown);
+  /** The JWT: send it as `Authorization: Bearer <token>`. */
+  readonly token: string;
+  readonly uid: string;
+  readonly expiresAt: string | null;
+  readonly issuedAt: string | null;
+  readonly signInProvider: string | null;
+  /** Milliseconds until it expires (negative once expired). */
+  expiresInMs(now?: number): number;
+}
+
+/** Stops a listener. */
+export type Unsubscribe = () => void;
+export type StateListener = (state: StateChange) => void | Promise<void>;
+/** Firebase's observer form of a listener. */
+export interface StateObserver {
+  next: StateListener;
+  error?: (error: unknown) => void;
+}
+
+type NoParams = Record<string, never>;
+type Call<M extends Method> = Params<M> extends NoParams
+  ? (params?: NoParams, options?: CallOptions) => Promise<Result<M>>
+  : (params: Params<M>, options?: CallOptions) => Promise<Result<M>>;
+
+/** The client of sesamed: one connection, pipelined calls, one shared subscription for every listener. */
+export declare class Sesame {
+  constructor(options?: SesameOptions);
+  /** The socket this client uses. */
+  readonly socketPath: string;
+  readonly closed: boolean;
+
+  /** Any method by its wire name, typed by the `Methods` map. */
+  call<M extends Method>(method: M, params?: Params<M>, options?: CallOptions): Promise<Result<M>>;
+  /** The daemon's version, instance and backend, and this caller's role. */
+  hello(params?: { client?: string }, options?: CallOptions): Promise<Hello>;
+  /** The current state (`getState`). */
+  state(options?: CallOptions): Promise<State>;
+  /** An ID token (`getIdToken`); identical calls in flight at once share one request. */
+  idToken(params?: IdTokenOptions, options?: CallOptions): Promise<IdToken>;
+  /** `async () => token`: pass as supabase-js's `accessToken` option. May be called concurrently. */
+  readonly accessToken: () => Promise<string>;
+
+  signInAnonymously: Call<'signInAnonymously'>;
+  /** Links an email and password to the guest (uid and data kept), or signs up when signed out. */
+  createAccount: Call<'createAccount'>;
+  /** Signs in by email or username; from a guest, records a merge of its data. */
+  signIn: Call<'signIn'>;
+  sendSignInLink: Call<'sendSignInLink'>;
+  completeSignInLink: Call<'completeSignInLink'>;
+  signInWithIdp: Call<'signInWithIdp'>;
+  linkCredential: Call<'linkCredential'>;
+  unlink: Call<'unlink'>;
+  /** Signs out; a guest needs `{reset: true}` (its data is lost). */
+  signOut: Call<'signOut'>;
+  deleteAccount: Call<'deleteAccount'>;
+  reload: Call<'reload'>;
+  updateProfile: Call<'updateProfile'>;
+  sendPasswordReset: Call<'sendPasswordReset'>;
+  sendEmailVerification: Call<'sendEmailVerification'>;
+  setUsername: Call<'setUsername'>;
+  checkUsername: Call<'checkUsername'>;
+  /** Tells the daemon the guest's data has been moved; the guest account is then deleted. */
+  completeMerge: Call<'completeMerge'>;
+  startSignIn: Call<'startSignIn'>;
+  completeSignIn: Call<'completeSignIn'>;
+  /** Waits until the flow ends; the call's timeout defaults to the flow's `timeout` (300 s) plus 10 s. */
+  awaitSignIn: Call<'awaitSignIn'>;
+  cancelSignIn: Call<'cancelSignIn'>;
+  signInWithCustomToken: Call<'signInWithCustomToken'>;
+  completeSecondFactor: Call<'completeSecondFactor'>;
+  enrollTotp: Call<'enrollTotp'>;
+  confirmTotp: Call<'confirmTotp'>;
+  unenrollFactor: Call<'unenrollFactor'>;
+  reauthenticate: Call<'reauthenticate'>;
+  changePassword: Call<'changePassword'>;
+  changeEmail: Call<'changeEmail'>;
+  confirmPasswordReset: Call<'confirmPasswordReset'>;
+
+  /** Calls `listener` with the current state, then every change. */
+  onStateChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
+  /** The current state, then each change of user (status, uid or isAnonymous), like Firebase's. */
+  onAuthStateChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
+  /** The current state, then each change of user or of its ID token, like Firebase's. */
+  onIdTokenChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
+  /** `for await (const state of sesame.stateChanges())`: the current state, then every change, across daemon restarts. */
+  stateChanges(options?: { signal?: AbortSignal }): AsyncIterableIterator<StateChange>;
+
+  /** fetch() with `Authorization: Bearer <ID token>`; after a 401, once more with a freshly refreshed token. */
+  fetch(input: string | URL | Request, init?: RequestInit & { minValidity?: number }): Promise<Response>;
+  /** Closes the connection: pending calls fail with Aborted, iterators end, listeners stop. */
+  close(): void;
+}
+
+/** fetch() with the machine's ID token, from a client made on first use. */
+export declare function sesameFetch(input: string | URL | Request, init?: RequestInit & { minValidity?: number }): Promise<Response>;
+/** Where `new Sesame()` connects: $SESAME_SOCKET, else the user instance's socket when it exists, else the system one. */
+export declare function resolveSocketPath(env?: Record<string, string | undefined>, exists?: (path: string) => boolean): string;
+export declare const SYSTEM_SOCKET: string;
+export type { Credential };

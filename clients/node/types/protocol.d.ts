@@ -1,0 +1,193 @@
+// The protocol's objects, and every method's params and result (docs/protocol.md; methods after
+// completeMerge are the newer ones of PROTOCOL.md: a daemon that lacks one answers MethodNotFound).
+
+/** RFC 3339 UTC, e.g. "2026-11-21T10:00:00Z". */
+export type Time = string;
+
+export type Status = 'starting' | 'signedOut' | 'anonymous' | 'authenticated';
+export type Connectivity = 'online' | 'offline';
+export type Role = 'none' | 'observer' | 'reader' | 'manager';
+
+/** Reasons of `authStateChanged`. */
+export type AuthChangeReason =
+  | 'anonymous-created' | 'signed-up' | 'signed-in' | 'linked' | 'merged' | 'signed-out' | 'reset'
+  | 'account-deleted' | 'session-revoked';
+
+/** Why a stream gave a state: an `authStateChanged` reason, or what else changed. */
+export type ChangeReason =
+  | AuthChangeReason | 'snapshot' | 'token-refreshed' | 'user-updated' | 'connectivity-changed'
+  | 'sign-in-flow-changed' | 'resynchronized' | (string & {});
+
+export interface Factor {
+  factorId: string;
+  type: 'totp' | (string & {});
+  displayName: string | null;
+  enrolledAt?: Time;
+}
+
+export interface User {
+  uid: string;
+  isAnonymous: boolean;
+  email: string | null;
+  emailVerified: boolean;
+  displayName: string | null;
+  username: string | null;
+  /** Provider ids (`password`, `google.com`, ...); empty for a guest. */
+  providers: string[];
+  createdAt: Time | null;
+  lastSignInAt: Time | null;
+  factors?: Factor[];
+  pendingEmail?: string | null;
+}
+
+export interface Merge {
+  mergeId: string;
+  /** The guest's uid. */
+  fromUid: string;
+  /** The account's uid. */
+  toUid: string;
+  createdAt: Time;
+}
+
+export interface SignInPrompt {
+  flowId: string;
+  providerId: string;
+  flow: 'device' | 'browser';
+  verificationUri: string | null;
+  verificationUriComplete: string | null;
+  userCode: string | null;
+  expiresAt: Time;
+}
+
+export interface SecondFactorChallenge {
+  challengeId: string;
+  factors: Array<{ factorId: string; type: string; displayName: string | null }>;
+  expiresAt: Time;
+}
+
+/** The daemon's session state. */
+export interface State {
+  status: Status;
+  user: User | null;
+  /** The held ID token's expiry; never the token itself. */
+  token: { expiresAt: Time } | null;
+  connectivity: Connectivity;
+  needsUsername: boolean;
+  pendingMerges: Merge[];
+  /** The state's version: 1 when the daemon starts, +1 with every state notification. */
+  sequence: number;
+  signInPrompt?: SignInPrompt | null;
+  secondFactor?: SecondFactorChallenge | null;
+}
+
+/** A state given by a listener or stateChanges(), with why it was given. */
+export interface StateChange extends State {
+  readonly reason: ChangeReason;
+}
+
+export interface Hello {
+  server: 'sesamed';
+  version: string;
+  protocol: number;
+  /** A new random id at every daemon start. */
+  instance: string;
+  backend: 'firebase' | 'supabase' | (string & {});
+  role: Role;
+  peer: { uid: number; gid: number; pid: number };
+}
+
+export interface IdTokenJSON {
+  token: string;
+  uid: string;
+  expiresAt: Time;
+  issuedAt: Time;
+  signInProvider: string;
+}
+
+export interface SignInResult {
+  state: State;
+  /** The merge recorded when a guest signed in to an existing account, else null. */
+  merge: Merge | null;
+}
+
+export type Credential =
+  | { providerId: 'password'; email: string; password: string }
+  | { providerId: 'emailLink'; email?: string; link: string }
+  | { providerId: string; idToken?: string; accessToken?: string };
+
+export interface SignInFlow {
+  flowId: string;
+  providerId: string;
+  flow: 'device' | 'browser';
+  status: 'pending' | 'completed' | 'failed' | 'expired' | 'cancelled';
+  verificationUri: string | null;
+  verificationUriComplete: string | null;
+  userCode: string | null;
+  authorizationUrl: string | null;
+  expiresAt: Time;
+  intervalSeconds: number | null;
+  purpose: 'sign-in' | 'reauthenticate';
+}
+
+export interface UsernameAvailability {
+  username: string;
+  available: boolean;
+  reason?: 'invalid-username' | 'username-taken' | 'username-reserved';
+}
+
+type Empty = Record<string, never>;
+
+/** Every method: its params and its result, as on the wire. */
+export interface Methods {
+  hello: { params: { client?: string }; result: Hello };
+  getState: { params: Empty; result: State };
+  subscribe: { params: { events?: string[]; migrator?: boolean }; result: { subscription: string | number; state: State } };
+  unsubscribe: { params: { subscription: string | number }; result: Empty };
+  getIdToken: { params: { forceRefresh?: boolean; minValidity?: number; uid?: string }; result: IdTokenJSON };
+  signInAnonymously: { params: Empty; result: State };
+  createAccount: { params: { email: string; password: string; username?: string }; result: State };
+  signIn: { params: { identifier: string; password: string }; result: SignInResult };
+  sendSignInLink: { params: { email: string; continueUrl?: string }; result: { email: string } };
+  completeSignInLink: {
+    params: { link: string; email?: string } | { code: string; email?: string };
+    result: SignInResult;
+  };
+  signInWithIdp: { params: { providerId: string; idToken?: string; accessToken?: string }; result: SignInResult };
+  linkCredential: { params: { credential: Credential }; result: State };
+  unlink: { params: { providerId: string }; result: State };
+  signOut: { params: { reset?: boolean }; result: State };
+  deleteAccount: { params: Empty; result: State };
+  reload: { params: Empty; result: State };
+  updateProfile: { params: { displayName?: string | null }; result: State };
+  sendPasswordReset: { params: { identifier: string }; result: Empty };
+  sendEmailVerification: { params: Empty; result: Empty };
+  setUsername: { params: { username: string }; result: State };
+  checkUsername: { params: { username: string }; result: UsernameAvailability };
+  completeMerge: { params: { mergeId: string }; result: State };
+  startSignIn: {
+    params: { providerId: string; flow: 'device' | 'browser'; redirectUri?: string; purpose?: 'sign-in' | 'reauthenticate' };
+    result: SignInFlow;
+  };
+  completeSignIn: { params: { flowId: string; callbackUrl: string }; result: SignInResult };
+  awaitSignIn: { params: { flowId: string; timeout?: number }; result: SignInResult };
+  cancelSignIn: { params: { flowId: string }; result: Empty };
+  signInWithCustomToken: { params: { token: string }; result: SignInResult };
+  completeSecondFactor: { params: { challengeId: string; code: string; factorId?: string }; result: SignInResult };
+  enrollTotp: {
+    params: { displayName?: string };
+    result: { enrollmentId: string; secret: string; otpauthUri: string; expiresAt: Time };
+  };
+  confirmTotp: { params: { enrollmentId: string; code: string }; result: State };
+  unenrollFactor: { params: { factorId: string }; result: State };
+  reauthenticate: { params: { password: string } | { code: string }; result: { validUntil: Time } };
+  changePassword: { params: { newPassword: string }; result: Empty };
+  changeEmail: { params: { newEmail: string }; result: { pendingEmail: string } };
+  confirmPasswordReset: {
+    params: { link: string; newPassword: string } | { code: string; email: string; newPassword: string };
+    result: { email: string };
+  };
+}
+
+export type Method = keyof Methods;
+export type Params<M extends Method> = Methods[M]['params'];
+export type Result<M extends Method> = Methods[M]['result'];
