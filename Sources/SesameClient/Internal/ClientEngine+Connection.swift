@@ -84,8 +84,7 @@ extension ClientEngine {
         subscription = nil
         subscribing = nil
         isGreeted = false
-        resyncing = false
-        heldNotifications = []
+        tracker.connectionLost()
         for case .call(let continuation) in callers.values {
             continuation.resume(throwing: error)
         }

@@ -18,8 +18,10 @@ extension ClientEngine {
             consumer.finish(throwing: nil)
             return
         }
-        if let subscription, let stateJSON, let state = try? SesameState.decode(stateJSON, reason: .snapshot) {
-            consumer.offer(state: state, instance: instance)
+        if let subscription, let stateJSON = tracker.stateJSON,
+            let state = try? SesameState.decode(stateJSON, reason: .snapshot)
+        {
+            consumer.offer(state: state, instance: tracker.instance)
             if subscription.mode == .migrator {
                 for merge in state.pendingMerges { consumer.offer(merge: merge) }
             }
@@ -99,38 +101,35 @@ extension ClientEngine {
     /// Adopts an authoritative state (a `subscribe` snapshot or a `getState` after a gap) when
     /// it is newer than what the client has, and gives every consumer what it has not seen.
     func processSnapshot(_ json: JSONValue, reason: SesameChangeReason) {
-        guard let candidate = try? SesameState.decode(json, reason: reason) else {
-            dropConnection(.protocolError("a State without status or sequence"))
-            return
-        }
-        if lastSequence == 0 || candidate.sequence > lastSequence || stateJSON == nil {
-            stateJSON = json
-            lastSequence = candidate.sequence
-        }
-        guard let current = stateJSON, let state = try? SesameState.decode(current, reason: reason) else { return }
-        let offerMerges = subscription?.mode == .migrator
-        for id in consumers.keys {
-            consumers[id]!.offer(state: state, instance: instance)
-            if offerMerges {
-                for merge in state.pendingMerges { consumers[id]!.offer(merge: merge) }
-            }
-        }
+        perform(tracker.snapshot(json, reason: reason))
     }
 
     func handleResync(_ result: Result<JSONValue, SesameClientError>) {
-        resyncing = false
-        let held = heldNotifications
-        heldNotifications = []
-        switch result {
-        case .success(let json):
-            processSnapshot(json, reason: .resynchronized)
-        case .failure:
-            // Could not read the state: accept the gap rather than stall.
-            if let first = held.first { lastSequence = first.0.sequence - 1 }
+        perform(tracker.resynced(try? result.get()))
+    }
+
+    /// Does what a tracker step says: offers its states and tokens in order (with the pending
+    /// merges of each state to migrators), asks for the state, or drops a lying connection.
+    func perform(_ step: StreamTracker.Step) {
+        if let problem = step.protocolError {
+            dropConnection(.protocolError(problem))
+            return
         }
-        for (notification, params) in held {
-            processStateNotification(notification, params: params)
+        let offerMerges = subscription?.mode == .migrator
+        for offer in step.offers {
+            for id in consumers.keys {
+                switch offer {
+                case .state(let state):
+                    consumers[id]!.offer(state: state, instance: tracker.instance)
+                    if offerMerges {
+                        for merge in state.pendingMerges { consumers[id]!.offer(merge: merge) }
+                    }
+                case .token(let change):
+                    consumers[id]!.offer(token: change)
+                }
+            }
         }
+        if step.resync { sendInternal(.getState, as: .resync) }
     }
 
     // MARK: Notifications
@@ -143,7 +142,7 @@ extension ClientEngine {
                 lastRawSequence = notification.sequence
                 publish(notification, params: params)
             }
-            processStateNotification(notification, params: params)
+            perform(tracker.notification(notification, params: params))
         } else {
             publish(notification, params: params)
             if case .accountMerge(let wire, _) = notification {
@@ -151,63 +150,6 @@ extension ClientEngine {
                 for id in consumers.keys { consumers[id]!.offer(merge: merge) }
             }
         }
-    }
-
-    /// Applies a state event in `sequence` order; a gap holds it back and reads the state.
-    func processStateNotification(_ notification: LocalAPINotification, params: JSONValue) {
-        if resyncing {
-            heldNotifications.append((notification, params))
-            return
-        }
-        if lastSequence != 0 {
-            if notification.sequence <= lastSequence { return }
-            if notification.sequence > lastSequence + 1 {
-                resyncing = true
-                heldNotifications.append((notification, params))
-                sendInternal(.getState, as: .resync)
-                return
-            }
-        }
-        apply(notification, params: params)
-    }
-
-    func apply(_ notification: LocalAPINotification, params: JSONValue) {
-        let sequence = JSONValue.integer(notification.sequence)
-        var next: JSONValue?
-        let reason: SesameChangeReason
-        switch notification {
-        case .authStateChanged(_, _, let why, _):
-            next = params["state"]
-            reason = SesameChangeReason(rawValue: why)
-        case .userUpdated:
-            next = params["state"]
-            reason = .userUpdated
-        case .idTokenChanged(let uid, _, _):
-            if var object = stateJSON?.objectValue {
-                object["token"] = ["expiresAt": params["expiresAt"] ?? .null]
-                next = .object(object)
-            }
-            reason = .tokenRefreshed
-            if let expiresAt = params["expiresAt"]?.stringValue.flatMap(WireTime.parse) {
-                let change = SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: notification.sequence)
-                for id in consumers.keys { consumers[id]!.offer(token: change) }
-            }
-        case .connectivityChanged(let connectivity, _):
-            if var object = stateJSON?.objectValue {
-                object["connectivity"] = .string(connectivity)
-                next = .object(object)
-            }
-            reason = .connectivityChanged
-        case .accountMerge, .shutdown:
-            return
-        }
-        lastSequence = notification.sequence
-        guard var object = next?.objectValue else { return }
-        object["sequence"] = sequence
-        let json = JSONValue.object(object)
-        guard let state = try? SesameState.decode(json, reason: reason) else { return }
-        stateJSON = json
-        for id in consumers.keys { consumers[id]!.offer(state: state, instance: instance) }
     }
 
     // MARK: Raw notifications

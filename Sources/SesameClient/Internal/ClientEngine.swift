@@ -62,14 +62,11 @@ actor ClientEngine {
     /// Whether this connection's `hello` was answered (subscriptions wait for it, so the
     /// instance is known before any snapshot).
     var isGreeted = false
-    var instance: String?
     var subscription: (id: JSONValue, mode: SubscriptionMode)?
     var subscribing: SubscriptionMode?
-    var stateJSON: JSONValue?
-    var lastSequence: Int64 = 0
+    /// The state the streams follow (a pure value; this actor performs what it says).
+    var tracker = StreamTracker()
     var lastRawSequence: Int64 = 0
-    var resyncing = false
-    var heldNotifications: [(LocalAPINotification, JSONValue)] = []
 
     // Consumers of the streams.
     var consumers: [UInt64: Consumer] = [:]
@@ -207,12 +204,8 @@ actor ClientEngine {
             updateSubscription()
             return
         }
-        if newHello.instance != instance {
-            instance = newHello.instance
-            lastSequence = 0
-            lastRawSequence = 0
-            stateJSON = nil
-        }
+        if newHello.instance != tracker.instance { lastRawSequence = 0 }
+        tracker.connected(instance: newHello.instance)
         hello = newHello
         updateSubscription()
     }
