@@ -18,7 +18,8 @@ esac
 # A keyring belongs to one backend: keep one state directory per provider.
 STATE="$RUN/state"
 [ "$PROVIDER" = firebase ] || STATE="$RUN/state-$PROVIDER"
-mkdir -p "$STATE"
+mkdir -p "$RUN"
+mkdir -p -m 0700 "$STATE"  # sesamed refuses a state directory others can write in
 
 write_config() {
     if [ "$PROVIDER" = supabase ]; then

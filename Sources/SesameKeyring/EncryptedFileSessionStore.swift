@@ -72,7 +72,9 @@ public actor EncryptedFileSessionStore: SessionStore {
     ///   - logger: receives `info` on open and `debug` on writes; never secrets. Defaults to
     ///     a logger that drops everything.
     /// - Throws: `.locked` when another open store (in any process) holds the lock; `.io`
-    ///   when the directory, lock file or new key file cannot be made.
+    ///   when the directory, lock file or new key file cannot be made; `.unsafe` when the
+    ///   directory is not the daemon's or is writable by others (``StateDirectoryCheck``), or
+    ///   the lock file or key is a link, not a regular file, not the daemon's, or too open.
     public static func open(
         path: String, environment: [String: String],
         logger: Logger = Logger(label: "sesame.keyring", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -83,11 +85,18 @@ public actor EncryptedFileSessionStore: SessionStore {
         } catch {
             throw SessionStoreError(.io, "Cannot create the keyring directory \(directory): \(error).")
         }
+        do {
+            try StateDirectoryCheck.verify(directory)
+        } catch {
+            throw error.storeError(keyringPath: path)
+        }
         let lock: FileLock
         do {
             lock = try FileLock.acquire(lockPath(for: path))
         } catch {
             switch error {
+            case .refused(let refusal):
+                throw refusal.storeError(keyringPath: path)
             case .heldElsewhere:
                 throw SessionStoreError(
                     .locked,
@@ -117,8 +126,10 @@ public actor EncryptedFileSessionStore: SessionStore {
 
     /// The stored state, or nil when there is no keyring file.
     /// - Throws: `.unreadable` (naming the file and how to recover) when the file exists but
-    ///   cannot be read, authenticated, migrated or decoded, or its key is missing or
-    ///   malformed; `.io` after ``close()``.
+    ///   cannot be read, is over 1 MiB, cannot be authenticated, migrated or decoded, or its
+    ///   key is missing or malformed; `.unsafe` when the keyring path is a symbolic link
+    ///   (dangling or not: never taken for "no keyring"), not a regular file, not the daemon's
+    ///   or writable by others; `.io` after ``close()``.
     public func load() throws(SessionStoreError) -> PersistedState? {
         switch verdict {
         case .closed: throw closedError()
@@ -181,9 +192,9 @@ public actor EncryptedFileSessionStore: SessionStore {
     private func read() throws(SessionStoreError) -> PersistedState? {
         let bytes: [UInt8]?
         do {
-            bytes = try DurableFile.contents(of: path)
+            bytes = try GuardedFile.contents(of: path, rules: .keyring)
         } catch {
-            throw unreadable("cannot be read (\(error))")
+            throw error.storeError(keyringPath: path)
         }
         let key = try self.key.get()
         guard let bytes else { return nil }
@@ -233,6 +244,19 @@ public actor EncryptedFileSessionStore: SessionStore {
     }
 
     private static var decoder: JSONDecoder { JSONDecoder() }
+}
+
+extension FileRefusal {
+    /// The store's error: `.unsafe` with the message as it is, or `.unreadable` with the
+    /// keyring's recovery advice.
+    func storeError(keyringPath: String) -> SessionStoreError {
+        switch self {
+        case .unsafe(let message): SessionStoreError(.unsafe, message)
+        case .unreadable(let problem):
+            SessionStoreError(
+                .unreadable, EncryptedFileSessionStore.unreadableMessage(path: keyringPath, problem: problem))
+        }
+    }
 }
 
 extension Result {

@@ -243,6 +243,7 @@ protocol Sleeper: Sendable {
 struct ClockSleeper<C: WallClock>: Sleeper {
     let clock: C
     func sleep(seconds: TimeInterval) async throws {
-        try await clock.sleep(for: .milliseconds(Int64((max(0, seconds) * 1000).rounded(.up))))
+        // Saturating: a deadline taken from a backend's number may be centuries away.
+        try await clock.sleep(for: SaturatingTime.duration(seconds: seconds))
     }
 }

@@ -33,7 +33,8 @@ struct SesameDaemon: AsyncParsableCommand {
             `make run` in the source tree to try it with a local emulator.
 
             Exit status: 0 after SIGTERM; 65 when the keyring cannot be read or decrypted; \
-            75 when another process holds the keyring's lock; 78 for a configuration error.
+            75 when another process holds the keyring's lock; 78 for a configuration error, \
+            or a state directory, keyring, key or lock file that is not safe to use.
             """,
         version: version)
 
@@ -192,6 +193,7 @@ struct SesameDaemon: AsyncParsableCommand {
         case .unreadable: 65  // EX_DATAERR
         case .locked: 75  // EX_TEMPFAIL
         case .io: 74  // EX_IOERR
+        case .unsafe: 78  // EX_CONFIG: a link, FIFO, owner or mode to fix
         }
     }
 }

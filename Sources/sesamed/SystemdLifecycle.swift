@@ -103,11 +103,19 @@ final class SystemdLifecycle: Service, Sendable {
         case .authenticated: parts.append("authenticated" + uid)
         }
         if let expiry = state.tokenExpiresAt {
-            let minutes = Int(expiry.timeIntervalSince(now) / 60)
-            parts.append(minutes > 0 ? "token valid for \(minutes) min" : "token expired")
+            parts.append(Self.validity(expiry.timeIntervalSince(now)))
         }
         parts.append(state.connectivity.rawValue)
         if !state.pendingMerges.isEmpty { parts.append("\(state.pendingMerges.count) pending merge(s)") }
         return parts.joined(separator: ", ")
+    }
+
+    /// "token valid for 54 min", "token valid for over a week", or "token expired": never
+    /// traps, whatever the backend said the lifetime was.
+    static func validity(_ seconds: TimeInterval) -> String {
+        let minutes = seconds / 60
+        guard minutes >= 1 else { return "token expired" }
+        guard minutes <= 10_080 else { return "token valid for over a week" }
+        return "token valid for \(Int(minutes)) min"
     }
 }

@@ -96,6 +96,21 @@ struct FaultTests {
         }
     }
 
+    @Test func tokenExpiresInIsSentVerbatimUntilCleared() async throws {
+        try await TestEmulator.with { emu in
+            let set = try await setFaults(emu, base: emu.authBase, ["tokenExpiresIn": "1e21"])
+            #expect(set.json["faults"]?["tokenExpiresIn"] == "1e21")
+            let anon = try await emu.signUpAnonymously()
+            #expect(anon["expiresIn"] == "1e21")
+            let claims = TestEmulator.claims(anon["idToken"])
+            #expect(claims["exp"]?.intValue == (claims["iat"]?.intValue ?? 0) + 3600)
+            let refreshed = try await emu.refresh(try #require(anon["refreshToken"]?.stringValue))
+            #expect(refreshed.json["expires_in"] == "1e21")
+            _ = try await setFaults(emu, base: emu.authBase, ["tokenExpiresIn": .null])
+            #expect(try await emu.signUpAnonymously()["expiresIn"] == "3600")
+        }
+    }
+
     @Test func countersCountCallsPerEndpointAndReset() async throws {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()

@@ -8,6 +8,10 @@ public struct SessionStoreError: Error, Sendable, Hashable, CustomStringConverti
         case locked
         /// Reading or writing failed at the operating-system level.
         case io
+        /// The store's directory or files are not safe to trust (a symbolic link, a FIFO, the
+        /// wrong owner, writable by others, a key readable by others): the administrator must
+        /// fix them; the message says how. Nothing is read, replaced or created.
+        case unsafe
     }
 
     public var kind: Kind

@@ -7,7 +7,7 @@ import Foundation
 public struct IDToken: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The compact JWT as issued by the backend.
     public let rawValue: String
-    /// When the backend says the token stops being valid.
+    /// When the backend says the token stops being valid, at the latest ``latestExpiry``.
     public let expiresAt: Date
     /// When the token was obtained.
     public let issuedAt: Date
@@ -15,11 +15,34 @@ public struct IDToken: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `google.com`, …). The adapter reads it from its backend's token and maps it to these names.
     public let signInProvider: String
 
+    /// The latest expiry kept: 9999-12-31T23:59:59Z, the last moment an RFC 3339 time (and so
+    /// the wire) can write. A backend's larger `expiresIn` (or such a date in an old keyring)
+    /// is capped to it; any expiry before it is kept exactly as the backend said.
+    public static let latestExpiry = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// - Parameter expiresAt: capped at ``latestExpiry``; not-a-number counts as `issuedAt`
+    ///   (expired).
     public init(rawValue: String, expiresAt: Date, issuedAt: Date, signInProvider: String) {
         self.rawValue = rawValue
-        self.expiresAt = expiresAt
-        self.issuedAt = issuedAt
+        self.issuedAt = min(issuedAt, Self.latestExpiry)
+        let seconds = expiresAt.timeIntervalSince1970
+        if seconds.isNaN {
+            self.expiresAt = self.issuedAt
+        } else {
+            self.expiresAt = min(expiresAt, Self.latestExpiry)
+        }
         self.signInProvider = signInProvider
+    }
+
+    /// Decodes through ``init(rawValue:expiresAt:issuedAt:signInProvider:)``, so a keyring
+    /// written with an absurd expiry loads capped.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            rawValue: try container.decode(String.self, forKey: .rawValue),
+            expiresAt: try container.decode(Date.self, forKey: .expiresAt),
+            issuedAt: try container.decode(Date.self, forKey: .issuedAt),
+            signInProvider: try container.decode(String.self, forKey: .signInProvider))
     }
 
     /// Seconds of validity left at `now` (negative once expired).

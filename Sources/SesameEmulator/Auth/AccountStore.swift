@@ -17,6 +17,8 @@ actor AccountStore {
     var config = AuthConfig()
     /// Lifetime of newly issued ID tokens (Sesame fault extension `tokenTtlSeconds`).
     var tokenLifetime = 3600
+    /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).
+    var expiresInText: String?
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
         self.projectId = projectId
@@ -122,7 +124,8 @@ actor AccountStore {
             lifetime: tokenLifetime)
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims)
-        return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: String(tokenLifetime))
+        return IssuedTokens(
+            idToken: idToken, refreshToken: refreshToken, expiresIn: expiresInText ?? String(tokenLifetime))
     }
 
     func newUser(localId: String? = nil) -> UserRecord {
@@ -158,4 +161,5 @@ actor AccountStore {
     // MARK: Tuning (Sesame extension)
 
     func setTokenLifetime(_ seconds: Int) { tokenLifetime = seconds }
+    func setExpiresInText(_ text: String?) { expiresInText = text }
 }

@@ -112,6 +112,7 @@ struct AuthEndpoints: EmulatorEndpoints {
     func faultSettingsChanged(_ settings: FaultSettings) async {
         clockSkew.set(seconds: settings.clockSkewSeconds)
         await state.setTokenLifetime(settings.tokenTtlSeconds)
+        await state.setExpiresInText(settings.tokenExpiresIn)
     }
 
     static func reply(_ error: IdentityToolkitError) -> EmulatorReply {

@@ -32,6 +32,10 @@ struct FaultSettings: Sendable, Equatable, Encodable {
     var garbage = false
     /// Lifetime of newly issued ID tokens (auth port only).
     var tokenTtlSeconds = 3600
+    /// The `expiresIn` text sent with newly issued tokens instead of their lifetime, as given
+    /// (`"1e21"`, `"0.001"`): a hostile backend for tests. The JWT's `exp` keeps
+    /// `tokenTtlSeconds`. Firebase auth port only; nil: the lifetime.
+    var tokenExpiresIn: String?
     /// How far the port's clock runs ahead of the real one (negative: behind).
     var clockSkewSeconds = 0
 

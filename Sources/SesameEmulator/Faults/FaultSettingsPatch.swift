@@ -1,6 +1,6 @@
 /// The body of `POST /sesame/v1/faults`: every field optional; absent fields leave the setting
-/// unchanged, `null` leaves it unchanged too except for `pathPrefix` and `retryAfter`, which it
-/// clears.
+/// unchanged, `null` leaves it unchanged too except for `pathPrefix`, `retryAfter` and
+/// `tokenExpiresIn`, which it clears.
 struct FaultSettingsPatch: Decodable, Sendable {
     var latencyMs: Int?
     var answerDelayMs: Int?
@@ -15,12 +15,13 @@ struct FaultSettingsPatch: Decodable, Sendable {
     var reset: Bool?
     var garbage: Bool?
     var tokenTtlSeconds: Int?
+    var tokenExpiresIn: String??
     var clockSkewSeconds: Int?
 
     enum CodingKeys: String, CodingKey {
         case latencyMs, answerDelayMs, dripBodyMs, dripBytes, failNext, failStatus, failMessage, retryAfter, pathPrefix,
             down, reset, garbage
-        case tokenTtlSeconds, clockSkewSeconds
+        case tokenTtlSeconds, tokenExpiresIn, clockSkewSeconds
     }
 
     init(from decoder: any Decoder) throws {
@@ -54,6 +55,9 @@ struct FaultSettingsPatch: Decodable, Sendable {
         if c.contains(.pathPrefix) {
             pathPrefix = .some(try value(.pathPrefix, String.self, "a string or null"))
         }
+        if c.contains(.tokenExpiresIn) {
+            tokenExpiresIn = .some(try value(.tokenExpiresIn, String.self, "a string or null"))
+        }
         if c.contains(.retryAfter) {
             retryAfter = .some(try value(.retryAfter, RetryAfter.self, "an integer >= 0 or a string (an HTTP date)"))
         }
@@ -76,6 +80,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
         if let garbage { next.garbage = garbage }
         if let tokenTtlSeconds { next.tokenTtlSeconds = tokenTtlSeconds }
         if let clockSkewSeconds { next.clockSkewSeconds = clockSkewSeconds }
+        if let tokenExpiresIn { next.tokenExpiresIn = tokenExpiresIn.flatMap { $0.isEmpty ? nil : $0 } }
         return next
     }
 }

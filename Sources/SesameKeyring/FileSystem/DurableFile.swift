@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Whole-file reads and crash-safe replacement with plain system calls.
+/// Crash-safe replacement with plain system calls (reads go through ``GuardedFile``).
 ///
 /// `replace` is the usual durable-replace recipe: a temporary file in the same directory, created
 /// with `O_EXCL` and the requested mode, written in full, `fsync`ed, renamed over the target,
@@ -13,27 +13,6 @@ import Darwin
 enum DurableFile {
     /// The prefix of temporary files made next to `path`; leftovers after a crash match it.
     static func temporaryPrefix(for path: String) -> String { "\(path).tmp-" }
-
-    /// The bytes of the file at `path`, or nil when it does not exist.
-    /// - Throws: ``SystemCallError`` when the file exists but cannot be opened or read.
-    static func contents(of path: String) throws(SystemCallError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            throw SystemCallError(operation: "open", path: path, code: code)
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = try SystemCallError.check("read", path) {
-                chunk.withUnsafeMutableBytes { Int32(read(fd, $0.baseAddress, $0.count)) }
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<Int(count)])
-        }
-    }
 
     /// Whether something exists at `path` (any file type; a dangling symlink counts).
     static func exists(_ path: String) -> Bool {

@@ -20,6 +20,8 @@ final class FileLock {
         case heldElsewhere
         /// The lock file could not be opened or locked.
         case system(SystemCallError)
+        /// The lock file is a symbolic link, not a regular file, or not the daemon's.
+        case refused(FileRefusal)
     }
 
     private init(path: String, descriptor: Int32) {
@@ -28,10 +30,39 @@ final class FileLock {
     }
 
     /// Opens (creating with mode 0600 if needed) and locks `path` without waiting.
-    /// - Throws: ``Failure/heldElsewhere`` on contention, ``Failure/system(_:)`` otherwise.
-    static func acquire(_ path: String) throws(Failure) -> FileLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw .system(SystemCallError(operation: "open", path: path, code: errno)) }
+    ///
+    /// Never through a symbolic link (`O_NOFOLLOW`: a planted link, dangling or not, is
+    /// refused rather than followed to create or truncate a file elsewhere), never blocking on
+    /// a FIFO (`O_NONBLOCK`), and only on a regular file of the daemon's user or root.
+    /// - Throws: ``Failure/heldElsewhere`` on contention, ``Failure/refused(_:)`` for a link
+    ///   or a file that is not the daemon's, ``Failure/system(_:)`` otherwise.
+    static func acquire(_ path: String, owner: uid_t = geteuid()) throws(Failure) -> FileLock {
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            let code = errno
+            if code == ELOOP {
+                throw .refused(
+                    .unsafe(
+                        "The lock file \(path) is a symbolic link; sesamed never follows links there. "
+                            + "Remove the link (sesamed creates the file itself)."))
+            }
+            throw .system(SystemCallError(operation: "open", path: path, code: code))
+        }
+        var info = stat()
+        if fstat(fd, &info) != 0 {
+            let code = errno
+            close(fd)
+            throw .system(SystemCallError(operation: "fstat", path: path, code: code))
+        }
+        do {
+            try GuardedFile.check(
+                info, path: path,
+                rules: .init(role: "lock file", maximumBytes: .max, groupMayRead: true, othersMayRead: true),
+                owner: owner)
+        } catch {
+            close(fd)
+            throw .refused(error)
+        }
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             if code == EINTR { continue }

@@ -32,15 +32,18 @@ struct SessionFlowTests {
 
     @Test("the token is renewed ahead of expiry by itself", arguments: TestBackend.allCases)
     func proactiveRefresh(backend: TestBackend) async throws {
-        let emulator = try await EmulatorProcess.start(backend: backend, tokenLifetime: 6)
+        let emulator = try await EmulatorProcess.start(backend: backend, tokenLifetime: 60)
         defer { Task { await emulator.stop() } }
         let daemon = try await DaemonProcess.start(emulator: emulator, settings: ["session": ["refresh_margin": "300"]])
         defer { Task { await daemon.cleanUp() } }
         let client = daemon.client()
         defer { Task { await client.close() } }
         let first = try await client.state()
-        // With a 6 s lifetime and a 300 s margin, the daemon refreshes at half the lifetime.
-        try await waitUntil("a refresh happened without anyone asking") { try await emulator.refreshCount() >= 1 }
+        // With a 60 s lifetime and a 300 s margin, the daemon refreshes at half the lifetime:
+        // 30 s, the soonest it ever refreshes by itself (RefreshSchedule.minimumInterval).
+        try await waitUntil("a refresh happened without anyone asking", timeout: .seconds(50)) {
+            try await emulator.refreshCount() >= 1
+        }
         try await waitUntil("the state shows the new expiry") {
             (try await client.state().tokenExpiresAt ?? .distantPast) > (first.tokenExpiresAt ?? .distantFuture)
         }

@@ -19,6 +19,9 @@ extension DaemonProcess {
             let destination = target + "/" + name
             if files.fileExists(atPath: destination) { try files.removeItem(atPath: destination) }
             try files.copyItem(atPath: source + "/" + name, toPath: destination)
+            // The copy keeps the original's mode (the key stays 0600: sesamed refuses a looser one).
+            let mode = try files.attributesOfItem(atPath: source + "/" + name)[.posixPermissions]
+            if let mode { try files.setAttributes([.posixPermissions: mode], ofItemAtPath: destination) }
         }
     }
 }
