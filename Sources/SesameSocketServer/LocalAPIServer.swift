@@ -87,6 +87,23 @@ public final class LocalAPIServer: Service, Sendable {
                     low: ConnectionHandler.maximumQueuedAnswerBytes / 2,
                     high: ConnectionHandler.maximumQueuedAnswerBytes)
             )
+            // Out of descriptors (EMFILE), accept() fails: the listener pauses a second and
+            // tries again (NIO's ServerBootstrap adds no backoff itself: it would retry at
+            // once, in a busy loop), and says so, rate-limited.
+            .serverChannelInitializer { [peerLog] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler { error in
+                            let delay = AcceptBackoffHandler.defaultBackoffProvider(error: error)
+                            if delay != nil {
+                                peerLog.log(
+                                    .acceptFailed, .warning, "Cannot accept connections; trying again in a second",
+                                    metadata: ["error": "\(error.errnoCode)"])
+                            }
+                            return delay
+                        })
+                }
+            }
             .childChannelInitializer { [self] channel in
                 self.initializeConnection(channel)
             }

@@ -13,6 +13,7 @@ struct LogThrottle {
         case lineTooLarge
         case slowSubscriber
         case connectionError
+        case acceptFailed
     }
 
     /// What to do with one line.

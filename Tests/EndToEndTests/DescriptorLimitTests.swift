@@ -86,4 +86,49 @@ struct DescriptorLimitTests {
         _ = try await daemon.waitForExit()
         await emulator.stop()
     }
+
+    @Test(
+        "out of descriptors, accept() fails: sesamed says so, does not spin, and accepts the waiting clients once files are free"
+    )
+    func acceptFailsWithEMFILE() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        try await withEmulatorAndDaemon { _, daemon in
+            let pid = daemon.child.pid
+            // Lower the running daemon's limit: its max_connections (1,024) no longer fits.
+            let lowered = try await runCommand("/usr/bin/prlimit", ["--pid", "\(pid)", "--nofile=64:64"])
+            #expect(lowered.status == 0, "\(lowered.stderr)")
+            let socket = daemon.socketPath
+            let connections = try await onOwnThread { () throws -> [RawConnection] in
+                try (0..<80).map { id in
+                    let connection = try RawConnection(path: socket)
+                    try connection.send(#"{"jsonrpc":"2.0","id":\#(id),"method":"hello"}"#)
+                    return connection
+                }
+            }
+            try await waitUntil("the daemon says it cannot accept") {
+                daemon.log.contains("Cannot accept connections; trying again in a second")
+            }
+            // Backing off, not retrying in a loop (which takes a whole core): less than 1.5 s of CPU in 2 s.
+            let before = try SocketLimitsTests.cpuTicks(pid)
+            try await Task.sleep(for: .seconds(2))
+            let spent = try SocketLimitsTests.cpuTicks(pid) - before
+            #expect(spent < 150, "\(spent) ticks; log: \(daemon.log.suffix(3000))")
+            // Those answered hold the files; closed, the others are accepted and answered.
+            let waiting = try await onOwnThread { () -> [RawConnection] in
+                connections.filter { connection in
+                    if (try? connection.readLine(timeout: 0)) != nil {
+                        connection.close()
+                        return false
+                    }
+                    return true
+                }
+            }
+            #expect(!waiting.isEmpty)
+            let answered = try await onOwnThread {
+                waiting.filter { (try? $0.readLine(timeout: 10))?["result"] != nil }.count
+            }
+            #expect(answered == waiting.count)
+            for connection in waiting { connection.close() }
+        }
+    }
 }
