@@ -8,6 +8,8 @@ public enum ProtocolLimits {
     public static let maximumResponseLineBytes = 1 << 20
     /// Requests one connection may have in flight before the daemon stops reading.
     public static let maximumRequestsInFlight = 64
+    /// Subscriptions one connection may hold; a `subscribe` beyond is `-32602`.
+    public static let maximumSubscriptionsPerConnection = 64
     /// Unread notification bytes after which a subscriber is disconnected.
     public static let maximumUnreadNotificationBytes = 1 << 20
 }

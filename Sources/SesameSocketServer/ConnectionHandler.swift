@@ -9,37 +9,55 @@ import Darwin
 #endif
 
 /// One client connection: split lines → decode → authorise → dispatch → answer, with at most
-/// ``ProtocolLimits/maximumRequestsInFlight`` requests in flight (beyond that it stops reading).
+/// ``ProtocolLimits/maximumRequestsInFlight`` requests in flight, and while the socket does
+/// not take the answers written to it (more than ``maximumQueuedAnswerBytes`` wait in the
+/// channel: it is not writable) it handles no more lines and stops reading. Every request
+/// counts, however it is answered: one answered on the event loop adds its answer's bytes, and
+/// every ``maximumQueuedAnswerBytes`` of them are handed to the socket at once, so a client
+/// that does not read is paused with at most about twice that waiting for it.
 ///
 /// Lines are decoded where the socket's read put them: a complete line is never copied, and a
 /// request answered on the event loop splices its id from the read buffer straight into the
 /// answer. Bytes are kept only for a line whose end has not come yet (at most
 /// ``ProtocolLimits/maximumRequestLineBytes``, + 1 for the `\n`) or for lines that wait while
-/// the limit of calls is in flight.
+/// a bound is reached (what the socket had already read, as when the peer closes: nothing is
+/// handled past a pause).
 ///
 /// Lives on its channel's event loop. Every line goes out through ``ConnectionOutput``, so
-/// answers and notifications leave in the order they were produced.
+/// answers and notifications leave in the order they were produced. Lines are only handled
+/// in a burst: the outbox is held and written once, by the loop's ``LoopFlush``, which then
+/// calls ``released(context:)``.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
+
+    /// Answer bytes a burst may queue before the connection handles no more lines until they
+    /// are written; with the channel's high water mark this bounds a connection's answers.
+    static let maximumQueuedAnswerBytes = 16 * 1024
 
     private let dispatcher: LocalAPIDispatcher
     private let caller: LocalAPIDispatcher.Caller
     private let hub: SubscriptionHub
     private let activity: LocalAPIActivity
     private let flush: LoopFlush
-    private let logger: Logger
+    private let peerLog: PeerLog
     private let maximumLineBytes: Int
-    /// Read and not yet handled: the start of a line, or lines waiting for a call to finish.
+    /// Read and not yet handled: the start of a line, or lines waiting for a bound.
     private var unread: ByteBuffer?
     private var inFlight = 0
     private var closing = false
     private var readingPaused = false
+    /// The outbox is held and the loop's flush will call ``released(context:)``.
+    private var bursting = false
+    /// Bytes in the held outbox, as the last answer queued left it.
+    private var queuedAnswers = 0
+    /// Idle ticks (``IdleTick``) since the last read.
+    private var idleTicks = 0
     /// The last line decoded to a call, for the same line with another id.
     private var memo: RequestMemo?
 
     init(
         dispatcher: LocalAPIDispatcher, caller: LocalAPIDispatcher.Caller, hub: SubscriptionHub,
-        activity: LocalAPIActivity, flush: LoopFlush, logger: Logger,
+        activity: LocalAPIActivity, flush: LoopFlush, peerLog: PeerLog,
         maximumLineBytes: Int = ProtocolLimits.maximumRequestLineBytes
     ) {
         self.flush = flush
@@ -47,13 +65,14 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.caller = caller
         self.hub = hub
         self.activity = activity
-        self.logger = logger
+        self.peerLog = peerLog
         self.maximumLineBytes = maximumLineBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !closing else { return }
         activity.record()
+        idleTicks = 0
         var bytes = unwrapInboundIn(data)
         if var earlier = unread {
             unread = nil
@@ -61,31 +80,54 @@ final class ConnectionHandler: ChannelInboundHandler {
             bytes = earlier
         }
         unread = bytes
-        // The answers of this read burst wait, and go out with one flush after the loop's
-        // other reads (LoopFlush).
-        caller.output.hold()
+        // Lines are not handled past a pause: NIO reads on (up to its reads per wake-up, and
+        // to the end when the peer closes), but the bytes only wait.
+        guard !readingPaused else { return }
         drain(context: context)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
-        flush.add(caller.output, context: context)
-        context.fireChannelReadComplete()
+    /// Holds the outbox until the loop's flush, once per burst: the answers of this burst
+    /// go out with one flush after the loop's other reads (LoopFlush).
+    private func beginBurst(context: ChannelHandlerContext) {
+        guard !bursting else { return }
+        bursting = true
+        caller.output.hold()
+        flush.add(self, context: context)
     }
 
-    /// Handles the complete lines read so far, while fewer than the limit of calls are in
-    /// flight, then pauses reading when lines wait or the client does not read its answers.
+    /// Called by the loop's ``LoopFlush``: writes the burst's answers.
+    func released(context: ChannelHandlerContext) {
+        bursting = false
+        caller.output.release(context: context)
+        queuedAnswers = 0
+    }
+
+    /// Handles the complete lines read so far, while the bounds allow, then pauses reading
+    /// when lines wait or the client does not read its answers. Every
+    /// ``maximumQueuedAnswerBytes`` of answers are handed to the socket at once; the lines
+    /// after them are handled only if the channel is still writable (the socket took them),
+    /// else they wait for ``channelWritabilityChanged(context:)``: the loop goes on only as
+    /// the client reads, like any other I/O, and never holds more than that for it.
     private func drain(context: ChannelHandlerContext) {
+        beginBurst(context: context)
+        var writable = context.channel.isWritable
         if var bytes = unread {
             unread = nil
-            while !closing, inFlight < ProtocolLimits.maximumRequestsInFlight, bytes.readableBytes > 0,
-                let used = handleFirstLine(of: bytes, context: context)
-            {
+            while !closing, writable, inFlight < ProtocolLimits.maximumRequestsInFlight, bytes.readableBytes > 0 {
+                guard queuedAnswers < Self.maximumQueuedAnswerBytes else {
+                    caller.output.release(context: context)
+                    caller.output.hold()
+                    queuedAnswers = 0
+                    writable = context.channel.isWritable
+                    continue
+                }
+                guard let used = handleFirstLine(of: bytes, context: context) else { break }
                 bytes.moveReaderIndex(forwardBy: used)
             }
             if !closing, bytes.readableBytes > 0 { unread = bytes }
         }
-        let linesWait = inFlight >= ProtocolLimits.maximumRequestsInFlight && unread != nil
-        let shouldPause = linesWait || !context.channel.isWritable
+        let linesWait = unread != nil && inFlight >= ProtocolLimits.maximumRequestsInFlight
+        let shouldPause = linesWait || !writable
         if shouldPause != readingPaused {
             readingPaused = shouldPause
             context.channel.setOption(ChannelOptions.autoRead, value: !shouldPause).whenFailure { _ in }
@@ -113,7 +155,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func refuseTooLarge() {
         closing = true
-        logger.info("Closing a connection that sent a too large line", metadata: ["peer.pid": "\(caller.peer.pid)"])
+        peerLog.log(
+            .lineTooLarge, .info, "Closing a connection that sent a too large line",
+            metadata: ["peer.pid": "\(caller.peer.pid)", "peer.uid": "\(caller.peer.uid)"])
         caller.output.sendAndClose(LocalAPIMessage.failure(id: .null, error: .requestTooLarge).encoded())
     }
 
@@ -148,7 +192,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     {
         switch dispatcher.plan(typed, id: id, caller: caller) {
         case .answered:
-            return
+            queuedAnswers = caller.output.queuedBytes
         case .respond(let response):
             send(response, id: id)
         case .later(let call, let method):
@@ -174,32 +218,53 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func finished(_ answer: SplicedResponse, id: [UInt8], context: ChannelHandlerContext) {
         inFlight -= 1
+        guard !closing else { return }
+        beginBurst(context: context)
         id.withUnsafeBytes { send(answer, id: $0) }
         drain(context: context)
     }
 
     private func send(_ response: SplicedResponse, id: UnsafeRawBufferPointer) {
         if response.count + id.count > ProtocolLimits.maximumResponseLineBytes {
-            caller.output.send(.failure(.internalError), id: id)
+            queuedAnswers = caller.output.send(.failure(.internalError), id: id)
         } else {
-            caller.output.send(response, id: id)
+            queuedAnswers = caller.output.send(response, id: id)
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable && hub.isSubscriber(caller.output) {
+        // Only answers are held back this way; notifications count against the subscriber's
+        // own limit (ConnectionOutput.TooSlow).
+        if !closing { drain(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case is ConnectionOutput.TooSlow:
             // More than the limit of notifications is waiting unread: this subscriber is too
             // slow; everyone else carries on.
-            logger.warning(
-                "Disconnecting a subscriber that does not read its notifications",
+            peerLog.log(
+                .slowSubscriber, .warning, "Disconnecting a subscriber that does not read its notifications",
                 metadata: ["peer.pid": "\(caller.peer.pid)", "peer.uid": "\(caller.peer.uid)"])
-            closing = true
-            hub.remove(caller.output)
-            context.close(promise: nil)
-            return
+            close(context: context)
+        case is IdleTick:
+            idleTicks += 1
+            if idleTicks >= IdleTick.ticksToClose, inFlight == 0, !closing,
+                !hub.isSubscriber(caller.output)
+            {
+                close(context: context)
+            }
+        default:
+            context.fireUserInboundEventTriggered(event)
         }
-        drain(context: context)
-        context.fireChannelWritabilityChanged()
+    }
+
+    private func close(context: ChannelHandlerContext) {
+        closing = true
+        unread = nil
+        hub.remove(caller.output)
+        context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -210,8 +275,14 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        logger.debug("Connection error", metadata: ["error": "\(error)"])
+        peerLog.log(.connectionError, .debug, "Connection error", metadata: ["error": "\(error)"])
         closing = true
         context.close(promise: nil)
     }
+}
+
+/// Sent to every connection every quarter of `socket.idle_timeout`: a connection that read
+/// nothing for ``ticksToClose`` ticks, with nothing in flight and no subscription, is closed.
+struct IdleTick {
+    static let ticksToClose = 4
 }

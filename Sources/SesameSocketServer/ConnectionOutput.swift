@@ -23,25 +23,45 @@ final class ConnectionOutput: Sendable {
         var flushQueued = false
         /// The connection handler is reading a burst and flushes at its end.
         var holding = false
+        /// Notification bytes in `buffer`.
+        var notificationBytes = 0
+        /// Notification bytes handed to the channel and not yet written to the socket.
+        var unwrittenNotificationBytes = 0
+        /// Unread notifications passed ``ProtocolLimits/maximumUnreadNotificationBytes``.
+        var tooSlow = false
+        var tooSlowReported = false
     }
+
+    /// Told to the pipeline (once) when unread notifications passed the limit.
+    struct TooSlow {}
 
     init(channel: any Channel) {
         self.channel = channel
     }
 
+    /// Bytes queued in the outbox, not yet handed to the channel.
+    var queuedBytes: Int { outbox.withLockedValue { $0.buffer?.readableBytes ?? 0 } }
+
     /// Queues one line (a `\n` is added) behind everything sent before.
     func send(_ line: [UInt8]) {
-        append(length: line.count) { $0.writeBytes(line) }
+        append(length: line.count, notification: false) { $0.writeBytes(line) }
+    }
+
+    /// Queues one notification line; it counts against the subscriber's limit until written.
+    func send(notification line: [UInt8]) {
+        append(length: line.count, notification: true) { $0.writeBytes(line) }
     }
 
     /// Queues a response with the request's id (its bytes as the request gave them).
     func send(_ response: SplicedResponse, id: [UInt8]) {
-        id.withUnsafeBytes { send(response, id: $0) }
+        id.withUnsafeBytes { _ = send(response, id: $0) }
     }
 
-    /// Queues a response with the request's id, copied from where the request was read.
-    func send(_ response: SplicedResponse, id: UnsafeRawBufferPointer) {
-        append(length: response.count + id.count) { buffer in
+    /// Queues a response with the request's id, copied from where the request was read;
+    /// returns the bytes now queued in the outbox.
+    @discardableResult
+    func send(_ response: SplicedResponse, id: UnsafeRawBufferPointer) -> Int {
+        append(length: response.count + id.count, notification: false) { buffer in
             buffer.writeBytes(response.before)
             buffer.writeBytes(id)
             buffer.writeBytes(response.after)
@@ -53,7 +73,8 @@ final class ConnectionOutput: Sendable {
         send(line)
         let channel = self.channel
         channel.eventLoop.execute {
-            let buffer = self.take() ?? channel.allocator.buffer(capacity: 0)
+            var notifications = 0
+            let buffer = self.take(notifications: &notifications) ?? channel.allocator.buffer(capacity: 0)
             channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
         }
     }
@@ -67,14 +88,16 @@ final class ConnectionOutput: Sendable {
     /// from the connection handler's `context` (a concrete `ByteBuffer` down the pipeline, not
     /// a value of any type through the channel).
     func release(context: ChannelHandlerContext) {
+        var notifications = 0
+        var tooSlow = false
         let taken = outbox.withLockedValue { outbox -> ByteBuffer? in
             outbox.holding = false
             outbox.flushQueued = false
-            defer { outbox.buffer = nil }
-            return outbox.buffer
+            return Self.take(&outbox, notifications: &notifications, tooSlow: &tooSlow)
         }
         guard var buffer = taken else { return }
-        context.writeAndFlush(NIOAny(buffer), promise: nil)
+        context.writeAndFlush(NIOAny(buffer), promise: written(notifications))
+        if tooSlow { reportTooSlow() }
         // A write the socket took at once has let go of the buffer: cleared, it keeps its
         // memory for the next burst (one allocation fewer per burst). One still queued is
         // not touched (clearing it would copy), nor a large one (an idle connection keeps
@@ -86,27 +109,33 @@ final class ConnectionOutput: Sendable {
 
     private static let spareCapacity = 4096
 
-    /// Queues one line like `send(_:)`, but leaves the flush to the caller: true when one is
-    /// needed, and then the caller must call ``flushQueued()`` on the event loop. The hub
-    /// notifies many connections this way with one task per event loop, not one per connection.
+    /// Queues one notification like ``send(notification:)``, but leaves the flush to the
+    /// caller: true when one is needed, and then the caller must call ``flushQueued()`` on the
+    /// event loop. The hub notifies many connections this way with one task per event loop,
+    /// not one per connection.
     func enqueue(_ line: [UInt8]) -> Bool {
-        appendLine(length: line.count) { $0.writeBytes(line) }
+        appendLine(length: line.count, notification: true) { $0.writeBytes(line) }.needsFlush
     }
 
     /// On the event loop: writes and flushes what is queued (after ``enqueue(_:)`` said so).
     func flushQueued() { flush() }
 
-    private func append(length: Int, _ write: (inout ByteBuffer) -> Void) {
-        if appendLine(length: length, write) {
+    @discardableResult
+    private func append(length: Int, notification: Bool, _ write: (inout ByteBuffer) -> Void) -> Int {
+        let (needsFlush, queued) = appendLine(length: length, notification: notification, write)
+        if needsFlush {
             channel.eventLoop.execute { self.flush() }
         }
+        return queued
     }
 
-    /// Appends a line; true when nobody will flush it yet (no read burst holds the outbox and
-    /// no flush task is queued), and then one is counted as queued.
-    private func appendLine(length: Int, _ write: (inout ByteBuffer) -> Void) -> Bool {
+    /// Appends a line; `needsFlush` when nobody will flush it yet (no read burst holds the
+    /// outbox and no flush task is queued), and then one is counted as queued.
+    private func appendLine(
+        length: Int, notification: Bool, _ write: (inout ByteBuffer) -> Void
+    ) -> (needsFlush: Bool, queued: Int) {
         let allocator = channel.allocator
-        return outbox.withLockedValue { outbox -> Bool in
+        return outbox.withLockedValue { outbox -> (Bool, Int) in
             if outbox.buffer == nil {
                 if var spare = outbox.spare, spare.writableBytes > length {
                     outbox.spare = nil
@@ -118,23 +147,69 @@ final class ConnectionOutput: Sendable {
             }
             write(&outbox.buffer!)
             outbox.buffer!.writeInteger(UInt8(ascii: "\n"))
-            guard !outbox.holding, !outbox.flushQueued else { return false }
+            if notification {
+                outbox.notificationBytes += length + 1
+                if outbox.notificationBytes + outbox.unwrittenNotificationBytes
+                    > ProtocolLimits.maximumUnreadNotificationBytes
+                {
+                    outbox.tooSlow = true
+                }
+            }
+            let queued = outbox.buffer!.readableBytes
+            guard !outbox.holding, !outbox.flushQueued else { return (false, queued) }
             outbox.flushQueued = true
-            return true
+            return (true, queued)
         }
     }
 
-    private func take() -> ByteBuffer? {
-        outbox.withLockedValue { outbox in
-            outbox.flushQueued = false
-            defer { outbox.buffer = nil }
-            return outbox.buffer
+    /// Takes the outbox's buffer, moving its notification bytes to the unwritten ones;
+    /// `tooSlow` when the subscriber passed its limit and nobody was told yet.
+    private static func take(_ outbox: inout Outbox, notifications: inout Int, tooSlow: inout Bool) -> ByteBuffer? {
+        defer { outbox.buffer = nil }
+        guard let buffer = outbox.buffer else { return nil }
+        notifications = outbox.notificationBytes
+        outbox.notificationBytes = 0
+        outbox.unwrittenNotificationBytes += notifications
+        if outbox.tooSlow, !outbox.tooSlowReported {
+            outbox.tooSlowReported = true
+            tooSlow = true
         }
+        return buffer
+    }
+
+    private func take(notifications: inout Int) -> ByteBuffer? {
+        var tooSlow = false
+        return outbox.withLockedValue { outbox in
+            outbox.flushQueued = false
+            return Self.take(&outbox, notifications: &notifications, tooSlow: &tooSlow)
+        }
+    }
+
+    /// A promise that counts `notifications` bytes as written once the write is done; nil
+    /// (no allocation) for a write of answers only.
+    private func written(_ notifications: Int) -> EventLoopPromise<Void>? {
+        guard notifications > 0 else { return nil }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenComplete { _ in
+            self.outbox.withLockedValue { $0.unwrittenNotificationBytes -= notifications }
+        }
+        return promise
+    }
+
+    /// On the event loop: tells the pipeline that this subscriber does not read its
+    /// notifications.
+    private func reportTooSlow() {
+        channel.pipeline.fireUserInboundEventTriggered(TooSlow())
     }
 
     private func flush() {
-        if let buffer = take() {
-            channel.writeAndFlush(buffer, promise: nil)
+        var notifications = 0
+        var tooSlow = false
+        let taken = outbox.withLockedValue { outbox in
+            outbox.flushQueued = false
+            return Self.take(&outbox, notifications: &notifications, tooSlow: &tooSlow)
         }
+        if let taken { channel.writeAndFlush(taken, promise: written(notifications)) }
+        if tooSlow { reportTooSlow() }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import SesameCore
 import SesameLocalAPI
 import SesameService
@@ -15,6 +16,8 @@ struct LocalAPIDispatcher: Sendable {
     let version: String
     let usernamesEnabled: Bool
     let logger: Logger
+    /// Forced refreshes of readers, one per uid per interval.
+    let forcedRefreshes: NIOLockedValueBox<ForcedRefreshLimiter>
     /// The service's clock: the one "now" for token freshness, here and in the service.
     var now: @Sendable () -> Date { service.now }
 
@@ -76,7 +79,13 @@ struct LocalAPIDispatcher: Sendable {
             if migrator && caller.role < .manager {
                 return .respond(.failure(.permissionDenied(requiredRole: .manager)))
             }
-            hub.subscribe(output: caller.output, requestID: Array(id), events: events, migrator: migrator)
+            guard hub.subscribe(output: caller.output, requestID: Array(id), events: events, migrator: migrator) else {
+                return .respond(
+                    .failure(
+                        .invalidParams(
+                            "A connection holds at most \(ProtocolLimits.maximumSubscriptionsPerConnection) subscriptions; unsubscribe one first."
+                        )))
+            }
             return .answered
         case .unsubscribe(let subscription):
             guard hub.unsubscribe(output: caller.output, subscription: subscription) else {
@@ -85,10 +94,21 @@ struct LocalAPIDispatcher: Sendable {
                         .invalidParams("There is no subscription \"\(subscription.prefix(64))\" on this connection.")))
             }
             return .respond(.success(.object([:])))
-        case .getIdToken(let minValidity, let force, let uid):
+        case .getIdToken(let minValidity, var force, let uid):
             let answers = hub.answers
             if let uid, uid != answers.uid, caller.role < .manager {
                 return .respond(.failure(.permissionDenied(requiredRole: .manager)))
+            }
+            // A reader forces at most one refresh per interval; sooner, it is asked as if not forced.
+            if force, caller.role < .manager {
+                let time = now()
+                force = forcedRefreshes.withLockedValue { $0.allow(caller.peer.uid, at: time) }
+                if !force {
+                    return plan(
+                        TypedCall(
+                            call: .getIdToken(minValidity: minValidity, forceRefresh: false, uid: uid), method: method),
+                        id: id, caller: caller)
+                }
             }
             // The fast path: the held token, when it stays valid long enough, is answered with
             // the bytes serialised when it was published; a refresh, a guest token or an

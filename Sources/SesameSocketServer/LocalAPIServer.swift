@@ -25,8 +25,12 @@ public final class LocalAPIServer: Service, Sendable {
     private let group: any EventLoopGroup
     private let hub: SubscriptionHub
     private let dispatcher: LocalAPIDispatcher
-    private let connectionCount = NIOLockedValueBox(0)
-    private let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
+    /// Who holds the connections (``ConnectionSlots``).
+    private let slots: NIOLockedValueBox<ConnectionSlots>
+    /// Log lines about peers, rate-limited.
+    private let peerLog: PeerLog
+    private let idleTicker = NIOLockedValueBox<Task<Void, Never>?>(nil)
+    let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
     private let follower = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// Read bursts handled so far, for telling an idle daemon from a busy one.
@@ -43,13 +47,16 @@ public final class LocalAPIServer: Service, Sendable {
         self.logger = logger
         self.group = group
         self.hub = SubscriptionHub(flushChunk: configuration.fanOutChunk)
+        self.slots = NIOLockedValueBox(configuration.slots)
+        self.peerLog = PeerLog(logger: logger)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
-            usernamesEnabled: usernamesEnabled, logger: logger)
+            usernamesEnabled: usernamesEnabled, logger: logger,
+            forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)))
     }
 
     /// Number of open connections.
-    public var openConnections: Int { connectionCount.withLockedValue { $0 } }
+    public var openConnections: Int { slots.withLockedValue { $0.total } }
 
     /// Starts following the session's events (the first, its snapshot, is in before this
     /// returns), then binds or adopts the socket. After it returns, clients can connect.
@@ -68,12 +75,35 @@ public final class LocalAPIServer: Service, Sendable {
             // Unix socket's connect fails at once with EAGAIN when the queue is full, so a burst
             // of clients at boot must fit in it.
             .serverChannelOption(ChannelOptions.backlog, value: 4096)
+            // One read per wake-up: what is read past a pause only waits, so a connection that
+            // does not read its answers holds at most one read (64 KiB) of requests. A client
+            // that sends small requests reads less than a buffer anyway (NIO then stops after one).
+            .childChannelOption(ChannelOptions.maxMessagesPerRead, value: 1)
+            // Answers beyond this wait unwritten: the connection stops reading until the
+            // socket takes them (ConnectionHandler). Notifications have their own limit.
             .childChannelOption(
                 ChannelOptions.writeBufferWaterMark,
                 value: .init(
-                    low: ProtocolLimits.maximumUnreadNotificationBytes / 2,
-                    high: ProtocolLimits.maximumUnreadNotificationBytes)
+                    low: ConnectionHandler.maximumQueuedAnswerBytes / 2,
+                    high: ConnectionHandler.maximumQueuedAnswerBytes)
             )
+            // Out of descriptors (EMFILE), accept() fails: the listener pauses a second and
+            // tries again (NIO's ServerBootstrap adds no backoff itself: it would retry at
+            // once, in a busy loop), and says so, rate-limited.
+            .serverChannelInitializer { [peerLog] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        AcceptBackoffHandler { error in
+                            let delay = AcceptBackoffHandler.defaultBackoffProvider(error: error)
+                            if delay != nil {
+                                peerLog.log(
+                                    .acceptFailed, .warning, "Cannot accept connections; trying again in a second",
+                                    metadata: ["error": "\(error.errnoCode)"])
+                            }
+                            return delay
+                        })
+                }
+            }
             .childChannelInitializer { [self] channel in
                 self.initializeConnection(channel)
             }
@@ -86,8 +116,12 @@ public final class LocalAPIServer: Service, Sendable {
             } catch {
                 throw LocalAPIServerError(message: "Cannot listen on the socket \(path): \(error)")
             }
-            if chmod(path, mode_t(mode)) != 0 {
-                logger.warning("Could not set the socket's mode", metadata: ["socket.path": "\(path)"])
+            configuration.afterBind?(path)
+            do {
+                try SocketFile.secure(path, mode: mode, group: configuration.socketGroup)
+            } catch {
+                try? await channel.close()
+                throw error
             }
             logger.info("Listening", metadata: ["socket.path": "\(path)"])
         case .adopted(let descriptor):
@@ -100,6 +134,23 @@ public final class LocalAPIServer: Service, Sendable {
             logger.info("Listening on the socket systemd passed", metadata: ["socket.fd": "\(descriptor)"])
         }
         serverChannel.withLockedValue { $0 = channel }
+        startIdleTicker()
+    }
+
+    /// Every quarter of the idle timeout, tells each connection (``IdleTick``).
+    private func startIdleTicker() {
+        guard configuration.idleTimeout > 0 else { return }
+        let quarter = Duration.milliseconds(Int64(configuration.idleTimeout * 1000 / Double(IdleTick.ticksToClose)))
+        let connections = self.connections
+        idleTicker.withLockedValue {
+            $0 = Task {
+                while (try? await Task.sleep(for: quarter)) != nil {
+                    for channel in connections.withLockedValue({ Array($0.values) }) {
+                        channel.pipeline.fireUserInboundEventTriggered(IdleTick())
+                    }
+                }
+            }
+        }
     }
 
     /// Serves until graceful shutdown, then tells subscribers and closes every connection.
@@ -113,6 +164,7 @@ public final class LocalAPIServer: Service, Sendable {
         await service.announceShutdown(reason: "stopping")
         await hub.waitUntilPublished(await service.emittedEvents)
         follower.withLockedValue { $0?.cancel() }
+        idleTicker.withLockedValue { $0?.cancel() }
         hub.finish()
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
@@ -129,32 +181,25 @@ public final class LocalAPIServer: Service, Sendable {
     }
 
     private func initializeConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
-        let maximum = configuration.maximumConnections
-        let admitted = connectionCount.withLockedValue { count -> Bool in
-            guard count < maximum else { return false }
-            count += 1
-            return true
-        }
-        guard admitted else {
-            logger.warning("Refusing a connection: too many connections", metadata: ["limit": "\(maximum)"])
-            return channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler())
-            }
-        }
-        let id = ObjectIdentifier(channel)
-        connections.withLockedValue { $0[id] = channel }
-        channel.closeFuture.whenComplete { [connectionCount, connections] _ in
-            connectionCount.withLockedValue { $0 -= 1 }
-            connections.withLockedValue { $0[id] = nil }
-        }
         let access = configuration.access
-        let dispatcher = self.dispatcher
-        let hub = self.hub
-        let logger = self.logger
-        let activity = self.activity
+        let roleOfPeer = configuration.roleOfPeer
+        let (dispatcher, hub, logger, activity, peerLog) = (
+            self.dispatcher, self.hub, self.logger, self.activity, self.peerLog
+        )
         let flush = NIOLoopBound(loopFlush(for: channel.eventLoop), eventLoop: channel.eventLoop)
-        return PeerCredentials.read(from: channel).flatMapThrowing { peer in
-            let role = access.role(for: peer)
+        return PeerCredentials.read(from: channel).flatMapThrowing { [slots, connections] peer in
+            if let refusal = slots.withLockedValue({ $0.admit(peer.uid) }) {
+                Self.logRefusal(refusal, peer: peer, slots: slots, peerLog: peerLog)
+                try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler())
+                return
+            }
+            let id = ObjectIdentifier(channel)
+            connections.withLockedValue { $0[id] = channel }
+            channel.closeFuture.whenComplete { _ in
+                slots.withLockedValue { $0.release(peer.uid) }
+                connections.withLockedValue { $0[id] = nil }
+            }
+            let role = roleOfPeer?(peer) ?? access.role(for: peer)
             logger.debug(
                 "Accepted a connection",
                 metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
@@ -163,7 +208,26 @@ public final class LocalAPIServer: Service, Sendable {
             try channel.pipeline.syncOperations.addHandler(
                 ConnectionHandler(
                     dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, flush: flush.value,
-                    logger: logger))
+                    peerLog: peerLog))
+        }
+    }
+
+    private static func logRefusal(
+        _ refusal: ConnectionSlots.Refusal, peer: PeerCredentials, slots: NIOLockedValueBox<ConnectionSlots>,
+        peerLog: PeerLog
+    ) {
+        let metadata: Logger.Metadata = ["peer.uid": "\(peer.uid)", "peer.pid": "\(peer.pid)"]
+        switch refusal {
+        case .full:
+            let limit = slots.withLockedValue { $0.maximum }
+            peerLog.log(
+                .tooManyConnections, .warning, "Refusing a connection: too many connections",
+                metadata: metadata.merging(["limit": "\(limit)"]) { a, _ in a })
+        case .uidShare:
+            let limit = slots.withLockedValue { $0.perUid }
+            peerLog.log(
+                .tooManyForUid, .warning, "Refusing a connection: this uid holds its share of connections",
+                metadata: metadata.merging(["limit": "\(limit)"]) { a, _ in a })
         }
     }
 
@@ -176,65 +240,5 @@ public final class LocalAPIServer: Service, Sendable {
             flushes[key] = NIOLoopBound(flush, eventLoop: eventLoop)
             return flush
         }
-    }
-
-    /// Refuses to take over a socket another live process listens on; removes a stale one.
-    static func prepareSocketPath(_ path: String) throws {
-        guard path.utf8.count < 108 else {
-            throw LocalAPIServerError(
-                message: "The socket path \(path) is longer than 107 bytes; choose a shorter one.")
-        }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            } catch {
-                throw LocalAPIServerError(
-                    message: "Cannot create the socket's directory \(directory): \(error.localizedDescription)")
-            }
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw LocalAPIServerError(
-                message: "\(path) exists and is not a socket; remove it or choose another --socket path.")
-        }
-        if isListening(path) {
-            throw LocalAPIServerError(message: "Another daemon is already listening on \(path).")
-        }
-        unlink(path)
-    }
-
-    private static func isListening(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in bytes.enumerated() where i < raw.count - 1 { raw[i] = byte }
-        }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return result == 0
-    }
-}
-
-/// Sends `too-many-connections` to a connection over the limit and closes it.
-final class RefuseConnectionHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = ByteBuffer
-
-    func channelActive(context: ChannelHandlerContext) {
-        var line = LocalAPIMessage.failure(id: .null, error: .tooManyConnections).encoded()
-        line.append(UInt8(ascii: "\n"))
-        var buffer = context.channel.allocator.buffer(capacity: line.count)
-        buffer.writeBytes(line)
-        let channel = context.channel
-        context.writeAndFlush(NIOAny(buffer)).whenComplete { _ in channel.close(promise: nil) }
     }
 }

@@ -14,25 +14,25 @@ import NIOCore
 /// behind the answers before it.
 final class LoopFlush {
     private let eventLoop: any EventLoop
-    private var waiting: [(output: ConnectionOutput, context: ChannelHandlerContext)] = []
+    private var waiting: [(handler: ConnectionHandler, context: ChannelHandlerContext)] = []
 
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
-    /// Writes `output`'s held lines (``ConnectionOutput/release(context:)``) after the loop's
+    /// Writes `handler`'s held lines (``ConnectionHandler/released(context:)``) after the loop's
     /// current reads.
-    func add(_ output: ConnectionOutput, context: ChannelHandlerContext) {
+    func add(_ handler: ConnectionHandler, context: ChannelHandlerContext) {
         if waiting.isEmpty {
             let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
             eventLoop.execute { loopBound.value.flushAll() }
         }
-        waiting.append((output, context))
+        waiting.append((handler, context))
     }
 
     private func flushAll() {
         let all = waiting
         waiting.removeAll(keepingCapacity: true)
-        for (output, context) in all { output.release(context: context) }
+        for (handler, context) in all { handler.released(context: context) }
     }
 }

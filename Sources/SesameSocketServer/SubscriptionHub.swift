@@ -22,9 +22,10 @@ final class SubscriptionHub: Sendable {
 
         init(output: ConnectionOutput) { self.output = output }
 
-        mutating func add(_ id: String, events wanted: Set<LocalAPIEvent>) {
+        mutating func add(_ id: String, events wanted: Set<LocalAPIEvent>, migrator: Bool) {
             subscriptions[id] = wanted
             events.formUnion(wanted)
+            self.migrator = self.migrator || migrator
         }
 
         /// False when there is no such subscription.
@@ -165,17 +166,22 @@ final class SubscriptionHub: Sendable {
     }
 
     /// Registers a subscription and queues its response (and, for migrators, one
-    /// `accountMerge` per pending merge) before any later notification.
+    /// `accountMerge` per pending merge) before any later notification. False, and nothing
+    /// queued, when the connection holds ``ProtocolLimits/maximumSubscriptionsPerConnection``.
+    /// The subscriber is changed in place: no copy of its subscriptions under the lock.
     func subscribe(
         output: ConnectionOutput, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
-    ) {
+    ) -> Bool {
         guarded.withLockedValue { guarded in
+            if let existing = guarded.subscribers[output.id],
+                existing.subscriptions.count >= ProtocolLimits.maximumSubscriptionsPerConnection
+            {
+                return false
+            }
             guarded.nextSubscription += 1
             let id = "s\(guarded.nextSubscription)"
-            var subscriber = guarded.subscribers[output.id] ?? Subscriber(output: output)
-            subscriber.add(id, events: events)
-            subscriber.migrator = subscriber.migrator || migrator
-            guarded.subscribers[output.id] = subscriber
+            guarded.subscribers[output.id, default: Subscriber(output: output)].add(
+                id, events: events, migrator: migrator)
             let snapshot = guarded.snapshot
             let result: JSONValue = .object([
                 "subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:]),
@@ -184,21 +190,20 @@ final class SubscriptionHub: Sendable {
             if migrator {
                 for merge in snapshot.state.pendingMerges {
                     output.send(
-                        LocalAPINotification.accountMerge(merge: merge.wire, sequence: snapshot.sequence).message
-                            .encoded())
+                        notification: LocalAPINotification.accountMerge(merge: merge.wire, sequence: snapshot.sequence)
+                            .message.encoded())
                 }
             }
+            return true
         }
     }
 
     /// Removes a subscription of this connection; false when it has no such subscription.
     func unsubscribe(output: ConnectionOutput, subscription: String) -> Bool {
         guarded.withLockedValue { guarded in
-            guard var subscriber = guarded.subscribers[output.id], subscriber.remove(subscription) else { return false }
-            if subscriber.subscriptions.isEmpty {
+            guard guarded.subscribers[output.id]?.remove(subscription) == true else { return false }
+            if guarded.subscribers[output.id]?.subscriptions.isEmpty == true {
                 guarded.subscribers[output.id] = nil
-            } else {
-                guarded.subscribers[output.id] = subscriber
             }
             return true
         }

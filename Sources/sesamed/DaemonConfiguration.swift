@@ -19,6 +19,15 @@ struct DaemonConfiguration: Sendable {
     var socketPath = "/run/sesame/sesamed.sock"
     var socketMode: UInt32 = 0o660
     var maxConnections = 1024
+    /// `socket.max_connections_per_uid`; nil: a quarter of `maxConnections`.
+    var maxConnectionsPerUid: Int? = nil
+    /// `socket.idle_timeout` in seconds; 0: never.
+    var idleTimeout = 300.0
+    /// `socket.group` as written (a name or a gid); nil: not set.
+    var socketGroupName: String? = nil
+    /// The gid the socket file is given: `socket.group`, or for root the group `sesame` when
+    /// it exists; nil: the daemon's own group.
+    var socketGroup: UInt32? = nil
     var managers: [String] = []
     var readers: [String] = ["group:sesame"]
     var observers: [String] = []
@@ -56,7 +65,10 @@ extension DaemonConfiguration {
         "session": ["anonymous_first": .bool, "refresh_margin": .integer],
         "usernames": ["required": .bool, "reserved": .stringArray],
         "merge": ["hold": .integer],
-        "socket": ["path": .string, "mode": .mode, "max_connections": .integer],
+        "socket": [
+            "path": .string, "mode": .mode, "max_connections": .integer, "max_connections_per_uid": .integer,
+            "idle_timeout": .seconds, "group": .string,
+        ],
         "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
         "keyring": ["path": .string],
         "memory": ["release_when_idle": .seconds],
@@ -89,6 +101,7 @@ extension DaemonConfiguration {
             configuration.keyringPath = configuration.stateDirectory + "/keyring"
         }
         try configuration.validate(file: file)
+        try configuration.resolveSocketGroup(file: file, uid: uid)
         return configuration
     }
 
@@ -155,6 +168,7 @@ extension DaemonConfiguration {
             case "firebase.database_url": databaseURL = optional
             case "firebase.database_emulator_host": databaseEmulatorHost = optional
             case "socket.path": socketPath = string
+            case "socket.group": socketGroupName = string
             case "keyring.path": keyringPath = string
             default: try backend.set(name, string, origin: "\(file): ")
             }
@@ -175,6 +189,9 @@ extension DaemonConfiguration {
             case "socket.max_connections":
                 guard int >= 1 else { throw wrong("at least 1") }
                 maxConnections = int
+            case "socket.max_connections_per_uid":
+                guard int >= 1 else { throw wrong("at least 1") }
+                maxConnectionsPerUid = int
             default: break
             }
         case .seconds:
@@ -191,6 +208,11 @@ extension DaemonConfiguration {
                     throw wrong("0 (never) or from 0.1 to 86400 seconds")
                 }
                 releaseWhenIdle = seconds
+            case "socket.idle_timeout":
+                guard seconds == 0 || (1...86_400).contains(seconds) else {
+                    throw wrong("0 (never) or from 1 to 86400 seconds")
+                }
+                idleTimeout = seconds
             default: try backend.setRequestTimeout(seconds, origin: "\(file): ")
             }
         case .stringArray:
@@ -231,6 +253,7 @@ extension DaemonConfiguration {
             throw ConfigurationError(
                 message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
         }
+        try validateSocketLimits(origin: origin)
         for (name, entries) in [
             ("access.managers", managers), ("access.readers", readers), ("access.observers", observers),
         ] {

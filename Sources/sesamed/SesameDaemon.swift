@@ -119,8 +119,9 @@ struct SesameDaemon: AsyncParsableCommand {
             observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
         let server = LocalAPIServer(
             configuration: LocalAPIServerConfiguration(
-                endpoint: endpoint, maximumConnections: configuration.maxConnections, access: access,
-                version: Self.version),
+                endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
+                maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
+                socketGroup: configuration.socketGroup, access: access, version: Self.version),
             service: service, instance: UUID().uuidString.lowercased(),
             usernamesEnabled: configuration.usernamesEnabled,
             logger: Logger(label: "sesame.socket"))
@@ -164,6 +165,22 @@ struct SesameDaemon: AsyncParsableCommand {
         await store.close()
         await backend.shutdown()
         logger.info("sesamed stopped")
+    }
+
+    /// `socket.max_connections`, lowered (with a warning) when the open-files limit, raised to
+    /// its hard limit first, leaves too few descriptors beside the daemon's own reserve.
+    func connectionLimit(_ configuration: DaemonConfiguration, logger: Logger) -> Int {
+        let budget = DescriptorBudget(
+            limit: DescriptorBudget.raiseSoftLimit(), configured: configuration.maxConnections)
+        if budget.isLowered {
+            logger.warning(
+                "Fewer connections than socket.max_connections: the open-files limit leaves room for fewer (raise LimitNOFILE=)",
+                metadata: [
+                    "socket.max_connections": "\(budget.configured)", "connections": "\(budget.effectiveMaximum)",
+                    "limit.nofile": "\(budget.limit)", "reserve": "\(DescriptorBudget.reserve)",
+                ])
+        }
+        return budget.effectiveMaximum
     }
 
     /// The idle memory release, unless `memory.release_when_idle` is 0.

@@ -6,8 +6,9 @@ import NIOPosix
 import SesameCore
 import SesameLocalAPI
 import SesameService
-import SesameSocketServer
 import SesameTesting
+
+@testable import SesameSocketServer
 
 /// A real daemon core (service + socket server) over the fake backend, on a Unix socket in a
 /// short temporary path.
@@ -22,7 +23,8 @@ final class SocketHarness: Sendable {
     let loop: Task<Void, Never>
 
     static func start(
-        maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init(), fanOutChunk: Int = 1024
+        maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init(), fanOutChunk: Int = 1024,
+        server configure: (inout LocalAPIServerConfiguration) -> Void = { _ in }
     ) async throws -> SocketHarness {
         let directory = "/tmp/sst-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -34,11 +36,13 @@ final class SocketHarness: Sendable {
             logger: logger)
         try await service.start()
         let path = directory + "/s.sock"
+        var serverConfiguration = LocalAPIServerConfiguration(
+            endpoint: .path(path, mode: 0o600), maximumConnections: maximumConnections,
+            access: AccessPolicy(daemonUid: getuid()), version: "test", fanOutChunk: fanOutChunk)
+        configure(&serverConfiguration)
         let server = LocalAPIServer(
-            configuration: .init(
-                endpoint: .path(path, mode: 0o600), maximumConnections: maximumConnections,
-                access: AccessPolicy(daemonUid: getuid()), version: "test", fanOutChunk: fanOutChunk),
-            service: service, instance: "i-test", usernamesEnabled: false, logger: logger)
+            configuration: serverConfiguration, service: service, instance: "i-test", usernamesEnabled: false,
+            logger: logger)
         try await server.bind()
         let loop = Task { await service.run() }
         return SocketHarness(

@@ -1,0 +1,127 @@
+import Foundation
+import SesameLocalAPI
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The local API's bounds against hostile local peers, on the real daemon (issue #25).
+@Suite("sesamed bounds what local peers can take", .serialized, .timeLimit(.minutes(3)))
+struct SocketLimitsTests {
+    @Test(
+        "200 connections pipelining hello and getState that never read: the daemon's memory stays bounded and a new client is answered at once"
+    )
+    func nonReadingPeers() async throws {
+        try await withEmulatorAndDaemon { _, daemon in
+            let pid = daemon.child.pid
+            let before = try Self.residentKiB(pid)
+            var line: [UInt8] = []
+            for id in 0..<2000 {
+                let method = id % 2 == 0 ? "hello" : "getState"
+                line += Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"}"#.utf8) + [10]
+            }
+            var sockets: [Int32] = []
+            defer { for fd in sockets { close(fd) } }
+            for _ in 0..<200 { sockets.append(try Self.connectNonBlocking(daemon.socketPath)) }
+            // Write until no socket takes anything for 20 passes in a row: the daemon reads no more.
+            var still = 0
+            var offsets = [Int](repeating: 0, count: sockets.count)
+            while still < 20 {
+                var progressed = false
+                for (i, fd) in sockets.enumerated() {
+                    let n = line.withUnsafeBytes { raw in
+                        write(fd, raw.baseAddress! + offsets[i], raw.count - offsets[i])
+                    }
+                    if n > 0 {
+                        progressed = true
+                        offsets[i] = (offsets[i] + n) % line.count
+                    }
+                }
+                still = progressed ? 0 : still + 1
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            // Then the daemon answers what it had read until the sockets to the peers are
+            // full, and is idle: its CPU time stops growing.
+            var cpu = try Self.cpuTicks(pid)
+            while true {
+                try await Task.sleep(for: .milliseconds(200))
+                let now = try Self.cpuTicks(pid)
+                if now == cpu { break }
+                cpu = now
+            }
+            let after = try Self.residentKiB(pid)
+            // Before the bound: about 1.5 MiB per connection (1,000 of them: 1.99 GB).
+            #expect(after - before < 200 * 384, "resident \(before) KiB before, \(after) KiB with 200 peers")
+            let start = ContinuousClock.now
+            let answer = try await onOwnThread {
+                try rawCall(daemon.socketPath, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#)
+            }
+            #expect(answer["result"] != nil)
+            #expect(ContinuousClock.now - start < .seconds(2))
+            print(
+                "200 non-reading peers: resident \(before) KiB before, \(after) KiB after, hello in \(ContinuousClock.now - start)"
+            )
+        }
+    }
+
+    @Test("socket.group gives the socket file that group")
+    func socketGroup() async throws {
+        // Root may give it any group; anyone else one of their own.
+        let group = getuid() == 0 ? 4242 : getgid()
+        try await withEmulatorAndDaemon(settings: ["socket": ["group": "\"\(group)\""]]) { _, daemon in
+            var info = stat()
+            #expect(lstat(daemon.socketPath, &info) == 0)
+            #expect(info.st_gid == group)
+        }
+    }
+
+    @Test(
+        "bad socket.max_connections_per_uid, socket.idle_timeout and socket.group stop sesamed with 78 naming the key")
+    func invalidValues() async throws {
+        try await expectRefused(
+            section: "socket", key: "max_connections_per_uid", values: ["0", "2000", "\"4\"", "-1"])
+        try await expectRefused(section: "socket", key: "idle_timeout", values: ["-1", "0.5", "86401", "\"300\""])
+        try await expectRefused(section: "socket", key: "group", values: ["\"no-such-group-sesame\""])
+    }
+
+    static func connectNonBlocking(_ path: String) throws -> Int32 {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw HarnessError("connect: \(errno)")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        return fd
+    }
+
+    /// User and system CPU time of `pid`, in clock ticks.
+    static func cpuTicks(_ pid: Int32) throws -> Int {
+        let fields =
+            try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: ")").last?
+            .split(separator: " ") ?? []
+        // After "pid (comm)": state is field 3, utime 14 and stime 15.
+        guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else {
+            throw HarnessError("no CPU times for \(pid)")
+        }
+        return user + system
+    }
+
+    static func residentKiB(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        throw HarnessError("no VmRSS for \(pid)")
+    }
+}
