@@ -79,8 +79,9 @@ readme_quick_start() {
     run "sesamectl status" sesamectl status && expect "status: a guest" "anonymous"
     guest=$(uid_now)
     run "sesamectl token" sesamectl token && expect "token: a JWT" '^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$'
-    # sesamectl watch: one line per change, until Ctrl-C.
-    sesamectl watch > "$WORK/watch.out" 2>&1 &
+    # sesamectl watch: one line per change, until stopped (a background job of a script ignores
+    # SIGINT, so SIGTERM stands in for the Ctrl-C).
+    timeout 60 "$BIN/sesamectl" watch > "$WORK/watch.out" 2>&1 &
     local watcher=$!
     wait_until 20 grep -q . "$WORK/watch.out" && ok "sesamectl watch: the current state" \
         || fail "sesamectl watch printed nothing" "$(cat "$WORK/watch.out")"
@@ -89,7 +90,7 @@ readme_quick_start() {
     same "sign-up keeps the guest's uid" "$(uid_now)" "$guest"
     wait_until 20 test "$(grep -c . "$WORK/watch.out")" -ge 2 && ok "sesamectl watch: a line for the sign-up" \
         || fail "sesamectl watch: no line for the sign-up" "$(cat "$WORK/watch.out")"
-    kill -INT "$watcher" 2> /dev/null
+    kill -TERM "$watcher" 2> /dev/null
     wait "$watcher" 2> /dev/null
     member=$guest
     # Emails are read at the emulator.
