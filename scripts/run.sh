@@ -94,7 +94,8 @@ done
 cat "$RUN/emulator.out"
 write_config
 
-"$BIN/sesamed" --config "$RUN/sesamed.toml" --state-dir "$STATE" 2> >(tee "$RUN/sesamed.log" >&2) &
+# tee ignores Ctrl-C: it shows the daemon's last lines, and the daemon gets no SIGPIPE writing them.
+"$BIN/sesamed" --config "$RUN/sesamed.toml" --state-dir "$STATE" 2> >(trap "" INT; exec tee "$RUN/sesamed.log" >&2) &
 pids+=($!)
 export SESAME_SOCKET="$RUN/sesamed.sock"
 for _ in $(seq 1 100); do
