@@ -31,7 +31,7 @@ DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-
 all: build
 
 help:
-	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
+	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client,"
 	@echo "             and README.md's commands against make run: make test-first-hour)"

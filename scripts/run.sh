@@ -107,7 +107,8 @@ echo
 cat <<TXT
 
 sesamed is running against $PROVIDER with its socket at $RUN/sesamed.sock (keyring in $STATE,
-the emulator's accounts in $EMULATOR_DATA: both are kept when you stop and start make run again).
+the emulator's accounts in $EMULATOR_DATA: both are kept when you stop and start make run again;
+delete $RUN to start afresh).
 In another terminal, try:
 
   export SESAME_SOCKET=$RUN/sesamed.sock
