@@ -5,23 +5,36 @@
 SWIFT ?= swift
 PREFIX ?= /usr/local
 DESTDIR ?=
-BUILD_DIR := $(shell $(SWIFT) build --show-bin-path 2>/dev/null || echo .build/debug)
+# `swift build` re-plans (re-reads and re-evaluates every package's manifest) whenever its
+# environment differs from the previous build's in any variable: a new terminal's, make's own
+# MAKEFLAGS and MAKELEVEL, or a variable given on make's command line (PROVIDER=supabase), which
+# make exports. Measured here (2 shared cores): 19-27 s per `make run` after any such change,
+# instead of 4-8 s. So every `swift build` below runs in one fixed environment: these
+# variables, when set, and nothing else.
+SWIFT_BUILD_ENV := PATH HOME TERM LANG LC_ALL TMPDIR XDG_CACHE_HOME XDG_CONFIG_HOME PKG_CONFIG_PATH \
+	SSL_CERT_FILE SSL_CERT_DIR GIT_SSL_CAINFO http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY
+SWIFT_BUILD := env -i $(foreach v,$(SWIFT_BUILD_ENV),$(if $($(v)),$(v)='$($(v))')) $(SWIFT) build
+# $(call swift_build,ARGS): runs `swift build ARGS` so, and shows it without the environment.
+swift_build = @echo "$(SWIFT) build $(1)" && $(SWIFT_BUILD) $(1)
+BUILD_DIR := $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
 # `make deb` and `make test-systemd` only.
 DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
 # Release binaries with the Swift runtime linked statically, for the package (own scratch path).
 DEB_SCRATCH := .build-deb
-DEB_BIN_DIR = $(shell $(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
+DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
-.PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python fuzz bench soak \
+.PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
+	test-first-hour fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
 
 help:
-	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session"
+	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
-	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client)"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client,"
+	@echo "             and README.md's commands against make run: make test-first-hour)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"
@@ -34,17 +47,17 @@ deps:
 	@scripts/ensure-deps.sh $(APT_PACKAGES)
 
 build: deps
-	$(SWIFT) build
+	$(call swift_build,)
 
 run: deps
-	$(SWIFT) build --product sesame-emulator
-	$(SWIFT) build --product sesamed
-	$(SWIFT) build --product sesamectl
+	$(call swift_build,--product sesame-emulator)
+	$(call swift_build,--product sesamed)
+	$(call swift_build,--product sesamectl)
 	@scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
 
 test: deps
-	$(SWIFT) build --build-tests
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python
+	$(call swift_build,--build-tests)
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-first-hour
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -61,6 +74,10 @@ test-python:
 test-fuzz:
 	scripts/fuzz.sh 30
 
+# README.md's commands against `make run` on both backends, with a restart (scripts/first-hour.sh).
+test-first-hour:
+	scripts/first-hour.sh "$(BUILD_DIR)"
+
 # The style of .swift-format (modelled on SwiftNIO's): `make format` rewrites, `make lint` checks.
 FORMAT_PATHS := Package.swift Sources Tests Fuzz Examples
 lint:
@@ -74,35 +91,35 @@ fuzz:
 
 bench: deps
 	for product in sesamed sesame-emulator sesame-emulator-bench sesame-nio-echo; do \
-		$(SWIFT) build -c release --product $$product || exit 1; \
+		$(SWIFT_BUILD) -c release --product $$product || exit 1; \
 	done
 	mkdir -p .build/bench-tools
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/echo-floor bench/echo-floor.c
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/sesame-load bench/sesame-load.c
-	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT) build -c release --show-bin-path)" --tools .build/bench-tools
-	$$($(SWIFT) build -c release --show-bin-path)/sesame-emulator-bench
+	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" --tools .build/bench-tools
+	$$($(SWIFT_BUILD) -c release --show-bin-path)/sesame-emulator-bench
 
 test-sanitizers: deps
 	scripts/test-sanitizers.sh
 
 ROUNDS ?= 1000
 soak: deps
-	$(SWIFT) build --product sesame-emulator
-	$(SWIFT) build --product sesamed
+	$(call swift_build,--product sesame-emulator)
+	$(call swift_build,--product sesamed)
 	python3 scripts/soak/soak.py --bin-dir "$(BUILD_DIR)" --rounds $(ROUNDS)
 
 install: deps
-	$(SWIFT) build -c release --product sesamed
-	$(SWIFT) build -c release --product sesamectl
-	$(SWIFT) build -c release --product sesame-emulator
-	scripts/install.sh "$$($(SWIFT) build -c release --show-bin-path)" "$(DESTDIR)" "$(PREFIX)"
+	$(call swift_build,-c release --product sesamed)
+	$(call swift_build,-c release --product sesamectl)
+	$(call swift_build,-c release --product sesame-emulator)
+	scripts/install.sh "$$($(SWIFT_BUILD) -c release --show-bin-path)" "$(DESTDIR)" "$(PREFIX)"
 
 deb-deps:
 	@scripts/ensure-deps.sh $(APT_PACKAGES) $(DEB_APT_PACKAGES)
 
 deb-binaries: deb-deps
 	for product in sesamed sesamectl sesame-emulator; do \
-		$(SWIFT) build -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --product $$product || exit 1; \
+		$(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --product $$product || exit 1; \
 	done
 
 deb: deb-binaries

@@ -58,7 +58,10 @@ chmod 0644 "$stage/etc/sesame/sesamed.toml"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/sesamed" "$stage/usr/bin/sesamectl"
 
 doc="$stage/usr/share/doc/sesame"
-install -d "$doc" "$stage/usr/share/lintian/overrides"
+install -d "$doc" "$doc/examples" "$stage/usr/share/lintian/overrides"
+# The configuration as shipped, readable by everyone (/etc/sesame/sesamed.toml is 0640 root:sesame):
+# the starting point of a user instance's ~/.config/sesame/sesamed.toml (docs/systemd.md).
+install -m 0644 "$root/etc/sesamed.toml" "$doc/examples/sesamed.toml"
 install -m 0644 "$root/debian/copyright" "$doc/copyright"
 # A native package (no Debian revision): its changelog is changelog.gz.
 sed "s/@VERSION@/$version/" "$root/debian/changelog" | gzip -9n > "$doc/changelog.gz"

@@ -2,11 +2,15 @@
 # `make run [PROVIDER=supabase]`: starts sesame-emulator and sesamed with a socket in ./run,
 # shows the anonymous session, and stops both on Ctrl-C. PROVIDER (the second argument) is
 # firebase (the default) or supabase (the emulator's Supabase surface).
+#
+# Both keep their state in ./run across restarts: the daemon its keyring (run/state, or
+# run/state-supabase), the emulator its accounts (run/emulator, --data-dir), so a restarted
+# `make run` continues the same session. SESAME_RUN_DIR moves ./run elsewhere.
 set -euo pipefail
 BIN=${1:-.build/debug}
 PROVIDER=${2:-firebase}
 ROOT=$(pwd)
-RUN="$ROOT/run"
+RUN=${SESAME_RUN_DIR:-$ROOT/run}
 AUTH_PORT=${SESAME_AUTH_PORT:-9099}
 DB_PORT=${SESAME_DATABASE_PORT:-9000}
 SUPABASE_PORT=${SESAME_SUPABASE_PORT:-54321}
@@ -18,6 +22,18 @@ esac
 # A keyring belongs to one backend: keep one state directory per provider.
 STATE="$RUN/state"
 [ "$PROVIDER" = firebase ] || STATE="$RUN/state-$PROVIDER"
+# The emulator's accounts, both backends' (sesame-emulator --data-dir; docs/emulator.md).
+EMULATOR_DATA="$RUN/emulator"
+ACCOUNTS="$EMULATOR_DATA/auth_export/accounts.json"
+[ "$PROVIDER" = firebase ] || ACCOUNTS="$EMULATOR_DATA/supabase_export/state.json"
+# A keyring without the emulator's accounts names an account that no longer exists (run/emulator
+# was deleted, or it was written by a make run that did not keep them): start on a fresh one.
+if [ ! -f "$ACCOUNTS" ] && [ -n "$(ls -A "$STATE" 2>/dev/null)" ]; then
+    aside="$STATE.orphaned-$(date +%Y%m%d-%H%M%S)"
+    mv "$STATE" "$aside"
+    echo "make run: the emulator has no accounts ($EMULATOR_DATA is missing or empty), so the session"
+    echo "in $STATE is gone at the backend: starting on a fresh guest; the old state is in $aside."
+fi
 mkdir -p "$RUN"
 mkdir -p -m 0700 "$STATE"  # sesamed refuses a state directory others can write in
 
@@ -65,8 +81,8 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
-"$BIN/sesame-emulator" --auth-port "$AUTH_PORT" --database-port "$DB_PORT" --project demo-project "${EMULATOR_ARGS[@]}" \
-    > "$RUN/emulator.out" 2> "$RUN/emulator.log" &
+"$BIN/sesame-emulator" --auth-port "$AUTH_PORT" --database-port "$DB_PORT" --project demo-project \
+    --data-dir "$EMULATOR_DATA" "${EMULATOR_ARGS[@]}" > "$RUN/emulator.out" 2> "$RUN/emulator.log" &
 pids+=($!)
 for _ in $(seq 1 100); do
     grep -q "$READY" "$RUN/emulator.out" 2>/dev/null && break
@@ -79,7 +95,8 @@ done
 cat "$RUN/emulator.out"
 write_config
 
-"$BIN/sesamed" --config "$RUN/sesamed.toml" --state-dir "$STATE" 2> >(tee "$RUN/sesamed.log" >&2) &
+# tee ignores Ctrl-C: it shows the daemon's last lines, and the daemon gets no SIGPIPE writing them.
+"$BIN/sesamed" --config "$RUN/sesamed.toml" --state-dir "$STATE" 2> >(trap "" INT; exec tee "$RUN/sesamed.log" >&2) &
 pids+=($!)
 export SESAME_SOCKET="$RUN/sesamed.sock"
 for _ in $(seq 1 100); do
@@ -90,7 +107,9 @@ echo
 "$BIN/sesamectl" status || true
 cat <<TXT
 
-sesamed is running against $PROVIDER with its socket at $RUN/sesamed.sock (keyring in $STATE).
+sesamed is running against $PROVIDER with its socket at $RUN/sesamed.sock (keyring in $STATE,
+the emulator's accounts in $EMULATOR_DATA: both are kept when you stop and start make run again;
+delete $RUN to start afresh).
 In another terminal, try:
 
   export SESAME_SOCKET=$RUN/sesamed.sock

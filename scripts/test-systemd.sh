@@ -2,7 +2,8 @@
 # Sesame under a real systemd: boots a minimal Debian 12 on systemd-nspawn, installs the .deb
 # of `make deb` (the machine has no Swift: this proves the static runtime too), runs
 # sesame-emulator inside it, and checks the units, socket activation, readiness, the journal,
-# the keyring and its credential (plain, then encrypted), the watchdog, roles, the user instance and a clean stop.
+# the keyring and its credential (plain, then encrypted), the watchdog, roles, the user instance, a clean stop,
+# and remove, reinstall and purge of the package.
 # `make test-systemd` calls it. Root only.
 #
 # Usage: scripts/test-systemd.sh DEB EMULATOR
@@ -222,8 +223,15 @@ on journalctl -u sesamed.service -o cat > "$cache/sesamed-journal.txt"
 check "watchdog: the journal names the SIGABRT" grep -q "Watchdog timeout" "$cache/sesamed-journal.txt"
 
 # --- User instance --------------------------------------------------------------------------
+# docs/systemd.md's steps: the package's example, readable by anyone (bob, in no group, too),
+# unlike /etc/sesame/sesamed.toml; then the backend's settings.
+check "bob may read the example configuration, not /etc/sesame/sesamed.toml" \
+    eval 'as bob cat /usr/share/doc/sesame/examples/sesamed.toml > /dev/null && ! as bob cat /etc/sesame/sesamed.toml > /dev/null 2>&1'
 as alice mkdir -p /home/alice/.config/sesame
-on sh -c 'cp /etc/sesame/sesamed.toml /home/alice/.config/sesame/ && chown alice: /home/alice/.config/sesame/sesamed.toml'
+as alice cp /usr/share/doc/sesame/examples/sesamed.toml /home/alice/.config/sesame/
+as alice sed -i -e 's/^api_key = ""/api_key = "test-key"/' -e 's/^project_id = ""/project_id = "demo-project"/' \
+    -e 's/^auth_emulator_host = ""/auth_emulator_host = "127.0.0.1:9099"/' \
+    -e 's/^database_emulator_host = ""/database_emulator_host = "127.0.0.1:9000"/' /home/alice/.config/sesame/sesamed.toml
 # The minimal machine has no pam_systemd to set XDG_RUNTIME_DIR for the user manager.
 on install -d /etc/systemd/system/user@1000.service.d
 on sh -c 'printf "[Service]\nEnvironment=XDG_RUNTIME_DIR=/run/user/1000\n" > /etc/systemd/system/user@1000.service.d/runtime.conf'
@@ -249,6 +257,25 @@ notes=$(on journalctl -o cat _PID=1 | grep "Got notification message from PID $p
 check "STOPPING=1 sent on SIGTERM" grep -q 'STOPPING=1' <<< "$notes"
 after_stopping=$(sed -n '/STOPPING=1/,$p' <<< "$notes" | grep -o 'STATUS=[^,)]*' | grep -vi 'stop' || true)
 check "no STATUS= after STOPPING=1 other than one saying it stops${after_stopping:+ ($after_stopping)}" test -z "$after_stopping"
+
+# --- Remove, reinstall, purge ---------------------------------------------------------------
+# remove keeps the keyring (and masks the units, as debhelper's postrm does); a reinstall must
+# lift those masks, listen again and serve the same session; purge deletes everything.
+if out=$(on dpkg -r sesame 2>&1); then ok "dpkg -r sesame"; else fail "dpkg -r" "$out"; fi
+check "after remove: sesamed.socket not listening" eval '! on systemctl is-active --quiet sesamed.socket'
+check "after remove: the keyring is kept" test -f "$machine_root/var/lib/sesame/keyring"
+if out=$(on dpkg -i /root/sesame.deb 2>&1); then ok "dpkg -i again after remove"; else fail "dpkg -i again" "$out"; fi
+enabled="$(on systemctl is-enabled sesamed.socket 2>&1)/$(on systemctl is-enabled sesamed.service 2>&1)"
+check "after reinstall: socket enabled, service not masked (is: $enabled)" test "$enabled" = "enabled/disabled"
+check "after reinstall: sesamed.socket listening" test "$(on systemctl is-active sesamed.socket)" = active
+after=$(on sesamectl status --json 2>&1 | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
+check "after reinstall: the same session, uid kept ($after)" test "$after" = "$uid"
+if out=$(on dpkg -P sesame 2>&1); then ok "dpkg -P sesame"; else fail "dpkg -P" "$out"; fi
+check "after purge: /var/lib/sesame and /etc/sesame are gone" \
+    eval '[ ! -e "$machine_root/var/lib/sesame" ] && [ ! -e "$machine_root/etc/sesame" ]'
+left=$(on sh -c 'ls -d /etc/systemd/system/sesamed.socket /etc/systemd/system/sesamed.service /etc/systemd/system/*.wants/sesamed.* /var/lib/systemd/deb-systemd-helper-*/sesamed.* /var/lib/systemd/deb-systemd-helper-*/*/sesamed.* 2> /dev/null' || true)
+check "after purge: no mask, enablement link or deb-systemd-helper state left${left:+ ($left)}" test -z "$left"
+check "after purge: no statoverride left" eval '! on dpkg-statoverride --list /etc/sesame/sesamed.toml > /dev/null'
 
 echo
 if [ "$failures" -ne 0 ]; then

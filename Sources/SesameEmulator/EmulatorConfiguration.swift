@@ -13,6 +13,11 @@ public struct EmulatorConfiguration: Sendable {
     /// A directory written by ``SesameEmulator/export(to:)`` (or by the Firebase emulators'
     /// `--export-on-exit`) to load at start; `nil` starts empty.
     public var importDirectory: String?
+    /// A directory that holds the emulator's state across restarts (`--data-dir`): loaded at
+    /// start when it has data (created when missing), saved after every handled request and when
+    /// stopped, in the layout of ``SesameEmulator/export(to:)``. `nil` keeps state in memory
+    /// only. Not together with ``importDirectory``.
+    public var dataDirectory: String?
     /// The emulator's notion of "now"; tests may pass a movable clock.
     public var clock: EmulatorClock
     /// Where the emulator logs; secrets are never logged above `debug`.
@@ -31,7 +36,8 @@ public struct EmulatorConfiguration: Sendable {
         importDirectory: String? = nil,
         clock: EmulatorClock = .system,
         logger: Logger = Logger(label: "sesame-emulator", factory: { _ in SwiftLogNoOpLogHandler() }),
-        supabase: SupabaseEmulatorConfiguration? = nil
+        supabase: SupabaseEmulatorConfiguration? = nil,
+        dataDirectory: String? = nil
     ) {
         self.host = host
         self.authPort = authPort
@@ -41,5 +47,6 @@ public struct EmulatorConfiguration: Sendable {
         self.clock = clock
         self.logger = logger
         self.supabase = supabase
+        self.dataDirectory = dataDirectory
     }
 }

@@ -9,7 +9,8 @@ public import UnixSignals
 ///
 /// Start one with ``start(_:gracefulShutdownSignals:)``; it serves until ``stop()`` (or one of
 /// the given signals). All state is in memory, owned by actors (accounts, database, Supabase), so
-/// the value is `Sendable` and may be shared freely between tasks.
+/// the value is `Sendable` and may be shared freely between tasks; with
+/// ``EmulatorConfiguration/dataDirectory`` it is also kept on disk across restarts.
 public final class SesameEmulator: Sendable {
     /// The port the Auth emulator is bound to (the real one when 0 was asked for).
     public let authPort: Int
@@ -47,10 +48,11 @@ public final class SesameEmulator: Sendable {
 
     /// Binds both ports and returns once both accept connections.
     /// - Parameters:
-    ///   - configuration: host, ports (0 = ephemeral), project, optional import directory.
-    ///   - gracefulShutdownSignals: signals that stop the emulator (the executable passes SIGINT
-    ///     and SIGTERM; in-process users usually pass none and call ``stop()``).
-    /// - Throws: ``SesameEmulatorError`` when a port cannot be bound or the import fails.
+    ///   - configuration: host, ports (0 = ephemeral), project, optional import or data directory.
+    ///   - gracefulShutdownSignals: signals that stop the emulator (the executable passes SIGINT,
+    ///     SIGTERM and SIGHUP; in-process users usually pass none and call ``stop()``).
+    /// - Throws: ``SesameEmulatorError`` when a port cannot be bound, or the import or data
+    ///   directory cannot be read (or the data directory written).
     public static func start(
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
@@ -60,9 +62,20 @@ public final class SesameEmulator: Sendable {
         let auth = AccountStore(
             projectId: configuration.projectId, clock: configuration.clock.skewed(by: authSkew), logger: logger)
         let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
-        if let directory = configuration.importDirectory {
-            try await EmulatorSnapshot.read(from: directory, auth: auth, database: database)
+        let supabaseSkew = ClockSkew()
+        let supabaseStore = configuration.supabase.map {
+            GoTrueStore(configuration: $0, clock: configuration.clock.skewed(by: supabaseSkew))
         }
+        if configuration.importDirectory != nil && configuration.dataDirectory != nil {
+            throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
+        }
+        if let directory = configuration.importDirectory {
+            try await EmulatorSnapshot.read(from: directory, auth: auth, database: database, supabase: supabaseStore)
+        }
+        let saver = configuration.dataDirectory.map {
+            DataDirectorySaver(directory: $0, auth: auth, database: database, supabase: supabaseStore, logger: logger)
+        }
+        try await saver?.load()
 
         let (bound, boundContinuation) = AsyncStream.makeStream(of: (String, Int).self)
         let authEndpoints = AuthEndpoints(
@@ -70,26 +83,18 @@ public final class SesameEmulator: Sendable {
             fallbackHost: "\(configuration.host):\(configuration.authPort)", clockSkew: authSkew)
         let databaseEndpoints = DatabaseEndpoints(
             state: database, defaultNamespace: configuration.defaultNamespace, clockSkew: databaseSkew)
-        let authApp = Self.application(
-            name: "auth", endpoints: authEndpoints, host: configuration.host, port: configuration.authPort,
-            logger: logger, bound: boundContinuation)
-        let databaseApp = Self.application(
-            name: "database", endpoints: databaseEndpoints, host: configuration.host, port: configuration.databasePort,
-            logger: logger, bound: boundContinuation)
-        var services: [any Service] = [authApp, databaseApp]
-        var supabaseStore: GoTrueStore?
-        if let supabase = configuration.supabase {
-            let supabaseSkew = ClockSkew()
-            let store = GoTrueStore(configuration: supabase, clock: configuration.clock.skewed(by: supabaseSkew))
+        let shared = PortSettings(host: configuration.host, logger: logger, bound: boundContinuation, saver: saver)
+        var apps: [any Service] = [
+            Self.application(name: "auth", endpoints: authEndpoints, port: configuration.authPort, shared),
+            Self.application(name: "database", endpoints: databaseEndpoints, port: configuration.databasePort, shared),
+        ]
+        if let supabase = configuration.supabase, let store = supabaseStore {
             let endpoints = SupabaseEndpoints(
                 store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew)
-            services.append(
-                Self.application(
-                    name: "supabase", endpoints: endpoints, host: configuration.host, port: supabase.port,
-                    logger: logger,
-                    bound: boundContinuation))
-            supabaseStore = store
+            apps.append(Self.application(name: "supabase", endpoints: endpoints, port: supabase.port, shared))
         }
+        // The saver first: graceful shutdown stops services in reverse order, so it saves last.
+        let services: [any Service] = (saver.map { [$0] } ?? []) + apps
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
@@ -101,7 +106,7 @@ public final class SesameEmulator: Sendable {
         var ports: [String: Int] = [:]
         for await (name, port) in bound {
             ports[name] = port
-            if ports.count == services.count { break }
+            if ports.count == apps.count { break }
         }
         guard let authPort = ports["auth"], let databasePort = ports["database"],
             configuration.supabase == nil || ports["supabase"] != nil
@@ -120,23 +125,32 @@ public final class SesameEmulator: Sendable {
             group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
     }
 
+    /// What every port's application shares.
+    private struct PortSettings {
+        var host: String
+        var logger: Logger
+        var bound: AsyncStream<(String, Int)>.Continuation
+        var saver: DataDirectorySaver?
+    }
+
     private static func application<E: EmulatorEndpoints>(
-        name: String, endpoints: E, host: String, port: Int, logger: Logger,
-        bound: AsyncStream<(String, Int)>.Continuation
+        name: String, endpoints: E, port: Int, _ settings: PortSettings
     ) -> some Service {
         let faults = FaultInjector()
         let router = Router(context: EmulatorRequestContext.self)
         router.add(middleware: EmulatorMiddleware(endpoints: endpoints, faults: faults))
+        if let saver = settings.saver { router.add(middleware: ChangeNoticeMiddleware { saver.noteChange() }) }
         FaultRoutes(faults: faults, endpoints: endpoints).add(to: router)
         endpoints.addRoutes(to: router)
+        let bound = settings.bound
         return Application(
             router: router,
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: port), serverName: "sesame-emulator"),
+                address: .hostname(settings.host, port: port), serverName: "sesame-emulator"),
             onServerRunning: { channel in
                 bound.yield((name, channel.localAddress?.port ?? port))
             },
-            logger: logger)
+            logger: settings.logger)
     }
 
     /// Stops serving: closes idle connections, waits for requests in flight, and returns when
@@ -156,6 +170,6 @@ public final class SesameEmulator: Sendable {
     /// Firebase emulators' export layout, creating it when needed.
     /// - Throws: ``SesameEmulatorError`` naming the directory when a file cannot be written.
     public func export(to directory: String) async throws {
-        try await EmulatorSnapshot.write(to: directory, auth: auth, database: database)
+        try await EmulatorSnapshot.write(to: directory, auth: auth, database: database, supabase: supabaseStore)
     }
 }

@@ -14,7 +14,8 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             When both ports accept connections it prints exactly one line per port to standard output:
               sesame-emulator: auth listening on http://HOST:PORT
               sesame-emulator: database listening on http://HOST:PORT
-            Logs go to standard error. SIGINT or SIGTERM stops it (after exporting, with --export-on-exit).
+            Logs go to standard error. SIGINT, SIGTERM or SIGHUP stops it (saving, with --data-dir;
+            exporting, with --export-on-exit).
             Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:AUTH_PORT and
             FIREBASE_DATABASE_EMULATOR_HOST=HOST:DATABASE_PORT. See docs/emulator.md.
             With --supabase-port it also serves Supabase Auth (GoTrue, /auth/v1) and a PostgREST
@@ -44,6 +45,12 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Export accounts and data to this directory when stopping.", valueName: "dir"))
     var exportOnExit: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep accounts and data here across restarts: loaded at start, saved after each request and at exit.",
+            valueName: "dir"))
+    var dataDir: String?
+
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -56,6 +63,9 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be between 0 and 65535")
         }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
+        if importDirectory != nil && dataDir != nil {
+            throw ValidationError("--data-dir loads its directory at start already: give --data-dir or --import")
+        }
         try supabase.validate()
     }
 
@@ -64,10 +74,11 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let configuration = EmulatorConfiguration(
             host: host, authPort: authPort, databasePort: databasePort, projectId: project,
-            importDirectory: importDirectory, logger: logger, supabase: supabase.configuration)
+            importDirectory: importDirectory, logger: logger, supabase: supabase.configuration, dataDirectory: dataDir)
         let emulator: SesameEmulator
         do {
-            emulator = try await SesameEmulator.start(configuration, gracefulShutdownSignals: [.sigterm, .sigint])
+            emulator = try await SesameEmulator.start(
+                configuration, gracefulShutdownSignals: [.sigterm, .sigint, .sighup])
         } catch {
             logger.error("emulator.start.failed", metadata: ["error": "\(error)"])
             throw ExitCode(69)

@@ -14,12 +14,15 @@ struct FirebaseLoggingTests {
 
     @Test("requests and responses describe themselves without secrets")
     func redactedDescriptions() async throws {
-        let transport = ScriptedTransport([Fixtures.signInAnswer(refresh: "SECRET-REFRESH")])
+        let transport = ScriptedTransport([
+            .json(200, #"{"users":[{"localId":"u","displayName":"SECRET-NAME"}]}"#),
+            Fixtures.signInAnswer(refresh: "SECRET-REFRESH"),
+        ])
         let configuration = FirebaseConfiguration(apiKey: "SECRET-API-KEY", projectId: "p")
         _ = try await Fixtures.provider(transport, configuration: configuration)
             .signUp(email: "a@b.c", password: "SECRET-PASSWORD", linkingTo: Fixtures.idToken("SECRET.ID.TOKEN"))
-        let request = try #require(await transport.requests.first)
-        #expect("\(request)" == "POST accounts:signUp (redacted)")
+        let requests = await transport.requests
+        #expect(requests.map { "\($0)" } == ["POST accounts:lookup (redacted)", "POST accounts:signUp (redacted)"])
         #expect("\(HTTPResponse(status: 200, text: "SECRET-REFRESH"))" == "HTTP 200 (14 bytes)")
     }
 
@@ -30,6 +33,7 @@ struct FirebaseLoggingTests {
             apiKey: "SECRET-API-KEY", projectId: "p", databaseURL: "https://db.firebaseio.com"
         )
         let transport = ScriptedTransport([
+            .json(200, #"{"users":[{"localId":"u"}]}"#),
             Fixtures.signInAnswer(refresh: "SECRET-REFRESH"),
             .error(400, "INVALID_PASSWORD"),
             .error(400, "INVALID_OOB_CODE"),

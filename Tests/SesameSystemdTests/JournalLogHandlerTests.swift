@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Testing
 
@@ -61,11 +62,55 @@ import Testing
             ])
     }
 
-    @Test func sinkIsChosenFromTheEnvironment() {
-        #expect(LogSink.detect(environment: ["JOURNAL_STREAM": "8:1234"], journalSocketExists: false) == .journal)
-        #expect(LogSink.detect(environment: [:], journalSocketExists: true) == .journal)
-        #expect(LogSink.detect(environment: [:], journalSocketExists: false) == .standardError)
-        #expect(LogSink.detect(environment: ["JOURNAL_STREAM": ""], journalSocketExists: false) == .standardError)
+    @Test func journalOnlyWhenJournalStreamNamesStandardError() {
+        let stderr = LogSink.FileIdentity(device: 8, inode: 1234)
+        // systemd connected stderr to journald: the native protocol, or prefixed lines without its socket.
+        #expect(LogSink.choose(journalStream: "8:1234", standardError: stderr, journalSocketExists: true) == .journal)
+        #expect(
+            LogSink.choose(journalStream: "8:1234", standardError: stderr, journalSocketExists: false) == .journalStream
+        )
+        // Inherited by a child whose stderr is a terminal or a pipe (make run): a person reads it.
+        #expect(
+            LogSink.choose(journalStream: "8:999", standardError: stderr, journalSocketExists: true) == .standardError)
+        #expect(
+            LogSink.choose(journalStream: "9:1234", standardError: stderr, journalSocketExists: true) == .standardError)
+        // No variable: journald's socket existing (any Debian desktop) is not a reason.
+        #expect(LogSink.choose(journalStream: nil, standardError: stderr, journalSocketExists: true) == .standardError)
+        #expect(
+            LogSink.choose(journalStream: "8:1234", standardError: nil, journalSocketExists: true) == .standardError)
+        for malformed in ["", "8", "8:1234:5", "x:1234", "8:-1", " 8:1234"] {
+            #expect(
+                LogSink.choose(journalStream: malformed, standardError: stderr, journalSocketExists: true)
+                    == .standardError)
+        }
+    }
+
+    @Test func fileIdentityOfADescriptorIsWhatJournalStreamNames() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { for fd in fds { close(fd) } }
+        var info = stat()
+        #expect(fstat(fds[1], &info) == 0)
+        let identity = try #require(LogSink.FileIdentity.of(descriptor: fds[1]))
+        #expect(LogSink.FileIdentity(journalStream: "\(info.st_dev):\(info.st_ino)") == identity)
+        #expect(LogSink.FileIdentity.of(descriptor: -1) == nil)
+    }
+
+    @Test func linesForAPersonHaveNoPriorityPrefix() {
+        #expect(
+            StandardErrorLine.formatForPerson(
+                level: .info, message: "sesamed is ready", metadata: ["socket": "/run/s.sock", "backend": "x y"],
+                identifier: "sesamed") == #"sesamed: sesamed is ready backend="x y" socket=/run/s.sock"#)
+        #expect(
+            StandardErrorLine.formatForPerson(
+                level: .warning, message: "Cannot reach it", metadata: ["error": "refused"], identifier: "sesamed")
+                == "sesamed: warning: Cannot reach it error=refused")
+        #expect(
+            StandardErrorLine.formatForPerson(level: .notice, message: "two\nlines", metadata: [:], identifier: "s")
+                == #"s: two\nlines"#)
+        #expect(
+            StandardErrorLine.formatForPerson(level: .debug, message: "m", metadata: [:], identifier: "s")
+                == "s: debug: m")
     }
 
     @Test func handlerHasValueSemantics() {
@@ -90,11 +135,12 @@ import Testing
     }
 
     @Test func factoryMakesHandlersWithTheDetectedSink() {
+        // This process's stderr is not the stream the variable names, so a person reads it.
         let factory = JournalLogHandler.factory(
             identifier: "sesamed", environment: ["JOURNAL_STREAM": "1:2"], logLevel: .debug)
         let handler = factory("sesame.test", nil)
         let journal = handler as? JournalLogHandler
-        #expect(journal?.sink == .journal)
+        #expect(journal?.sink == .standardError)
         #expect(journal?.label == "sesame.test")
         #expect(journal?.logLevel == .debug)
     }

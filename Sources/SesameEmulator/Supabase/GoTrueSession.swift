@@ -13,7 +13,7 @@ struct GoTrueSession: Sendable {
 }
 
 /// The one-time codes GoTrue mails (confirmation, magic link, recovery, email change, invite).
-struct OneTimeCode: Sendable {
+struct OneTimeCode: Sendable, Codable {
     /// `signup`, `invite`, `magiclink`, `recovery`, `email_change` (to the new address),
     /// `email_change_current` (secure email change: to the current address).
     var type: String
@@ -29,7 +29,7 @@ struct OneTimeCode: Sendable {
 }
 
 /// An email the emulator "sent", listed by `GET /sesame/v1/supabase/messages`.
-struct SupabaseMessage: Sendable {
+struct SupabaseMessage: Sendable, Codable {
     var type: String
     var email: String
     var otp: String

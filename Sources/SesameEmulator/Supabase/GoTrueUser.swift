@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// One row of `auth.users` with its identities, as GoTrue's `models.User` serializes it.
-struct GoTrueUser: Sendable {
+struct GoTrueUser: Sendable, Codable {
     var id: String
     var email: String?
     var password: StoredPassword?
@@ -81,7 +81,7 @@ struct GoTrueUser: Sendable {
 }
 
 /// One row of `auth.identities`.
-struct GoTrueIdentity: Sendable {
+struct GoTrueIdentity: Sendable, Codable {
     var identityId = UUID().uuidString.lowercased()
     var provider: String
     /// The provider's subject (the user id for `email`).
@@ -119,7 +119,7 @@ struct GoTrueIdentity: Sendable {
 
 /// A salted SHA-256 of a password (the emulator is not a password store; it only must not keep
 /// passwords in clear).
-struct StoredPassword: Sendable {
+struct StoredPassword: Sendable, Codable {
     let salt: [UInt8]
     let digest: [UInt8]
 

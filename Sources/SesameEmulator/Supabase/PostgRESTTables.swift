@@ -2,7 +2,7 @@ import Foundation
 
 /// The two directory tables of the Supabase contract, with their constraints and row-level
 /// security policies, as plain values (owned by ``GoTrueStore`` so deletes cascade from users).
-struct PostgRESTTables: Sendable {
+struct PostgRESTTables: Sendable, Codable {
     /// A table's schema and policies.
     struct Schema: Sendable {
         var name: String

@@ -1,7 +1,7 @@
 /// GoTrue's v1 refresh tokens: 12 characters of `[a-z0-9]`, one chain of rows per session,
 /// each row naming its parent (reference A.3 and errata G.1–G.3).
-struct RefreshTokenChain: Sendable {
-    struct Row: Sendable {
+struct RefreshTokenChain: Sendable, Codable {
+    struct Row: Sendable, Codable {
         var token: String
         var sessionId: String
         var parent: String?

@@ -41,8 +41,8 @@ public struct JournalEntry: Sendable, Hashable {
     }
 
     /// Sends the entry with `sd_journal_sendv`.
-    /// - Returns: 0 on success or a negative errno (journald missing is reported as success
-    ///   by libsystemd, which is why ``LogSink/detect(environment:journalSocketExists:)`` exists).
+    /// - Returns: 0 on success or a negative errno (journald missing is reported as success by
+    ///   libsystemd, which is why ``LogSink`` checks for the socket).
     @discardableResult
     public func send() -> Int32 {
         JournalSender.send(fields.map { Array("\($0.name)=\($0.value)".utf8) })

@@ -6,8 +6,8 @@ import Glibc
 import Darwin
 #endif
 
-/// A swift-log handler for services: the native journal with structured fields, or `<N>`
-/// prefixed lines on standard error (see ``LogSink``).
+/// A swift-log handler for services: the native journal with structured fields, `<N>`
+/// prefixed lines for journald's stream, or plain lines for a person (see ``LogSink``).
 ///
 /// A struct with value semantics, as swift-log requires: changing the level or metadata of
 /// one `Logger` never affects another. The sink is fixed when the handler is made; use
@@ -44,7 +44,8 @@ public struct JournalLogHandler: LogHandler {
     /// provider, `bootstrap(_:)`); detects the sink once, now.
     /// - Parameters:
     ///   - identifier: `SYSLOG_IDENTIFIER` for every handler.
-    ///   - environment: the process environment (`JOURNAL_STREAM` is read).
+    ///   - environment: the process environment (`JOURNAL_STREAM` is read and compared with
+    ///     standard error).
     ///   - logLevel: the level of new handlers.
     public static func factory(
         identifier: String, environment: [String: String], logLevel: Logger.Level = .info,
@@ -71,11 +72,14 @@ public struct JournalLogHandler: LogHandler {
                 level: event.level, message: event.message.description, metadata: merged, identifier: identifier,
                 label: label, fieldPrefix: fieldPrefix, file: event.file, function: event.function, line: event.line
             ).send()
+        case .journalStream:
+            let line = StandardErrorLine.format(
+                level: event.level, message: event.message.description, metadata: merged)
+            Self.writeToStandardError(Array((line + "\n").utf8))
         case .standardError:
-            let line =
-                StandardErrorLine.format(level: event.level, message: event.message.description, metadata: merged)
-                + "\n"
-            Self.writeToStandardError(Array(line.utf8))
+            let line = StandardErrorLine.formatForPerson(
+                level: event.level, message: event.message.description, metadata: merged, identifier: identifier)
+            Self.writeToStandardError(Array((line + "\n").utf8))
         }
     }
 

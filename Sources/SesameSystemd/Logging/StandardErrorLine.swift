@@ -1,14 +1,29 @@
 import Logging
 
-/// Formats one log record as a stderr line: `<N>message key=value …` (sd-daemon.h prefixes).
+/// Formats one log record as a stderr line: `<N>message key=value …` (sd-daemon.h prefixes) for
+/// journald's stream, or `sesamed: message key=value …` (`sesamed: warning: …` for levels other
+/// than info and notice) for a person.
 ///
 /// Metadata is sorted by key. A value with spaces, quotes, `=`, or control characters is
 /// double-quoted with `\"`, `\\`, `\n`, `\r`, `\t` escapes; the message has its line breaks
 /// escaped so one record is always one line.
 public enum StandardErrorLine {
-    /// The line for a record, without the trailing newline.
+    /// The line for journald's stream, without the trailing newline.
     public static func format(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        var line = SyslogPriority(level).linePrefix + escapeLineBreaks(message)
+        withFields(SyslogPriority(level).linePrefix + escapeLineBreaks(message), metadata)
+    }
+
+    /// The line for a person, without the trailing newline.
+    /// - Parameter identifier: the program's name, e.g. `"sesamed"`.
+    public static func formatForPerson(
+        level: Logger.Level, message: String, metadata: Logger.Metadata, identifier: String
+    ) -> String {
+        let tag = level == .info || level == .notice ? "" : "\(level.rawValue): "
+        return withFields("\(identifier): \(tag)" + escapeLineBreaks(message), metadata)
+    }
+
+    private static func withFields(_ sentence: String, _ metadata: Logger.Metadata) -> String {
+        var line = sentence
         for key in metadata.keys.sorted() {
             line += " \(escapeKey(key))=\(quoteIfNeeded(flatten(metadata[key]!)))"
         }
