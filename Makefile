@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour fuzz bench soak \
+	test-first-hour test-node fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
@@ -33,7 +33,7 @@ all: build
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
-	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python client,"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python and Node clients,"
 	@echo "             and README.md's commands against make run: make test-first-hour)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
@@ -57,7 +57,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-first-hour
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-first-hour
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -70,6 +70,9 @@ test-conformance:
 
 test-python:
 	clients/python/run-tests.sh "$(BUILD_DIR)"
+
+test-node:
+	clients/node/run-tests.sh "$(BUILD_DIR)"
 
 test-fuzz:
 	scripts/fuzz.sh 30

@@ -67,6 +67,15 @@ install -m 0644 "$root/debian/copyright" "$doc/copyright"
 sed "s/@VERSION@/$version/" "$root/debian/changelog" | gzip -9n > "$doc/changelog.gz"
 chmod 0644 "$doc/changelog.gz"
 install -m 0644 "$root/debian/sesame.lintian-overrides" "$stage/usr/share/lintian/overrides/sesame"
+# The Node client as `npm pack` lays it out (its files under package/), reproducibly, for
+# `npm install /usr/share/sesame/sesame-client.tgz` (clients/node/README.md). No npm needed here.
+node_version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$root/clients/node/package.json")
+install -d "$stage/usr/share/sesame"
+tar -C "$root/clients/node" --transform 's,^,package/,' --sort=name --owner=0 --group=0 --numeric-owner \
+    --mtime=@0 -cf - package.json README.md index.mjs lib types examples \
+    | gzip -9n > "$stage/usr/share/sesame/sesame-client-$node_version.tgz"
+ln -s "sesame-client-$node_version.tgz" "$stage/usr/share/sesame/sesame-client.tgz"
+chmod 0644 "$stage/usr/share/sesame/sesame-client-$node_version.tgz"
 
 # 2. Depends: the shared libraries the binaries still use (glibc, libstdc++, libsystemd, …).
 mkdir -p "$work/src/debian"
