@@ -110,6 +110,16 @@ readme_shell() {
         && expect "sign-in: you@example.com" "you@example.com"
     same "sign-in: back to the account" "$(uid_now)" "$member"
     run "sesamectl merges" sesamectl merges && expect "merges: the guest's data waits to be handed over" "$guest"
+    if [ "$PROVIDER" = supabase ]; then
+        # Supabase mails a one-time code too: complete-link --code CODE --email EMAIL.
+        run "sesamectl sign-out (before the code)" sesamectl sign-out
+        run "sesamectl send-link kim@example.com" sesamectl send-link kim@example.com
+        local code
+        code=$(one_time_code kim@example.com)
+        [ -n "$code" ] && ok "the one-time code is in the emulator's mailbox" || fail "no code for kim@example.com"
+        run "sesamectl complete-link --code CODE --email kim@example.com" \
+            sesamectl complete-link --code "$code" --email kim@example.com && expect "complete-link --code" "kim@example.com"
+    fi
     run "sesamectl sign-out --reset (before the link)" sesamectl sign-out --reset
     guest=$(uid_now)
     run "sesamectl send-link ann@example.com" sesamectl send-link ann@example.com
@@ -125,6 +135,10 @@ readme_shell() {
     else
         run "complete-link: sesamectl merges" sesamectl merges && expect "complete-link: the guest is merged" "$guest -> $ann"
     fi
+    out=$(sesamectl token --header | curl -fsS --max-time 30 -H @- "$API/me" 2>&1)
+    same "sesamectl token --header | curl -H @- …/me: the API sees the uid" "$out" "$(uid_now)"
+    out=$(sesamectl exec -- sh -c 'curl -fsS --max-time 30 -H "Authorization: Bearer $SESAME_ID_TOKEN" "$0/me"' "$API" 2>&1)
+    same "sesamectl exec -- sh -c 'curl -H \"Authorization: Bearer \$SESAME_ID_TOKEN\" …/me'" "$out" "$(uid_now)"
 }
 
 # "Using Sesame from Python" (sesame_client from clients/python, as `pip install` would give it).
@@ -153,6 +167,8 @@ readme_after_restart() {
     run "after the restart: sesamectl token --force (a refresh at the backend)" sesamectl token --force
     run "after the restart: sesamectl sign-in you@example.com" with_password sign-in you@example.com
     same "after the restart: signed in to the account" "$(uid_now)" "$member"
+    run "sesamectl delete-account --yes" sesamectl delete-account --yes
+    differ "delete-account: a new guest" "$(uid_now)" "$member"
 }
 
 # --- make run, in the background ------------------------------------------------------------------
@@ -204,6 +220,13 @@ data = json.load(sys.stdin)
 items = data.get("oobCodes") or data.get("messages") or []
 links = [i.get("oobLink") or i.get("link") for i in items if i.get("email") == sys.argv[1]]
 print(links[-1] if links else "")' "$1"
+}
+
+one_time_code() {
+    curl -fsS --max-time 30 "$MAILBOX" | python3 -c 'import json, sys
+items = json.load(sys.stdin).get("messages") or []
+codes = [i.get("otp") for i in items if i.get("email") == sys.argv[1] and i.get("otp")]
+print(codes[-1] if codes else "")' "$1"
 }
 
 # The stand-in for https://api.example.com/me: answers the subject of the bearer token.
