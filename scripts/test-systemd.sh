@@ -123,6 +123,9 @@ check "socket activation: the first sesamectl status starts sesamed and shows th
 check "sesamed.service active after READY=1" test "$(on systemctl show -p ActiveState --value sesamed.service)" = active
 pid=$(on systemctl show -p MainPID --value sesamed.service)
 check "runs as user sesame" test "$(on stat -c %U "/proc/$pid")" = sesame
+nofile=$(on awk '/^Max open files/ { print $4 "/" $5 }' "/proc/$pid/limits")
+check "open files: soft and hard limit 8192 (LimitNOFILE, above socket.max_connections; is: $nofile)" \
+    test "$nofile" = "8192/8192"
 statustext=$(on systemctl show -p StatusText --value sesamed.service)
 check "STATUS= reaches systemd: StatusText '$statustext'" grep -q anonymous <<< "$statustext"
 uid=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
@@ -137,6 +140,23 @@ check "the key came from the credential: no keyring.key on disk" test ! -e "$mac
 on systemctl restart sesamed.service
 after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
 check "systemctl restart keeps the uid ($after)" test "$after" = "$uid"
+
+# --- Hostile files: a link planted at the keyring is refused (78), never followed or replaced ---
+on systemctl stop sesamed.service
+on mv /var/lib/sesame/keyring /var/lib/sesame/keyring.saved
+on ln -s /var/lib/sesame/keyring.saved /var/lib/sesame/keyring
+on systemctl start sesamed.service 2> /dev/null || true
+check "a link at the keyring path: sesamed stops with 78, no restart loop (ExecMainStatus $(on systemctl show -p ExecMainStatus --value sesamed.service))" \
+    test "$(on systemctl show -p ExecMainStatus --value sesamed.service)" = 78
+check "a link at the keyring path is left as it was" test -L "$machine_root/var/lib/sesame/keyring"
+check "the journal says why, naming the keyring" \
+    eval 'on journalctl -u sesamed.service -n 20 --no-pager | grep -q "/var/lib/sesame/keyring"'
+on rm /var/lib/sesame/keyring
+on mv /var/lib/sesame/keyring.saved /var/lib/sesame/keyring
+on systemctl reset-failed sesamed.service
+on systemctl start sesamed.service
+after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
+check "with the keyring back, the same uid ($after)" test "$after" = "$uid"
 
 # --- The key as an encrypted credential (docs/systemd.md's recommended set-up) -------------
 # Encrypted with the machine's credential key (no TPM here), the plain file then destroyed:
