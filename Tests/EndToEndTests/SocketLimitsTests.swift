@@ -21,18 +21,16 @@ struct SocketLimitsTests {
                 let method = id % 2 == 0 ? "hello" : "getState"
                 line += Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)"}"#.utf8) + [10]
             }
-            var sockets: [Int32] = []
-            defer { for fd in sockets { close(fd) } }
-            for _ in 0..<200 { sockets.append(try Self.connectNonBlocking(daemon.socketPath)) }
+            var sockets: [RawConnection] = []
+            defer { for socket in sockets { socket.close() } }
+            for _ in 0..<200 { sockets.append(try RawConnection(path: daemon.socketPath, nonBlocking: true)) }
             // Write until no socket takes anything for 20 passes in a row: the daemon reads no more.
             var still = 0
             var offsets = [Int](repeating: 0, count: sockets.count)
             while still < 20 {
                 var progressed = false
-                for (i, fd) in sockets.enumerated() {
-                    let n = line.withUnsafeBytes { raw in
-                        write(fd, raw.baseAddress! + offsets[i], raw.count - offsets[i])
-                    }
+                for (i, socket) in sockets.enumerated() {
+                    let n = socket.writeSome(line, from: offsets[i])
                     if n > 0 {
                         progressed = true
                         offsets[i] = (offsets[i] + n) % line.count
@@ -83,26 +81,6 @@ struct SocketLimitsTests {
             section: "socket", key: "max_connections_per_uid", values: ["0", "2000", "\"4\"", "-1"])
         try await expectRefused(section: "socket", key: "idle_timeout", values: ["-1", "0.5", "86401", "\"300\""])
         try await expectRefused(section: "socket", key: "group", values: ["\"no-such-group-sesame\""])
-    }
-
-    static func connectNonBlocking(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw HarnessError("connect: \(errno)")
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return fd
     }
 
     /// User and system CPU time of `pid`, in clock ticks.

@@ -45,6 +45,13 @@ final class RawConnection: @unchecked Sendable {
 
     func close() { _ = Glibc.close(fd) }
 
+    /// Writes what it can of `bytes` from `offset` without waiting (on a non-blocking
+    /// connection); the number of bytes written, 0 when the socket takes nothing now.
+    func writeSome(_ bytes: [UInt8], from offset: Int) -> Int {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        return max(n, 0)
+    }
+
     func send(_ line: String) throws {
         let bytes = Array((line + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
