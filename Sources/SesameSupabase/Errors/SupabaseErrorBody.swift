@@ -15,22 +15,35 @@ struct SupabaseErrorBody: Sendable, Hashable {
     /// Parses an error answer; nil when the body is not a JSON object and no header names a code.
     static func parse(_ bytes: [UInt8], headers: HTTPHeaders) -> SupabaseErrorBody? {
         let header = headers.first(name: "x-sb-error-code").flatMap { $0.isEmpty ? nil : $0 }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(bytes)) else {
             return header.map { SupabaseErrorBody(code: $0) }
         }
-        var body = SupabaseErrorBody(code: nil)
-        let text = ["msg", "message", "error_description"].lazy.compactMap { object[$0] as? String }.first
-        body.waitSeconds = text.flatMap(waitSeconds(in:))
-        if let code = object["error_code"] as? String, !code.isEmpty {
-            body.code = code
-        } else if let code = object["code"] as? String, !code.isEmpty {
-            body.code = code
-        } else if let header {
-            body.code = header
-        } else if let code = object["error"] as? String, !code.isEmpty {
-            body.code = code
+        let text = wire.msg ?? wire.message ?? wire.errorDescription
+        return SupabaseErrorBody(
+            code: wire.errorCode ?? wire.code ?? header ?? wire.error, waitSeconds: text.flatMap(waitSeconds(in:)))
+    }
+
+    /// The fields of every shape, each nil unless it is a non-empty string (the legacy shape's
+    /// `code` is the HTTP status, a number).
+    private struct Wire: Decodable {
+        var errorCode, code, error, msg, message, errorDescription: String?
+
+        enum CodingKeys: String, CodingKey {
+            case errorCode = "error_code", code, error, msg, message, errorDescription = "error_description"
         }
-        return body
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            func text(_ key: CodingKeys) -> String? {
+                (try? c.decodeIfPresent(String.self, forKey: key)).flatMap { $0?.isEmpty == false ? $0 : nil }
+            }
+            errorCode = text(.errorCode)
+            code = text(.code)
+            error = text(.error)
+            msg = text(.msg)
+            message = text(.message)
+            errorDescription = text(.errorDescription)
+        }
     }
 
     /// The `N` of "… after N seconds" (GoTrue's rate-limit message), at most a day; nil otherwise.
