@@ -34,7 +34,8 @@ for binary in sesamed sesamectl; do
     fi
 done
 
-version=$(sed -n 's/.*static let version = "\(.*\)".*/\1/p' "$root/Sources/sesamed/SesameDaemon.swift")
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/SesameLocalAPI/SesameVersion.swift")
+[ -n "$version" ] || { echo "build-deb: no version in Sources/SesameLocalAPI/SesameVersion.swift" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
