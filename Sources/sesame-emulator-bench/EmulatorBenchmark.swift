@@ -94,10 +94,11 @@ struct Bench: Sendable {
         let (status, body, _) = try await post(
             "\(auth)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=bench", body: "{}",
             headers: [("Content-Type", "application/json")])
-        guard status == 200, let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-            let token = object["refreshToken"] as? String
-        else { throw BenchError(description: "signUp failed with \(status)") }
-        return token
+        struct SignUpAnswer: Decodable { var refreshToken: String }
+        guard status == 200, let answer = try? JSONDecoder().decode(SignUpAnswer.self, from: Data(body)) else {
+            throw BenchError(description: "signUp failed with \(status)")
+        }
+        return answer.refreshToken
     }
 
     func refresh(_ refreshToken: String) async throws {

@@ -108,13 +108,10 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     public func details(of uid: String) async throws(RemoteAuthError) -> UsernameDetails? {
         let response = try await send("rtdb.details.get", .GET, Self.detailsPath + [uid])
         guard response.status == 200 else { throw classify(response, sentAuth: false) }
-        let value = try Self.value(in: response, name: "rtdb.details.get")
-        if value is NSNull { return nil }
-        guard let object = value as? [String: Any], let username = object["username"] as? String else {
-            throw .malformedResponse("rtdb.details.get: not a details record")
-        }
-        let email = object["email"] as? String
-        return UsernameDetails(username: username, email: email.flatMap { $0.isEmpty ? nil : $0 })
+        let record = try Self.decode(
+            DetailsRecord?.self, in: response, name: "rtdb.details.get", shape: "not a details record")
+        guard let record else { return nil }
+        return UsernameDetails(username: record.username, email: record.email.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     public func setDetails(_ details: UsernameDetails, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
@@ -162,22 +159,52 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
         ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("null".utf8))
     }
 
-    /// The JSON value of a body (`NSNull` for `null`).
-    private static func value(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> Any {
-        guard let value = try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed])
-        else {
+    /// `response`'s body as `type`: `name: not JSON` when it is not JSON, `name: shape` when
+    /// it is JSON of another shape.
+    private static func decode<T: Decodable>(
+        _ type: T.Type, in response: HTTPResponse, name: String, shape: String
+    ) throws(RemoteAuthError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(response.bytes))
+        } catch DecodingError.dataCorrupted {
             throw .malformedResponse("\(name): not JSON")
+        } catch {
+            throw .malformedResponse("\(name): \(shape)")
         }
-        return value
     }
 
     /// The uid stored at a username key: a JSON string (this layout), or an object with a
     /// `uid` field (the layout docs/usernames.md describes); nil for `null`.
     private static func uid(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> String? {
-        let value = try value(in: response, name: name)
-        if value is NSNull { return nil }
-        if let uid = value as? String { return uid }
-        if let object = value as? [String: Any], let uid = object["uid"] as? String { return uid }
-        throw .malformedResponse("\(name): not a uid")
+        try decode(UidRecord?.self, in: response, name: name, shape: "not a uid")?.uid
+    }
+
+    /// What a username key holds: the uid as a string, or `{"uid": …}`.
+    private struct UidRecord: Decodable {
+        var uid: String
+
+        private enum CodingKeys: String, CodingKey { case uid }
+
+        init(from decoder: any Decoder) throws {
+            if let uid = try? decoder.singleValueContainer().decode(String.self) {
+                self.uid = uid
+            } else {
+                uid = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .uid)
+            }
+        }
+    }
+
+    /// `/users/details/{uid}`: the username as typed, and the email (any non-string is none).
+    private struct DetailsRecord: Decodable {
+        var username: String
+        var email: String?
+
+        private enum CodingKeys: String, CodingKey { case username, email }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            username = try container.decode(String.self, forKey: .username)
+            email = try? container.decodeIfPresent(String.self, forKey: .email)
+        }
     }
 }

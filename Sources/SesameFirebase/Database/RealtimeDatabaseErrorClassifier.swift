@@ -38,7 +38,17 @@ enum RealtimeDatabaseErrorClassifier {
 
     /// The `error` text of an RTDB error body.
     static func errorText(_ body: [UInt8]) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
-        return object["error"] as? String
+        (try? JSONDecoder().decode(ErrorBody.self, from: Data(body)))?.error
+    }
+
+    /// `{"error": "…"}`; an `error` that is not a string is none.
+    private struct ErrorBody: Decodable {
+        var error: String?
+
+        private enum CodingKeys: String, CodingKey { case error }
+
+        init(from decoder: any Decoder) throws {
+            error = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .error)
+        }
     }
 }
