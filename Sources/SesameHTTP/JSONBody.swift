@@ -26,9 +26,14 @@ public enum JSONBody {
         }
     }
 
-    /// The JSON value of `bytes` (`NSNull` for `null`), or nil when they are not JSON.
-    public static func value(_ bytes: [UInt8]) -> Any? {
-        try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+    /// Whether `bytes` are one JSON value (any value, `null` included).
+    public static func isJSON(_ bytes: [UInt8]) -> Bool {
+        (try? JSONDecoder().decode(AnyValue.self, from: Data(bytes))) != nil
+    }
+
+    /// Any JSON value, read and thrown away: the decoder checks the whole document first.
+    private struct AnyValue: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     /// Which field was wrong, without any value.

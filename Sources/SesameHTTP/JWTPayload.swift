@@ -4,11 +4,11 @@ import Foundation
 /// only read their own backend's tokens (uid, provider, expiry) to describe the session; the
 /// backend checks signatures.
 public enum JWTPayload {
-    /// The payload object of `jwt` (its second, base64url-encoded segment), or nil.
-    public static func claims(of jwt: String) -> [String: Any]? {
+    /// The payload of `jwt` (its second, base64url-encoded segment) decoded as `Claims`, or nil.
+    public static func claims<Claims: Decodable>(_ type: Claims.Type, of jwt: String) -> Claims? {
         let segments = jwt.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count >= 2, let data = base64URLDecode(segments[1]) else { return nil }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        return try? JSONDecoder().decode(type, from: data)
     }
 
     /// Decodes base64url with or without padding.

@@ -92,7 +92,7 @@ struct SupabaseClient: Sendable {
         }
         // GoTrue and PostgREST answer JSON or nothing; any other body (a proxy's page) is no
         // proof that the call was carried out.
-        if answer.bytes.contains(where: { !$0.isJSONWhitespace }), JSONBody.value(answer.bytes) == nil {
+        if answer.bytes.contains(where: { !$0.isJSONWhitespace }), !JSONBody.isJSON(answer.bytes) {
             logger.debug("supabase call answered garbage", metadata: ["supabase.call": "\(request.name)"])
             throw .malformedResponse("\(request.name): the answer is not JSON")
         }

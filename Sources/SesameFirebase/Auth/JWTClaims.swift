@@ -1,4 +1,3 @@
-import Foundation
 import SesameHTTP
 
 /// Reads claims from a JWT's payload without verifying it (the daemon trusts the backend that
@@ -6,12 +5,31 @@ import SesameHTTP
 enum JWTClaims {
     /// `firebase.sign_in_provider` of `jwt`, or `"unknown"` when the token cannot be decoded.
     static func signInProvider(of jwt: String) -> String {
-        guard let payload = payload(of: jwt),
-            let firebase = payload["firebase"] as? [String: Any],
-            let provider = firebase["sign_in_provider"] as? String, !provider.isEmpty
+        guard let provider = JWTPayload.claims(Claims.self, of: jwt)?.firebase?.signInProvider, !provider.isEmpty
         else { return "unknown" }
         return provider
     }
 
-    static func payload(of jwt: String) -> [String: Any]? { JWTPayload.claims(of: jwt) }
+    /// The claims the adapter reads; a field of another type counts as absent.
+    struct Claims: Decodable {
+        var firebase: Firebase?
+
+        struct Firebase: Decodable {
+            var signInProvider: String?
+
+            private enum CodingKeys: String, CodingKey { case signInProvider = "sign_in_provider" }
+
+            init(from decoder: any Decoder) throws {
+                signInProvider = try? decoder.container(keyedBy: CodingKeys.self)
+                    .decodeIfPresent(String.self, forKey: .signInProvider)
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case firebase }
+
+        init(from decoder: any Decoder) throws {
+            firebase = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(
+                Firebase.self, forKey: .firebase)
+        }
+    }
 }

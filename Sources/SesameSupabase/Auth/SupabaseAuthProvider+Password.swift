@@ -34,7 +34,7 @@ extension SupabaseAuthProvider {
             // GoTrue's `same_password`: this user has that password already, so an earlier link
             // went through and only its answer was lost. Its sign-in is the answer.
             guard let linked = try? await signIn(email: email, password: password),
-                linked.uid == SupabaseClaims.payload(of: linkingTo.rawValue)?["sub"] as? String
+                linked.uid == SupabaseClaims.subject(of: linkingTo.rawValue)
             else { throw .rejected(error) }
             try? await revokeSession(linkingTo)
             return linked

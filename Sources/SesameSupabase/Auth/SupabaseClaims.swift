@@ -1,4 +1,3 @@
-import Foundation
 import SesameHTTP
 
 /// Reads a GoTrue access token's claims without verifying it (the daemon trusts the backend
@@ -15,39 +14,27 @@ enum SupabaseClaims {
     /// `password`, OAuth and ID-token methods → the provider (`app_metadata.provider`, mapped);
     /// else `app_metadata.provider`, mapped; `unknown` when the token cannot be read.
     static func signInProvider(of jwt: String) -> String {
-        guard let payload = payload(of: jwt) else { return "unknown" }
-        if payload["is_anonymous"] as? Bool == true { return "anonymous" }
-        let appProvider = ((payload["app_metadata"] as? [String: Any])?["provider"] as? String).flatMap {
-            $0.isEmpty ? nil : $0
-        }
-        let entries = (payload["amr"] as? [[String: Any]] ?? [])
-            .filter { ($0["method"] as? String).map { $0 != "token_refresh" } ?? false }
+        guard let claims = JWTPayload.claims(AccessTokenClaims.self, of: jwt) else { return "unknown" }
+        if claims.isAnonymous == true { return "anonymous" }
+        let appProvider = claims.appProvider.flatMap { $0.isEmpty ? nil : $0 }
+        let entries = claims.amr.filter { $0.method.map { $0 != "token_refresh" } ?? false }
         let newest = entries.enumerated().max { left, right in
-            let l = number(left.element["timestamp"]) ?? 0
-            let r = number(right.element["timestamp"]) ?? 0
+            let l = left.element.timestamp ?? 0
+            let r = right.element.timestamp ?? 0
             return l == r ? left.offset < right.offset : l < r
         }?.element
-        if let method = newest?["method"] as? String {
+        if let method = newest?.method {
             if method == "anonymous" { return "anonymous" }
             if emailMethods.contains(method) { return "password" }
-            if let provider = (newest?["provider"] as? String) ?? appProvider, !provider.isEmpty {
+            if let provider = newest?.provider ?? appProvider, !provider.isEmpty {
                 return SupabaseProviderIds.firebaseName(provider)
             }
         }
         return appProvider.map(SupabaseProviderIds.firebaseName) ?? "unknown"
     }
 
-    /// A JSON number as a Double, whichever numeric type the parser chose.
-    static func number(_ value: Any?) -> Double? {
-        if let value = value as? Double { return value }
-        if let value = value as? Int { return Double(value) }
-        return (value as? NSNumber)?.doubleValue
-    }
-
     /// The `sub` claim.
     static func subject(of jwt: String) -> String? {
-        payload(of: jwt)?["sub"] as? String
+        JWTPayload.claims(AccessTokenClaims.self, of: jwt)?.subject
     }
-
-    static func payload(of jwt: String) -> [String: Any]? { JWTPayload.claims(of: jwt) }
 }

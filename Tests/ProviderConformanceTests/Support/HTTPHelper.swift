@@ -19,7 +19,10 @@ struct HTTPHelper: Sendable {
             request.body = .init(string: json)
         }
         let response = try await transport.send(request)
-        return (response.status, JSONBody.value(response.bytes))
+        return (
+            response.status,
+            try? JSONSerialization.jsonObject(with: Data(response.bytes), options: [.fragmentsAllowed])
+        )
     }
 
     /// `POST <base>/sesame/v1/faults`.
