@@ -28,6 +28,7 @@ struct SesameCtlCredentialTests {
             ("http", "git.example.com", ["git.example.com"], false),
             ("http", "127.0.0.1:8080", ["127.0.0.1:8080"], true),
             ("http", "localhost:3000", ["localhost:3000"], true),
+            ("http", "127.evil.example", ["127.evil.example"], false),
             ("ssh", "git.example.com", ["git.example.com"], false),
             // Nothing is listed by default.
             ("https", "git.example.com", [], false),

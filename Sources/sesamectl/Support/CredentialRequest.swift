@@ -39,12 +39,8 @@ struct CredentialRequest: Equatable, Sendable {
         case "http" where Self.isLoopback(host): break
         default: return false
         }
-        let bare = Self.withoutPort(host)
-        return allowedHosts.contains { entry in
-            let entry = entry.lowercased()
-            return entry == host || (!entry.contains(":") && entry == bare && !Self.hasPort(host))
-                || (entry.hasPrefix("[") && entry == host)
-        }
+        // `host` carries git's `:port` when the URL has one, so an entry matches only the port it names.
+        return allowedHosts.contains { $0.lowercased() == host }
     }
 
     /// The answer to `get`: the ID token as the password.
@@ -57,10 +53,10 @@ struct CredentialRequest: Equatable, Sendable {
 
     static func isLoopback(_ host: String) -> Bool {
         let name = withoutPort(host)
-        return name == "localhost" || name == "[::1]" || name.hasPrefix("127.")
+        // 127.0.0.0/8 as an address, never a name that merely starts with "127.".
+        let isIPv4Loopback = name.hasPrefix("127.") && name.allSatisfy { $0 == "." || $0.isASCII && $0.isNumber }
+        return name == "localhost" || name == "[::1]" || isIPv4Loopback
     }
-
-    static func hasPort(_ host: String) -> Bool { withoutPort(host) != host }
 
     static func withoutPort(_ host: String) -> String {
         if host.hasPrefix("[") {
