@@ -1,0 +1,43 @@
+/// Runs one operation at a time and lets every caller that arrives while it runs share its result
+/// (the daemon's token refresh, the client's connection attempt).
+///
+/// The operation runs in its own task, so a caller that is cancelled does not cancel it for the
+/// others. Once it has finished, the next `run` starts a new one. Typed errors pass through.
+public actor SingleFlight<Value: Sendable, Failure: Error> {
+    private var current: (id: UInt64, task: Task<Result<Value, Failure>, Never>)?
+    private var started: UInt64 = 0
+
+    public init() {}
+
+    /// Whether an operation is running now.
+    public var isRunning: Bool { current != nil }
+
+    /// Joins the running operation, or starts `operation` when none runs.
+    public func run(
+        _ operation: @escaping @Sendable () async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let task: Task<Result<Value, Failure>, Never>
+        if let current {
+            task = current.task
+        } else {
+            started &+= 1
+            let id = started
+            task = Task {
+                let result: Result<Value, Failure>
+                do throws(Failure) {
+                    result = .success(try await operation())
+                } catch {
+                    result = .failure(error)
+                }
+                await self.finish(id)
+                return result
+            }
+            current = (id, task)
+        }
+        return try await task.value.get()
+    }
+
+    private func finish(_ id: UInt64) {
+        if current?.id == id { current = nil }
+    }
+}
