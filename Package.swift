@@ -50,6 +50,7 @@ let package = Package(
         .target(
             name: "SesameHTTP",
             dependencies: [
+                "SesameCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
@@ -124,6 +125,7 @@ let package = Package(
         .target(
             name: "SesameEmulator",
             dependencies: [
+                "SesameCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
@@ -214,6 +216,7 @@ let package = Package(
             name: "SesameEmulatorTests",
             dependencies: [
                 "SesameEmulator",
+                "SesameCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),

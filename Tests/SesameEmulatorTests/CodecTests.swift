@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import Testing
 
 @testable import SesameEmulator

@@ -1,3 +1,5 @@
+import SesameCore
+
 /// Mints and reads the emulator's tokens.
 ///
 /// ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature, so they end in

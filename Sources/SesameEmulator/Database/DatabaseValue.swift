@@ -1,4 +1,5 @@
 import Crypto
+import SesameCore
 
 /// How the database stores values: no nulls and no empty containers inside objects, arrays as
 /// integer-keyed objects, server values resolved. Reading turns dense integer-keyed objects back

@@ -1,3 +1,5 @@
+import SesameCore
+
 /// One row of `auth.sessions` plus its authentication methods (`amr`).
 struct GoTrueSession: Sendable {
     var id: String

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SesameCore
 
 /// One row of `auth.users` with its identities, as GoTrue's `models.User` serializes it.
 struct GoTrueUser: Sendable, Codable {

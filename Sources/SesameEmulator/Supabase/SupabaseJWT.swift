@@ -1,4 +1,5 @@
 import Crypto
+import SesameCore
 
 /// HS256 JWTs as Supabase signs them: the anon and service_role keys, GoTrue's access tokens.
 struct SupabaseJWT: Sendable {

@@ -1,3 +1,4 @@
+import SesameCore
 import Testing
 
 @testable import SesameEmulator

@@ -1,3 +1,5 @@
+import SesameCore
+
 /// Typed answers of the account operations; `nil` properties are omitted from the JSON.
 
 /// One account as `accounts:lookup`, `batchGet`, `query` and export files show it.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Formats instants the way the Auth emulator writes `lastRefreshAt`: `2026-01-01T00:00:00.000Z`.
-enum RFC3339 {
-    static func format(milliseconds: Int) -> String {
+public enum RFC3339 {
+    public static func format(milliseconds: Int) -> String {
         let seconds = Double(milliseconds) / 1000
         var t = time_t(seconds.rounded(.down))
         var parts = tm()

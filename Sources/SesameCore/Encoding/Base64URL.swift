@@ -2,15 +2,15 @@ import Foundation
 
 /// Base64 helpers over Foundation's codec: the URL-safe alphabet without padding (JWT segments)
 /// and a decoder that accepts both alphabets, with or without padding.
-enum Base64URL {
+public enum Base64URL {
     /// Standard base64 with padding.
-    static func standard(_ bytes: some Sequence<UInt8>) -> String {
+    public static func standard(_ bytes: some Sequence<UInt8>) -> String {
         Data(bytes).base64EncodedString()
     }
 
     /// Base64url without padding (RFC 7515 §2). Works on the ASCII bytes, not on `Character`s,
     /// which keeps it off the hot path's profile.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var ascii = Array(Data(bytes).base64EncodedData())
         while ascii.last == UInt8(ascii: "=") { ascii.removeLast() }
         for i in ascii.indices {
@@ -24,7 +24,7 @@ enum Base64URL {
     }
 
     /// Decodes standard or URL-safe base64, padded or not; `nil` for anything else.
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         var ascii = Array(text.utf8)
         for i in ascii.indices {
             switch ascii[i] {
