@@ -17,7 +17,7 @@ SWIFT_BUILD := env -i $(foreach v,$(SWIFT_BUILD_ENV),$(if $($(v)),$(v)='$($(v))'
 # $(call swift_build,ARGS): runs `swift build ARGS` so, and shows it without the environment.
 swift_build = @echo "$(SWIFT) build $(1)" && $(SWIFT_BUILD) $(1)
 BUILD_DIR := $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null || echo .build/debug)
-APT_PACKAGES := libsystemd-dev pkg-config systemd python3-venv socat
+APT_PACKAGES := libsystemd-dev libqrencode-dev pkg-config systemd python3-venv socat
 # `make deb` and `make test-systemd` only.
 DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
 # Release binaries with the Swift runtime linked statically, for the package (own scratch path).

@@ -105,6 +105,8 @@ let package = Package(
         ),
         // Adapter: systemd (notify, socket activation, journald).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // QR codes for sesamectl's sign-in prompts (libqrencode, as a system library).
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "SesameSystemd",
             dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")],
@@ -163,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "sesamectl",
             dependencies: [
-                "SesameClient", "SesameLocalAPI",
+                "CQRencode", "SesameClient", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],

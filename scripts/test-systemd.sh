@@ -37,13 +37,18 @@ fail() { echo "FAIL  $1${2:+: $2}"; failures=$((failures + 1)); }
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
 
 # --- The machine -------------------------------------------------------------------------
-if [ ! -d "$cache/rootfs" ]; then
+# The machine has what the package's Depends names (dpkg -i resolves nothing): systemd, and the
+# shared libraries the binaries link (libqrencode4 for sesamectl's QR codes). A cached root made
+# with another list is made again.
+packages=systemd,systemd-sysv,dbus,libqrencode4
+if [ "$(cat "$cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages" ]; then
     echo "test-systemd: debootstrapping Debian 12 into $cache/rootfs (once)"
-    rm -rf "$cache/rootfs.tmp"
+    rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
     mkdir -p "$cache"
-    debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus bookworm "$cache/rootfs.tmp" \
+    debootstrap --variant=minbase --include="$packages" bookworm "$cache/rootfs.tmp" \
         "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$cache/debootstrap.log" 2>&1 \
         || { echo "test-systemd: debootstrap failed, see $cache/debootstrap.log" >&2; exit 2; }
+    echo "$packages" > "$cache/rootfs.tmp/.sesame-packages"
     mv "$cache/rootfs.tmp" "$cache/rootfs"
 fi
 rm -rf "$machine_root"

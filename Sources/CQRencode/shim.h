@@ -1,0 +1,2 @@
+/* libqrencode (Debian's libqrencode-dev): QR code symbols for sesamectl's terminal prompts. */
+#include <qrencode.h>
