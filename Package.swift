@@ -33,8 +33,8 @@ let package = Package(
     targets: [
         // Domain: values, the session state machine, ports, errors. No I/O.
         .target(name: "SesameCore", swiftSettings: strict),
-        // The wire contract of docs/protocol.md. Imports no domain code.
-        .target(name: "SesameLocalAPI", swiftSettings: strict),
+        // The wire contract of docs/protocol.md. Imports no domain code, only SesameCore's encodings.
+        .target(name: "SesameLocalAPI", dependencies: ["SesameCore"], swiftSettings: strict),
         // The one actor that owns the session, and its background work as a ServiceLifecycle service.
         .target(
             name: "SesameService",
@@ -163,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "sesamectl",
             dependencies: [
-                "SesameClient", "SesameLocalAPI",
+                "SesameClient", "SesameLocalAPI", "SesameCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
