@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "SesameCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
             ],
@@ -232,8 +233,9 @@ let package = Package(
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
-                "SesameHTTP", "SesameEmulator",
+                "SesameHTTP", "SesameEmulator", "SesameCore", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

@@ -50,7 +50,7 @@ public enum JSONBody {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "unexpected type at \(path(context))"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not JSON" : "corrupted value at \(path(context))"
+            return context.codingPath.isEmpty ? JSONBodyError.notJSON : "corrupted value at \(path(context))"
         @unknown default:
             return "unreadable answer"
         }
@@ -62,6 +62,12 @@ public struct JSONBodyError: Error, Sendable, Hashable, CustomStringConvertible 
     public var summary: String
 
     public init(summary: String) { self.summary = summary }
+
+    /// The summary of a body that is not JSON at all.
+    public static let notJSON = "not JSON"
+
+    /// Whether the body was not JSON at all (rather than JSON of another shape).
+    public var isNotJSON: Bool { summary == Self.notJSON }
 
     public var description: String { summary }
 }
@@ -75,4 +81,14 @@ extension HTTPRequest {
         headers.replaceOrAdd(name: "Content-Type", value: "application/json")
         return HTTPRequest(name: name, method: method, url: url, headers: headers, body: JSONBody.encode(body))
     }
+}
+
+/// A coding key for free-form JSON objects (any name).
+public struct AnyCodingKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+
+    public init(_ string: String) { stringValue = string }
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }
