@@ -26,16 +26,6 @@ public enum JSONBody {
         }
     }
 
-    /// Whether `bytes` are one JSON value (any value, `null` included).
-    public static func isJSON(_ bytes: [UInt8]) -> Bool {
-        (try? JSONDecoder().decode(AnyValue.self, from: Data(bytes))) != nil
-    }
-
-    /// Any JSON value, read and thrown away: the decoder checks the whole document first.
-    private struct AnyValue: Decodable {
-        init(from decoder: any Decoder) throws {}
-    }
-
     /// Which field was wrong, without any value.
     public static func summary(of error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
