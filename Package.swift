@@ -33,8 +33,8 @@ let package = Package(
     targets: [
         // Domain: values, the session state machine, ports, errors. No I/O.
         .target(name: "SesameCore", swiftSettings: strict),
-        // The wire contract of docs/protocol.md. Imports no domain code.
-        .target(name: "SesameLocalAPI", swiftSettings: strict),
+        // The wire contract of docs/protocol.md. Imports no domain code, only SesameCore's encodings.
+        .target(name: "SesameLocalAPI", dependencies: ["SesameCore"], swiftSettings: strict),
         // The one actor that owns the session, and its background work as a ServiceLifecycle service.
         .target(
             name: "SesameService",
@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "SesameCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
             ],
@@ -165,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "sesamectl",
             dependencies: [
-                "CQRencode", "SesameClient", "SesameLocalAPI",
+                "CQRencode", "SesameClient", "SesameCore", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ],
@@ -234,8 +235,9 @@ let package = Package(
         .testTarget(
             name: "SesameHTTPTests",
             dependencies: [
-                "SesameHTTP", "SesameEmulator",
+                "SesameHTTP", "SesameEmulator", "SesameCore", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),

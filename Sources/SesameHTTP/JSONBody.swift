@@ -26,16 +26,6 @@ public enum JSONBody {
         }
     }
 
-    /// Whether `bytes` are one JSON value (any value, `null` included).
-    public static func isJSON(_ bytes: [UInt8]) -> Bool {
-        (try? JSONDecoder().decode(AnyValue.self, from: Data(bytes))) != nil
-    }
-
-    /// Any JSON value, read and thrown away: the decoder checks the whole document first.
-    private struct AnyValue: Decodable {
-        init(from decoder: any Decoder) throws {}
-    }
-
     /// Which field was wrong, without any value.
     public static func summary(of error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
@@ -50,7 +40,7 @@ public enum JSONBody {
         case .typeMismatch(_, let context), .valueNotFound(_, let context):
             return "unexpected type at \(path(context))"
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not JSON" : "corrupted value at \(path(context))"
+            return context.codingPath.isEmpty ? JSONBodyError.notJSON : "corrupted value at \(path(context))"
         @unknown default:
             return "unreadable answer"
         }
@@ -62,6 +52,12 @@ public struct JSONBodyError: Error, Sendable, Hashable, CustomStringConvertible 
     public var summary: String
 
     public init(summary: String) { self.summary = summary }
+
+    /// The summary of a body that is not JSON at all.
+    public static let notJSON = "not JSON"
+
+    /// Whether the body was not JSON at all (rather than JSON of another shape).
+    public var isNotJSON: Bool { summary == Self.notJSON }
 
     public var description: String { summary }
 }
@@ -75,4 +71,14 @@ extension HTTPRequest {
         headers.replaceOrAdd(name: "Content-Type", value: "application/json")
         return HTTPRequest(name: name, method: method, url: url, headers: headers, body: JSONBody.encode(body))
     }
+}
+
+/// A coding key for free-form JSON objects (any name).
+public struct AnyCodingKey: CodingKey, Sendable {
+    public var stringValue: String
+    public var intValue: Int? { nil }
+
+    public init(_ string: String) { stringValue = string }
+    public init(stringValue: String) { self.stringValue = stringValue }
+    public init?(intValue: Int) { nil }
 }

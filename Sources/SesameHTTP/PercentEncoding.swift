@@ -1,3 +1,6 @@
+import NIOCore
+import NIOHTTP1
+
 /// RFC 3986 percent-encoding, written out so request shapes do not depend on Foundation's
 /// character sets.
 public enum PercentEncoding {
@@ -16,6 +19,11 @@ public enum PercentEncoding {
     /// `name=value&…` with both sides encoded.
     public static func form(_ fields: [(String, String)]) -> String {
         fields.map { "\(queryValue($0.0))=\(queryValue($0.1))" }.joined(separator: "&")
+    }
+
+    /// `base`, then `?` and the fields as ``form(_:)`` when there are any.
+    public static func url(_ base: String, query fields: [(String, String)]) -> String {
+        fields.isEmpty ? base : base + "?" + form(fields)
     }
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
@@ -43,5 +51,18 @@ public enum PercentEncoding {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension HTTPRequest {
+    /// A request with `fields` as an `application/x-www-form-urlencoded` body.
+    public static func form(
+        name: String, method: HTTPMethod, url: String, headers: HTTPHeaders = [:], fields: [(String, String)]
+    ) -> HTTPRequest {
+        var headers = headers
+        headers.replaceOrAdd(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        return HTTPRequest(
+            name: name, method: method, url: url, headers: headers,
+            body: ByteBuffer(string: PercentEncoding.form(fields)))
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import enum SesameCore.RFC3339
 
 /// RFC 3339 UTC time strings, as every time on the wire.
 public enum WireTime {
     public static func string(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: false, timeZone: .gmt))
+        RFC3339.format(date)
     }
 
     public static func json(_ date: Date?) -> JSONValue {
@@ -11,8 +12,7 @@ public enum WireTime {
     }
 
     public static func parse(_ string: String) -> Date? {
-        if let date = try? Date(string, strategy: Date.ISO8601FormatStyle(timeZone: .gmt)) { return date }
-        return try? Date(string, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        RFC3339.parse(string)
     }
 }
 

@@ -1,22 +1,30 @@
 import Foundation
 import Logging
-import NIOCore
 import NIOHTTP1
 import SesameCore
 import SesameHTTP
 
-/// Builds GoTrue (`/auth/v1`) and PostgREST (`/rest/v1`) requests, sends them once, and decodes
-/// or classifies their answers. Knows HTTP and JSON; what to send and what an answer means is
-/// the provider's and the directory's business.
+/// Builds GoTrue (`/auth/v1`) and PostgREST (`/rest/v1`) requests and sends them through the
+/// shared pipeline with the Supabase error table. What to send and what an answer means is the
+/// provider's and the directory's business.
 ///
 /// Every request carries `apikey` and `X-Supabase-Api-Version: 2024-01-01`. User calls carry
 /// `Authorization: Bearer <access token>`; anonymous database calls carry the anon key as the
 /// bearer; anonymous auth calls carry none. Logs at debug only the call name, status and code.
 struct SupabaseClient: Sendable {
     let configuration: SupabaseConfiguration
-    let transport: any HTTPTransport
-    let logger: Logger
-    let now: @Sendable () -> Date
+    let pipeline: JSONEndpointClient<SupabaseErrorClassifier>
+
+    init(
+        configuration: SupabaseConfiguration, transport: any HTTPTransport, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.configuration = configuration
+        self.pipeline = JSONEndpointClient(transport: transport, logger: logger, now: now)
+    }
+
+    /// The clock that stamps tokens.
+    var now: @Sendable () -> Date { pipeline.now }
 
     /// Who a request is made as.
     enum Bearer: Sendable {
@@ -28,17 +36,12 @@ struct SupabaseClient: Sendable {
 
     /// `<auth base>/<path>?<query>`.
     func authURL(_ path: String, query: [(String, String)] = []) -> String {
-        url(configuration.authBase + "/" + path, query: query)
+        PercentEncoding.url(configuration.authBase + "/" + path, query: query)
     }
 
     /// `<rest base>/<path>?<query>`.
     func restURL(_ path: String, query: [(String, String)] = []) -> String {
-        url(configuration.restBase + "/" + path, query: query)
-    }
-
-    private func url(_ base: String, query: [(String, String)]) -> String {
-        guard !query.isEmpty else { return base }
-        return base + "?" + query.map { "\($0.0)=\(PercentEncoding.queryValue($0.1))" }.joined(separator: "&")
+        PercentEncoding.url(configuration.restBase + "/" + path, query: query)
     }
 
     /// A request with the project's headers, and `body` as JSON when given.
@@ -60,62 +63,16 @@ struct SupabaseClient: Sendable {
         return HTTPRequest.json(name: name, method: method, url: url, headers: headers, body: body)
     }
 
-    /// Sends `request`; a 2xx answer is returned, anything else thrown as classified.
-    func send(_ request: HTTPRequest, context: SupabaseCallContext) async throws(RemoteAuthError) -> HTTPResponse {
-        let answer: HTTPResponse
-        do {
-            answer = try await transport.send(request)
-        } catch {
-            let failure: RemoteAuthError =
-                if case .responseTooLarge(let limit) = error {
-                    .malformedResponse("\(request.name): response body larger than \(limit) bytes")
-                } else {
-                    .transport(error.description)
-                }
-            logger.debug(
-                "supabase call failed",
-                metadata: ["supabase.call": "\(request.name)", "supabase.failure": "\(failure)"])
-            throw failure
-        }
-        guard answer.isSuccess else {
-            let body = SupabaseErrorBody.parse(answer.bytes, headers: answer.headers)
-            logger.debug(
-                "supabase call refused",
-                metadata: [
-                    "supabase.call": "\(request.name)", "http.status": "\(answer.status)",
-                    "supabase.error_code": "\(body?.code ?? "-")",
-                ])
-            throw SupabaseErrorClassifier.classify(
-                status: answer.status, body: body, context: context,
-                retryAfterMs: RetryAfter.milliseconds(answer.headers.first(name: "Retry-After"), now: now())
-                    ?? body?.waitSeconds.map { $0 * 1000 })
-        }
-        // GoTrue and PostgREST answer JSON or nothing; any other body (a proxy's page) is no
-        // proof that the call was carried out.
-        if answer.bytes.contains(where: { !$0.isJSONWhitespace }), !JSONBody.isJSON(answer.bytes) {
-            logger.debug("supabase call answered garbage", metadata: ["supabase.call": "\(request.name)"])
-            throw .malformedResponse("\(request.name): the answer is not JSON")
-        }
-        logger.debug(
-            "supabase call succeeded",
-            metadata: ["supabase.call": "\(request.name)", "http.status": "\(answer.status)"])
-        return answer
+    /// Sends `request`; a 2xx answer must be JSON or empty (a proxy's page is no proof that
+    /// the call was carried out), anything else is thrown as classified.
+    func send(_ request: HTTPRequest, context: SupabaseCallContext) async throws(RemoteAuthError) {
+        _ = try await pipeline.answer(request, as: NoContent.self, context: context)
     }
 
     /// Sends `request` and decodes its 2xx answer as `Response`.
     func send<Response: Decodable>(
         _ request: HTTPRequest, context: SupabaseCallContext, as type: Response.Type
     ) async throws(RemoteAuthError) -> Response {
-        let answer = try await send(request, context: context)
-        do {
-            return try JSONBody.decode(type, from: answer.bytes)
-        } catch {
-            throw .malformedResponse("\(request.name): \(error.summary)")
-        }
+        try await pipeline.answer(request, as: type, context: context)
     }
-}
-
-extension UInt8 {
-    /// Space, tab, line feed or carriage return: what may surround or make up an empty body.
-    fileprivate var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }

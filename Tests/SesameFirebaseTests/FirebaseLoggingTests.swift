@@ -69,4 +69,32 @@ struct FirebaseLoggingTests {
             }
         }
     }
+
+    @Test("each call logs one line: its name, status and code, or why it failed")
+    func oneLinePerCall() async throws {
+        let (logger, storage) = RecordingLogHandler.logger()
+        let transport = ScriptedTransport([
+            Fixtures.signInAnswer(refresh: "SECRET-REFRESH"),
+            .error(400, "INVALID_PASSWORD : SECRET-PASSWORD is wrong"),
+            .json(200, "<html>SECRET-PAGE</html>"),
+            .failure(.connectTimedOut),
+        ])
+        let provider = FirebaseAuthProvider(
+            configuration: Fixtures.production, transport: transport, logger: logger, now: { Fixtures.now })
+        for _ in 0..<4 {
+            _ = try? await provider.signIn(email: "a@b.c", password: "SECRET-PASSWORD")
+        }
+        let lines = storage.all
+        #expect(lines.count == 4, "\(lines)")
+        guard lines.count == 4 else { return }
+        let call = "firebase.call=accounts:signInWithPassword"
+        #expect(lines[0].contains("firebase call answered") && lines[0].contains(call))
+        #expect(lines[1].contains("firebase call refused") && lines[1].contains("firebase.error_code=INVALID_PASSWORD"))
+        #expect(lines[2].contains("firebase call answered unreadably") && lines[2].contains("not JSON"))
+        #expect(lines[3].contains("firebase call failed") && lines[3].contains("connect timed out"))
+        for line in lines {
+            #expect(line.contains(call))
+            #expect(!line.contains("SECRET") && !line.contains("test-key"), "\(line)")
+        }
+    }
 }

@@ -134,6 +134,13 @@ struct SupabaseErrorClassificationTests {
             .signInIdp, .json(400, #"{"error":"invalid request","error_description":"Unacceptable audience"}"#),
             rejected(.invalidCredential)),
         Row(.sendPasswordReset, .error(422, "something_new"), rejected(.operationNotAllowed)),
+        // The x-sb-error-code header names the code when the body does not.
+        Row(
+            .signInPassword,
+            .response(HTTPResponse(status: 400, headers: ["x-sb-error-code": "invalid_credentials"], text: "<html>")),
+            rejected(.invalidLoginCredentials)),
+        // A 2xx answer whose content is not needed must still be JSON or empty.
+        Row(.sendPasswordReset, .json(200, "<html>ok</html>"), .malformedResponse("auth.recover: not JSON")),
         // Unknown codes: the call's fallback.
         Row(.signInIdp, .error(400, "something_new"), rejected(.invalidCredential)),
         Row(.signInPassword, .error(400, "something_new"), rejected(.invalidLoginCredentials)),

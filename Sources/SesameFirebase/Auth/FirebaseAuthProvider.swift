@@ -34,7 +34,8 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
     ) {
         self.configuration = configuration
         self.client = IdentityToolkitClient(
-            urls: FirebaseAuthURLs(configuration: configuration), transport: transport, logger: logger, now: now)
+            urls: FirebaseAuthURLs(configuration: configuration),
+            pipeline: JSONEndpointClient(transport: transport, logger: logger, now: now))
         self.tokens = IDTokenFactory(now: now)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOCore
 import NIOHTTP1
 import SesameCore
 import SesameHTTP
@@ -25,9 +24,7 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     static let detailsPath = ["users", "details"]
 
     let urls: RealtimeDatabaseURLs
-    let transport: any HTTPTransport
-    let logger: Logger
-    let now: @Sendable () -> Date
+    let pipeline: JSONEndpointClient<RealtimeDatabaseErrorClassifier>
 
     /// Nil when usernames are off (no database URL and no database emulator host).
     /// `now` measures an HTTP-date `Retry-After`.
@@ -39,29 +36,27 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
     ) {
         guard let urls = RealtimeDatabaseURLs(configuration: configuration) else { return nil }
         self.urls = urls
-        self.transport = transport
-        self.logger = logger
-        self.now = now
+        self.pipeline = JSONEndpointClient(transport: transport, logger: logger, now: now)
     }
 
     public func owner(of key: String) async throws(RemoteAuthError) -> String? {
-        let response = try await send("rtdb.usernames.get", .GET, Self.usernamesPath + [key])
-        guard response.status == 200 else { throw classify(response, sentAuth: false) }
-        return try Self.uid(in: response, name: "rtdb.usernames.get")
+        let request = httpRequest("rtdb.usernames.get", .GET, Self.usernamesPath + [key])
+        return try await pipeline.answer(
+            request, as: UidRecord?.self, context: .anonymous, accepting: [200], mismatch: Self.notAUid)?.uid
     }
 
     public func claim(_ key: String, for uid: String, idToken: IDToken) async throws(RemoteAuthError) -> Bool {
         var headers = HTTPHeaders()
         headers.add(name: "if-match", value: "null_etag")
-        let response = try await send(
-            "rtdb.usernames.claim", .PUT, Self.usernamesPath + [key], auth: idToken, headers: headers,
-            body: Self.json(uid)
-        )
+        let request = httpRequest(
+            "rtdb.usernames.claim", .PUT, Self.usernamesPath + [key], auth: idToken, headers: headers, body: uid)
+        let response = try await pipeline.response(
+            request, context: .withIDToken, accepting: [200, 204, 412, 401, 403])
         switch response.status {
         case 200:
             // The database echoes the value it wrote; any other body (a proxy's page) is no
             // proof that the name is ours.
-            guard try Self.uid(in: response, name: "rtdb.usernames.claim") == uid else {
+            guard try Self.uid(in: response, call: request.name) == uid else {
                 throw .malformedResponse("rtdb.usernames.claim: the answer is not the uid written")
             }
             return true
@@ -69,15 +64,14 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
             return true
         case 412:
             // The body is the current value: a claim that already succeeded (a retry) is ours.
-            return (try? Self.uid(in: response, name: "rtdb.usernames.claim")) == uid
-        case 401, 403:
-            // Security rules that refuse to overwrite another uid's name answer "permission
-            // denied" before the precondition is checked: then the name is simply taken.
-            let failure = classify(response, sentAuth: true)
+            return (try? Self.uid(in: response, call: request.name)) == uid
+        default:
+            // 401, 403: security rules that refuse to overwrite another uid's name answer
+            // "permission denied" before the precondition is checked: then the name is simply
+            // taken.
+            let failure = pipeline.refusal(response, call: request.name, context: .withIDToken)
             guard case .rejected = failure, let holder = try await owner(of: key) else { throw failure }
             return holder == uid
-        default:
-            throw classify(response, sentAuth: true)
         }
     }
 
@@ -86,97 +80,53 @@ public struct FirebaseUsernameDirectory: UsernameDirectory {
         for _ in 0..<Self.maximumReleaseAttempts {
             var readHeaders = HTTPHeaders()
             readHeaders.add(name: "X-Firebase-ETag", value: "true")
-            let read = try await send("rtdb.usernames.read", .GET, segments, auth: idToken, headers: readHeaders)
-            guard read.status == 200 else { throw classify(read, sentAuth: true) }
-            guard try Self.uid(in: read, name: "rtdb.usernames.read") == uid else { return }
-            guard let etag = read.headers.first(name: "ETag"), !etag.isEmpty else {
+            let read = httpRequest("rtdb.usernames.read", .GET, segments, auth: idToken, headers: readHeaders)
+            let current = try await pipeline.response(read, context: .withIDToken, accepting: [200])
+            guard try Self.uid(in: current, call: read.name) == uid else { return }
+            guard let etag = current.headers.first(name: "ETag"), !etag.isEmpty else {
                 throw .malformedResponse("rtdb.usernames.read: no ETag header")
             }
             var deleteHeaders = HTTPHeaders()
             deleteHeaders.add(name: "if-match", value: etag)
-            let delete = try await send(
-                "rtdb.usernames.release", .DELETE, segments, auth: idToken, headers: deleteHeaders)
-            switch delete.status {
-            case 200, 204: return
-            case 412: continue  // changed since the read: look again
-            default: throw classify(delete, sentAuth: true)
-            }
+            let delete = httpRequest("rtdb.usernames.release", .DELETE, segments, auth: idToken, headers: deleteHeaders)
+            let deleted = try await pipeline.response(delete, context: .withIDToken, accepting: [200, 204, 412])
+            guard deleted.status == 412 else { return }
+            // Changed since the read: look again.
         }
         throw .unavailable(status: 412)
     }
 
     public func details(of uid: String) async throws(RemoteAuthError) -> UsernameDetails? {
-        let response = try await send("rtdb.details.get", .GET, Self.detailsPath + [uid])
-        guard response.status == 200 else { throw classify(response, sentAuth: false) }
-        let record = try Self.decode(
-            DetailsRecord?.self, in: response, name: "rtdb.details.get", shape: "not a details record")
+        let request = httpRequest("rtdb.details.get", .GET, Self.detailsPath + [uid])
+        let record = try await pipeline.answer(
+            request, as: DetailsRecord?.self, context: .anonymous, accepting: [200], mismatch: "not a details record")
         guard let record else { return nil }
         return UsernameDetails(username: record.username, email: record.email.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     public func setDetails(_ details: UsernameDetails, of uid: String, idToken: IDToken) async throws(RemoteAuthError) {
-        let response = try await send(
-            "rtdb.details.put", .PUT, Self.detailsPath + [uid], auth: idToken, body: Self.json(details)
-        )
-        guard response.status == 200 || response.status == 204 else { throw classify(response, sentAuth: true) }
+        let request = httpRequest("rtdb.details.put", .PUT, Self.detailsPath + [uid], auth: idToken, body: details)
+        _ = try await pipeline.response(request, context: .withIDToken, accepting: [200, 204])
     }
 
-    // MARK: HTTP
+    // MARK: Requests and answers
 
-    private func send(
+    private func httpRequest(
         _ name: String, _ method: HTTPMethod, _ segments: [String], auth: IDToken? = nil,
-        headers: HTTPHeaders = [:], body: ByteBuffer? = nil
-    ) async throws(RemoteAuthError) -> HTTPResponse {
-        var headers = headers
-        if body != nil { headers.add(name: "Content-Type", value: "application/json") }
-        let request = HTTPRequest(
-            name: name, method: method, url: urls.url(segments, auth: auth?.rawValue), headers: headers, body: body
-        )
-        do {
-            let response = try await transport.exchange(request)
-            logger.debug("rtdb call answered", metadata: ["rtdb.call": "\(name)", "http.status": "\(response.status)"])
-            return response
-        } catch {
-            logger.debug("rtdb call failed", metadata: ["rtdb.call": "\(name)", "rtdb.failure": "\(error)"])
-            throw error
-        }
+        headers: HTTPHeaders = [:], body: (any Encodable)? = nil
+    ) -> HTTPRequest {
+        let url = urls.url(segments, auth: auth?.rawValue)
+        guard let body else { return HTTPRequest(name: name, method: method, url: url, headers: headers) }
+        return HTTPRequest.json(name: name, method: method, url: url, headers: headers, body: body)
     }
 
-    private func classify(_ response: HTTPResponse, sentAuth: Bool) -> RemoteAuthError {
-        RealtimeDatabaseErrorClassifier.classify(
-            status: response.status, body: response.bytes, sentAuth: sentAuth,
-            retryAfterMs: RetryAfter.milliseconds(response.headers.first(name: "Retry-After"), now: now()))
-    }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    private static func json(_ value: some Encodable) -> ByteBuffer {
-        // Strings and a struct of optional strings always encode.
-        ByteBuffer(bytes: (try? encoder.encode(value)) ?? Data("null".utf8))
-    }
-
-    /// `response`'s body as `type`: `name: not JSON` when it is not JSON, `name: shape` when
-    /// it is JSON of another shape.
-    private static func decode<T: Decodable>(
-        _ type: T.Type, in response: HTTPResponse, name: String, shape: String
-    ) throws(RemoteAuthError) -> T {
-        do {
-            return try JSONDecoder().decode(T.self, from: Data(response.bytes))
-        } catch DecodingError.dataCorrupted {
-            throw .malformedResponse("\(name): not JSON")
-        } catch {
-            throw .malformedResponse("\(name): \(shape)")
-        }
-    }
+    private static let notAUid = "not a uid"
 
     /// The uid stored at a username key: a JSON string (this layout), or an object with a
     /// `uid` field (the layout docs/usernames.md describes); nil for `null`.
-    private static func uid(in response: HTTPResponse, name: String) throws(RemoteAuthError) -> String? {
-        try decode(UidRecord?.self, in: response, name: name, shape: "not a uid")?.uid
+    private static func uid(in response: HTTPResponse, call: String) throws(RemoteAuthError) -> String? {
+        try JSONEndpointClient<RealtimeDatabaseErrorClassifier>.decode(
+            UidRecord?.self, from: response, call: call, mismatch: notAUid)?.uid
     }
 
     /// What a username key holds: the uid as a string, or `{"uid": …}`.

@@ -1,5 +1,5 @@
-import Foundation
 import SesameCore
+import SesameHTTP
 
 /// Turns a failed Realtime Database answer (`{"error":"<text>"}`) into a ``RemoteAuthError``.
 ///
@@ -8,14 +8,27 @@ import SesameCore
 /// no (`operation-not-allowed`); 404 → no such database (`operation-not-allowed`); 400 → the
 /// path or data was refused (`invalid-username`); an unexpected 412 → unavailable (the
 /// location kept changing).
-enum RealtimeDatabaseErrorClassifier {
-    static func classify(status: Int, body: [UInt8], sentAuth: Bool, retryAfterMs: Int? = nil) -> RemoteAuthError {
-        if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
+enum RealtimeDatabaseErrorClassifier: BackendErrorClassifier {
+    /// Whether a call carried the ID token (`auth=`).
+    enum Access: Sendable {
+        case anonymous, withIDToken
+    }
+
+    static let backend = "rtdb"
+
+    /// The database sends sentences, not codes: none is logged.
+    static func code(of failure: HTTPFailure<ErrorBody>) -> String? { nil }
+
+    static func classify(_ failure: HTTPFailure<ErrorBody>, context: Access) -> RemoteAuthError {
+        let status = failure.status
+        if status == 429 { return .rateLimited(retryAfterMs: failure.retryAfterMs) }
         if status >= 500 || status == 412 { return .unavailable(status: status) }
-        let text = errorText(body)?.lowercased() ?? ""
+        let text = failure.body?.error?.lowercased() ?? ""
         switch status {
         case 401, 403:
-            if sentAuth, text.contains("expired") || text.contains("auth token") || text.contains("invalid token") {
+            if context == .withIDToken,
+                text.contains("expired") || text.contains("auth token") || text.contains("invalid token")
+            {
                 return .idTokenRejected
             }
             return .rejected(
@@ -36,13 +49,8 @@ enum RealtimeDatabaseErrorClassifier {
         }
     }
 
-    /// The `error` text of an RTDB error body.
-    static func errorText(_ body: [UInt8]) -> String? {
-        (try? JSONDecoder().decode(ErrorBody.self, from: Data(body)))?.error
-    }
-
-    /// `{"error": "…"}`; an `error` that is not a string is none.
-    private struct ErrorBody: Decodable {
+    /// `{"error": "…"}`; an `error` that is not a string, or a body that is not an object, is none.
+    struct ErrorBody: Decodable, Sendable {
         var error: String?
 
         private enum CodingKeys: String, CodingKey { case error }

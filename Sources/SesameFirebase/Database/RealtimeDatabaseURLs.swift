@@ -32,10 +32,10 @@ struct RealtimeDatabaseURLs: Sendable, Hashable {
     /// The URL of the location `segments` (each percent-encoded), with `auth` when given.
     func url(_ segments: [String], auth: String? = nil) -> String {
         let path = segments.map(PercentEncoding.pathSegment).joined(separator: "/")
-        var query: [String] = []
-        if let namespace { query.append("ns=\(PercentEncoding.queryValue(namespace))") }
-        if let auth, !auth.isEmpty { query.append("auth=\(PercentEncoding.queryValue(auth))") }
-        return "\(base)/\(path).json" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        var query: [(String, String)] = []
+        if let namespace { query.append(("ns", namespace)) }
+        if let auth, !auth.isEmpty { query.append(("auth", auth)) }
+        return PercentEncoding.url("\(base)/\(path).json", query: query)
     }
 
     private struct Parsed {

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameHTTP
 
 /// Turns a failed Identity Toolkit or Secure Token answer into a ``RemoteAuthError``
 /// (the table is in docs/firebase.md, "Error classification").
@@ -7,18 +8,24 @@ import SesameCore
 /// codes that end the session; on a call that carried an ID token, the codes about that token
 /// or its account; then the domain reason of the code, or the call's fallback for unknown
 /// codes. A non-2xx answer without a readable error body is a malformed response.
-enum FirebaseErrorClassifier {
-    /// Classifies a non-200 answer. `retryAfterMs` is the answer's `Retry-After`, carried by
-    /// every rate-limit classification (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
+enum FirebaseErrorClassifier: BackendErrorClassifier {
+    static let backend = "firebase"
+
+    static func code(of failure: HTTPFailure<FirebaseErrorEnvelope>) -> String? {
+        failure.body?.code?.rawValue
+    }
+
+    /// Classifies a non-200 answer. Its `Retry-After` is carried by every rate-limit
+    /// classification (429, `TOO_MANY_ATTEMPTS_TRY_LATER`, `QUOTA_EXCEEDED`).
     static func classify(
-        status: Int, body: [UInt8], context: FirebaseCallContext, retryAfterMs: Int? = nil
+        _ failure: HTTPFailure<FirebaseErrorEnvelope>, context: FirebaseCallContext
     ) -> RemoteAuthError {
-        if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
-        if status >= 500 { return .unavailable(status: status) }
-        guard let envelope = FirebaseErrorEnvelope.parse(body) else {
-            return .malformedResponse("\(context.endpoint.name): HTTP \(status) without an error body")
+        if failure.status == 429 { return .rateLimited(retryAfterMs: failure.retryAfterMs) }
+        if failure.status >= 500 { return .unavailable(status: failure.status) }
+        guard let envelope = failure.body else {
+            return .malformedResponse("\(context.endpoint.name): HTTP \(failure.status) without an error body")
         }
-        return classify(code: envelope.code, context: context, retryAfterMs: retryAfterMs)
+        return classify(code: envelope.code, context: context, retryAfterMs: failure.retryAfterMs)
     }
 
     /// Classifies an error code (from an error body, or a 200 `errorMessage` of signInWithIdp).

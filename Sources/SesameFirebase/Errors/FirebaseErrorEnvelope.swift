@@ -1,5 +1,3 @@
-import Foundation
-
 /// The error body of Google REST APIs: `{"error":{"code":400,"message":"CODE : detail",
 /// "status":…,"errors":[…]}}` (docs/firebase.md, "Endpoints").
 struct FirebaseErrorEnvelope: Decodable, Sendable {
@@ -10,11 +8,6 @@ struct FirebaseErrorEnvelope: Decodable, Sendable {
     }
 
     var error: Body
-
-    /// Parses `bytes`; nil when they are not such an envelope.
-    static func parse(_ bytes: [UInt8]) -> FirebaseErrorEnvelope? {
-        try? JSONDecoder().decode(FirebaseErrorEnvelope.self, from: Data(bytes))
-    }
 
     /// The code of `error.message`, if it starts with one.
     var code: FirebaseErrorCode? {

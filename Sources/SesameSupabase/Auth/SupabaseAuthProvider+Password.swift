@@ -65,7 +65,7 @@ extension SupabaseAuthProvider {
         let context = SupabaseCallContext(name: "auth.recover", validationReason: .invalidEmail, email: email)
         let request = client.request(
             context.name, .POST, url: client.authURL("recover"), bearer: .nobody, body: EmailBody(email: email))
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 
     /// Resends the confirmation of the account's address (`POST /resend`): `signup` for an
@@ -83,7 +83,7 @@ extension SupabaseAuthProvider {
         }
         let context = SupabaseCallContext(name: "auth.resend", sentUserToken: false, email: body.email)
         let request = client.request(context.name, .POST, url: client.authURL("resend"), bearer: .nobody, body: body)
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 
     static func confirmEmailFirst(_ email: String) -> AuthError {

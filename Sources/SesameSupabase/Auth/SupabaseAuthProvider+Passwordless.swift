@@ -9,7 +9,7 @@ extension SupabaseAuthProvider {
         let query = continueUrl.map { [("redirect_to", $0)] } ?? []
         let request = client.request(
             context.name, .POST, url: client.authURL("otp", query: query), bearer: .nobody, body: OTPBody(email: email))
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 
     /// Checks that `proof` is a link with a token, or a non-empty code, without calling GoTrue.

@@ -11,7 +11,7 @@ extension SupabaseAuthProvider {
         let request = client.request(
             context.name, .PUT, url: client.authURL("user"), bearer: .user(idToken),
             body: DisplayNameBody(displayName: name))
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
         return nil
     }
 
@@ -31,7 +31,7 @@ extension SupabaseAuthProvider {
                 context.name, .DELETE,
                 url: client.authURL("user/identities/" + PercentEncoding.pathSegment(identityId)),
                 bearer: .user(idToken))
-            _ = try await client.send(request, context: context)
+            try await client.send(request, context: context)
         }
     }
 }

@@ -67,7 +67,7 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
             context.name, .POST,
             url: client.restURL("rpc/" + PercentEncoding.pathSegment(configuration.deleteFunction)),
             bearer: .user(idToken), body: EmptyBody())
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 
     /// Ends the session at the server (`POST /logout?scope=local`): its refresh token stops
@@ -78,7 +78,7 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
         let request = client.request(
             context.name, .POST, url: client.authURL("logout", query: [("scope", "local")]), bearer: .user(idToken))
         do {
-            _ = try await client.send(request, context: context)
+            try await client.send(request, context: context)
         } catch .accountGone {
             return
         }

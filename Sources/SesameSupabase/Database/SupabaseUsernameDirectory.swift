@@ -40,13 +40,13 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
         var email: String?
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: AnyKey.self)
-            try container.encode(uid, forKey: AnyKey("uid"))
-            try container.encode(username, forKey: AnyKey("username"))
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(uid, forKey: AnyCodingKey("uid"))
+            try container.encode(username, forKey: AnyCodingKey("username"))
             if let email {
-                try container.encode(email, forKey: AnyKey("email"))
+                try container.encode(email, forKey: AnyCodingKey("email"))
             } else {
-                try container.encodeNil(forKey: AnyKey("email"))
+                try container.encodeNil(forKey: AnyCodingKey("email"))
             }
         }
     }
@@ -67,7 +67,7 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
             body: ClaimRow(key: key, uid: uid),
             headers: [("Prefer", "return=minimal")])
         do {
-            _ = try await client.send(request, context: context)
+            try await client.send(request, context: context)
             return true
         } catch .rejected(let error) where error.reason == .usernameTaken {
             // 409 23505: the key is taken. Whose is it? A retry of a claim that already
@@ -83,7 +83,7 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
             context.name, .DELETE,
             url: client.restURL("usernames", query: [("key", "eq." + key), ("uid", "eq." + uid)]),
             bearer: .user(idToken))
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 
     public func details(of uid: String) async throws(RemoteAuthError) -> UsernameDetails? {
@@ -105,6 +105,6 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
             context.name, .POST, url: client.restURL("username_details"), bearer: .user(idToken),
             body: DetailsWrite(uid: uid, username: details.username, email: details.email),
             headers: [("Prefer", "resolution=merge-duplicates,return=minimal")])
-        _ = try await client.send(request, context: context)
+        try await client.send(request, context: context)
     }
 }

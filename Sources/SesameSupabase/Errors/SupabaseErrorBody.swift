@@ -1,49 +1,39 @@
-import Foundation
-import NIOHTTP1
-
-/// The error of a failed GoTrue or PostgREST answer, whichever of its shapes it came in
+/// The error body of a failed GoTrue or PostgREST answer, whichever of its shapes it came in
 /// (reference §A.4): GoTrue 2024-01-01 `{"code":"<code>","message"}`, GoTrue legacy
-/// `{"code":<status>,"error_code":"<code>","msg"}` (and the `x-sb-error-code` header), OAuth
-/// `{"error","error_description"}`, PostgREST `{"code","details","hint","message"}`.
-struct SupabaseErrorBody: Sendable, Hashable {
-    /// The machine-readable code: `invalid_credentials`, `PGRST202`, `23505`, `invalid_grant`, …
-    var code: String?
-    /// The wait GoTrue states in its message when it limits a sender ("For security purposes,
-    /// you can only request this after 58 seconds."): it sends no `Retry-After`.
-    var waitSeconds: Int?
+/// `{"code":<status>,"error_code":"<code>","msg"}`, OAuth `{"error","error_description"}`,
+/// PostgREST `{"code","details","hint","message"}`. Each field is nil unless it is a non-empty
+/// string (the legacy shape's `code` is the HTTP status, a number); a body that is not a JSON
+/// object does not decode.
+struct SupabaseErrorBody: Decodable, Sendable, Hashable {
+    var errorCode, code, error, msg, message, errorDescription: String?
 
-    /// Parses an error answer; nil when the body is not a JSON object and no header names a code.
-    static func parse(_ bytes: [UInt8], headers: HTTPHeaders) -> SupabaseErrorBody? {
-        let header = headers.first(name: "x-sb-error-code").flatMap { $0.isEmpty ? nil : $0 }
-        guard let wire = try? JSONDecoder().decode(Wire.self, from: Data(bytes)) else {
-            return header.map { SupabaseErrorBody(code: $0) }
-        }
-        let text = wire.msg ?? wire.message ?? wire.errorDescription
-        return SupabaseErrorBody(
-            code: wire.errorCode ?? wire.code ?? header ?? wire.error, waitSeconds: text.flatMap(waitSeconds(in:)))
+    enum CodingKeys: String, CodingKey {
+        case errorCode = "error_code", code, error, msg, message, errorDescription = "error_description"
     }
 
-    /// The fields of every shape, each nil unless it is a non-empty string (the legacy shape's
-    /// `code` is the HTTP status, a number).
-    private struct Wire: Decodable {
-        var errorCode, code, error, msg, message, errorDescription: String?
-
-        enum CodingKeys: String, CodingKey {
-            case errorCode = "error_code", code, error, msg, message, errorDescription = "error_description"
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) -> String? {
+            (try? c.decodeIfPresent(String.self, forKey: key)).flatMap { $0?.isEmpty == false ? $0 : nil }
         }
+        errorCode = text(.errorCode)
+        code = text(.code)
+        error = text(.error)
+        msg = text(.msg)
+        message = text(.message)
+        errorDescription = text(.errorDescription)
+    }
 
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            func text(_ key: CodingKeys) -> String? {
-                (try? c.decodeIfPresent(String.self, forKey: key)).flatMap { $0?.isEmpty == false ? $0 : nil }
-            }
-            errorCode = text(.errorCode)
-            code = text(.code)
-            error = text(.error)
-            msg = text(.msg)
-            message = text(.message)
-            errorDescription = text(.errorDescription)
-        }
+    /// The machine-readable code (`invalid_credentials`, `PGRST202`, `23505`, `invalid_grant`,
+    /// …), with the `x-sb-error-code` header's code ranked below the body's own.
+    func code(header: String?) -> String? {
+        errorCode ?? code ?? header ?? error
+    }
+
+    /// The wait GoTrue states in its message when it limits a sender ("For security purposes,
+    /// you can only request this after 58 seconds."): it sends no `Retry-After`.
+    var waitSeconds: Int? {
+        (msg ?? message ?? errorDescription).flatMap(Self.waitSeconds(in:))
     }
 
     /// The `N` of "… after N seconds" (GoTrue's rate-limit message), at most a day; nil otherwise.

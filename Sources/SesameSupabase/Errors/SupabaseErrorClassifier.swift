@@ -1,4 +1,6 @@
+import NIOHTTP1
 import SesameCore
+import SesameHTTP
 
 /// Turns a failed GoTrue or PostgREST answer into a ``RemoteAuthError`` (the table is in
 /// `docs/providers.md`).
@@ -8,20 +10,34 @@ import SesameCore
 /// the access token, the codes about that token or its session; then the domain reason of the
 /// code, or the call's fallback for unknown codes. A non-2xx answer without a readable error is
 /// a malformed response.
-enum SupabaseErrorClassifier {
+enum SupabaseErrorClassifier: BackendErrorClassifier {
     /// What to deploy for a missing delete function.
     static let deployDeleteFunction =
         "Deleting an account on Supabase needs a database function: deploy the delete_user function (see docs/providers.md), or set supabase.delete_function to the one you deployed."
     static let deployUsernameTables =
         "The username directory tables are missing: deploy public.usernames and public.username_details (see docs/providers.md)."
 
-    static func classify(
-        status: Int, body: SupabaseErrorBody?, context: SupabaseCallContext, retryAfterMs: Int?
-    ) -> RemoteAuthError {
+    static let backend = "supabase"
+
+    /// The body's code, else the `x-sb-error-code` header's (which GoTrue also sends).
+    static func code(of failure: HTTPFailure<SupabaseErrorBody>) -> String? {
+        let header = failure.headers.first(name: "x-sb-error-code").flatMap { $0.isEmpty ? nil : $0 }
+        guard let body = failure.body else { return header }
+        return body.code(header: header)
+    }
+
+    /// Classifies a non-2xx answer. A rate limit waits for `Retry-After`, else for the seconds
+    /// GoTrue's message states.
+    static func classify(_ failure: HTTPFailure<SupabaseErrorBody>, context: SupabaseCallContext) -> RemoteAuthError {
+        let status = failure.status
+        let retryAfterMs = failure.retryAfterMs ?? failure.body?.waitSeconds.map { $0 * 1000 }
         if status == 429 { return .rateLimited(retryAfterMs: retryAfterMs) }
         if status >= 500 { return .unavailable(status: status) }
-        guard let body else { return .malformedResponse("\(context.name): HTTP \(status) without an error body") }
-        guard let code = body.code else { return .rejected(AuthError(context.fallback)) }
+        let code = Self.code(of: failure)
+        guard failure.body != nil || code != nil else {
+            return .malformedResponse("\(context.name): HTTP \(status) without an error body")
+        }
+        guard let code else { return .rejected(AuthError(context.fallback)) }
         switch code {
         case "over_request_rate_limit", "over_email_send_rate_limit", "over_sms_send_rate_limit":
             return .rateLimited(retryAfterMs: retryAfterMs)

@@ -1,3 +1,5 @@
+import SesameHTTP
+
 /// Request bodies of the GoTrue endpoints the adapter calls (reference §A.2).
 struct EmptyBody: Encodable, Sendable {}
 
@@ -59,12 +61,12 @@ struct DisplayNameBody: Encodable, Sendable {
     var displayName: String?
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: AnyKey.self)
-        var data = container.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("data"))
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        var data = container.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey("data"))
         if let displayName {
-            try data.encode(displayName, forKey: AnyKey("display_name"))
+            try data.encode(displayName, forKey: AnyCodingKey("display_name"))
         } else {
-            try data.encodeNil(forKey: AnyKey("display_name"))
+            try data.encodeNil(forKey: AnyCodingKey("display_name"))
         }
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import SesameCore
 
 extension GoTrueUser {
@@ -18,24 +17,7 @@ extension GoTrueUser {
             uid: id, isAnonymous: anonymous, email: email.flatMap { $0.isEmpty ? nil : $0 },
             emailVerified: emailConfirmedAt.map { !$0.isEmpty } ?? false,
             displayName: userMetadata?.displayName, providers: providers,
-            createdAt: createdAt.flatMap(GoTrueTime.parse), lastSignInAt: lastSignInAt.flatMap(GoTrueTime.parse)
+            createdAt: createdAt.flatMap(RFC3339.parse), lastSignInAt: lastSignInAt.flatMap(RFC3339.parse)
         )
-    }
-}
-
-/// GoTrue's timestamps: RFC 3339 with up to nanosecond fractions (`2026-11-21T10:00:00.123456Z`)
-/// or an offset (`+00:00`).
-enum GoTrueTime {
-    static func parse(_ text: String) -> Date? {
-        var text = Substring(text)
-        var fraction = 0.0
-        if let dot = text.firstIndex(of: ".") {
-            let digitsEnd = text[text.index(after: dot)...].firstIndex { !$0.isNumber } ?? text.endIndex
-            fraction = Double("0" + text[dot..<digitsEnd]) ?? 0
-            text = text[..<dot] + text[digitsEnd...]
-        }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: String(text))?.addingTimeInterval(fraction)
     }
 }

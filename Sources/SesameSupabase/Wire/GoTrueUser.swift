@@ -1,3 +1,5 @@
+import SesameHTTP
+
 /// A GoTrue user object (reference §A.5). Only the fields the daemon reads; everything is
 /// optional but `id`, so a server that adds or drops fields does not break sign-in.
 struct GoTrueUser: Decodable, Sendable {
@@ -6,9 +8,9 @@ struct GoTrueUser: Decodable, Sendable {
         var providers: [String]?
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
-            provider = try? container.decodeIfPresent(String.self, forKey: AnyKey("provider"))
-            providers = try? container.decodeIfPresent([String].self, forKey: AnyKey("providers"))
+            let container = try decoder.container(keyedBy: AnyCodingKey.self)
+            provider = try? container.decodeIfPresent(String.self, forKey: AnyCodingKey("provider"))
+            providers = try? container.decodeIfPresent([String].self, forKey: AnyCodingKey("providers"))
         }
     }
 
@@ -17,9 +19,9 @@ struct GoTrueUser: Decodable, Sendable {
         var displayName: String?
 
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: AnyKey.self)
+            let container = try decoder.container(keyedBy: AnyCodingKey.self)
             displayName = ["display_name", "full_name", "name"].lazy
-                .compactMap { (try? container.decodeIfPresent(String.self, forKey: AnyKey($0))) ?? nil }
+                .compactMap { (try? container.decodeIfPresent(String.self, forKey: AnyCodingKey($0))) ?? nil }
                 .first { !$0.isEmpty }
         }
     }
@@ -57,13 +59,4 @@ struct GoTrueUser: Decodable, Sendable {
         case createdAt = "created_at"
         case lastSignInAt = "last_sign_in_at"
     }
-}
-
-/// A coding key for free-form objects.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import enum SesameCore.RFC3339
 
 /// How `sesamectl` shows a state to a person. Pure: the time is passed in.
 enum StatusRenderer {
@@ -73,6 +74,6 @@ enum StatusRenderer {
     }
 
     static func timeWords(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        RFC3339.format(date)
     }
 }

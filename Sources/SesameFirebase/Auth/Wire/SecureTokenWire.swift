@@ -1,3 +1,5 @@
+import SesameHTTP
+
 /// Secure Token's answer to `grant_type=refresh_token` (docs/firebase.md, "Endpoints"): snake_case.
 struct SecureTokenResponse: Decodable, Sendable {
     var idToken: String
@@ -15,14 +17,7 @@ struct SecureTokenResponse: Decodable, Sendable {
 
 /// An answer whose content is not needed; decoding only checks it is a JSON object.
 struct EmptyResponse: Decodable, Sendable {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     init(from decoder: any Decoder) throws {
-        _ = try decoder.container(keyedBy: AnyKey.self)
+        _ = try decoder.container(keyedBy: AnyCodingKey.self)
     }
 }
