@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SesameCore
 import SesameLocalAPI
 
 /// Connecting, losing the connection and reconnecting with backoff.

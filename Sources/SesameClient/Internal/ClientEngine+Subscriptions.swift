@@ -1,3 +1,4 @@
+import SesameCore
 import SesameLocalAPI
 
 /// Streams: consumers, the one subscription, snapshots, notifications and `sequence` gaps.

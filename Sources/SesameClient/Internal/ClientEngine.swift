@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import SesameCore
 import SesameLocalAPI
 
 /// The one owner of a client's connection: requests and their responses, the subscription,
@@ -38,6 +39,9 @@ actor ClientEngine {
         case migrator
     }
 
+    /// The pauses between reconnection attempts: 50 ms doubling to 2 s, with jitter.
+    static let reconnectBackoff = Backoff(initial: .milliseconds(50), maximum: .seconds(2))
+
     let socketPath: String
     let clientName: String
     let group: any EventLoopGroup
@@ -48,7 +52,7 @@ actor ClientEngine {
     var generation: UInt64 = 0
     var connecting: Task<LineConnection, any Error>?
     var reconnectTask: Task<Void, Never>?
-    var backoff = Backoff()
+    var backoff = ClientEngine.reconnectBackoff
     var isShutDown = false
 
     // Requests.
