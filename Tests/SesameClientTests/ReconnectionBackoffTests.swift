@@ -6,7 +6,7 @@ import Testing
 @Suite("Reconnection backoff")
 struct ReconnectionBackoffTests {
     @Test func doublesFromFiftyMillisecondsToTwoSecondsWithJitter() {
-        var backoff = ClientEngine.reconnectBackoff
+        var backoff = Link.reconnectBackoff
         for step in 0..<10 {
             let ceiling = min(Duration.milliseconds(50) * (1 << step), .seconds(2))
             let delay = backoff.next()
@@ -18,7 +18,7 @@ struct ReconnectionBackoffTests {
     }
 
     @Test func theFullStepsAreTheDaemonsScheduleScaledDown() {
-        var backoff = ClientEngine.reconnectBackoff
+        var backoff = Link.reconnectBackoff
         let full = (0..<8).map { _ in backoff.next(random: 1) }
         #expect(full == [50, 100, 200, 400, 800, 1600, 2000, 2000].map { Duration.milliseconds($0) })
         #expect(backoff.attempt == 8)
