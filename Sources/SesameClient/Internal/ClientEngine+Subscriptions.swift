@@ -13,9 +13,7 @@ extension ClientEngine {
         }
         // A consumer that comes while subscribed starts from the current state.
         let mode = subscription.current?.mode
-        let current =
-            mode == nil
-            ? nil : subscription.tracker.stateJSON.flatMap { try? SesameState.decode($0, reason: .snapshot) }
+        let current = mode == nil ? nil : subscription.tracker.state?.with(reason: .snapshot)
         let added = consumers.add(
             id, consumer, current: current, instance: subscription.tracker.instance, withMerges: mode == .migrator)
         guard added else { return }
@@ -98,10 +96,10 @@ extension ClientEngine {
         guard let notification = LocalAPINotification(method: method, params: params) else { return }
         if notification.event.advancesSequence {
             if subscription.isNewRaw(notification.sequence) { publish(notification, params: params) }
-            perform(subscription.tracker.notification(notification, params: params))
+            perform(subscription.tracker.notification(notification))
         } else {
             publish(notification, params: params)
-            if case .accountMerge(let wire, _) = notification { consumers.offer(merge: SesameMerge(wire)) }
+            if case .accountMerge(let merge, _) = notification { consumers.offer(merge: merge) }
         }
     }
 
@@ -112,20 +110,18 @@ extension ClientEngine {
         let line = LocalAPIMessage.notification(method: notification.event.rawValue, params: params).json.jsonString
         let event: SesameNotification.Event
         switch notification {
-        case .authStateChanged(_, let previousUid, let reason, _):
-            guard let state = try? SesameState.decode(params["state"] ?? .null) else { return }
+        case .authStateChanged(let state, let previousUid, let reason, _):
             event = .authStateChanged(
                 state: state, previousUid: previousUid, reason: SesameChangeReason(rawValue: reason))
-        case .idTokenChanged(let uid, _, let sequence):
-            guard let expiresAt = params["expiresAt"]?.stringValue.flatMap(WireTime.parse) else { return }
+        case .idTokenChanged(let uid, let expiresAtText, let sequence):
+            guard let expiresAt = WireTime.parse(expiresAtText) else { return }
             event = .idTokenChanged(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence))
-        case .userUpdated:
-            guard let state = try? SesameState.decode(params["state"] ?? .null) else { return }
+        case .userUpdated(let state, _):
             event = .userUpdated(state: state)
         case .connectivityChanged(let connectivity, _):
             event = .connectivityChanged(SesameConnectivity(rawValue: connectivity))
         case .accountMerge(let merge, _):
-            event = .accountMerge(SesameMerge(merge))
+            event = .accountMerge(merge)
         case .shutdown(let reason, _):
             event = .shutdown(reason: reason)
         }
