@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "SesameClient",
             dependencies: [
-                "SesameLocalAPI",
+                "SesameCore", "SesameLocalAPI",
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -285,7 +285,7 @@ let package = Package(
             dependencies: [
                 // sesamectl too, so its pure output functions (status, errors, exit statuses) are
                 // unit-tested with `@testable import sesamectl`.
-                "SesameClient", "SesameLocalAPI", "sesamectl",
+                "SesameClient", "SesameCore", "SesameLocalAPI", "sesamectl",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
             ],
             swiftSettings: strict

@@ -142,6 +142,9 @@ actor FakeDaemon {
 
     var connectionCount: Int { connections.count }
 
+    /// How many connections were accepted since the start.
+    var acceptedCount: Int { nextConnection }
+
     var subscriptionCount: Int { subscriptions.values.map(\.count).reduce(0, +) }
 
     // MARK: State and notifications

@@ -38,21 +38,3 @@ struct SesameSocketPathTests {
         #expect(SesameSocketPath.user(runtimeDirectory: "/run/user/7/") == "/run/user/7/sesame/sesamed.sock")
     }
 }
-
-@Suite("Reconnection backoff")
-struct BackoffTests {
-    @Test func doublesFromFiftyMillisecondsToTwoSecondsWithJitter() {
-        var backoff = Backoff()
-        var previousCeiling = Duration.zero
-        for step in 0..<10 {
-            let ceiling = min(Duration.milliseconds(50) * (1 << step), .seconds(2))
-            let delay = backoff.next()
-            #expect(delay <= ceiling)
-            #expect(delay >= ceiling / 2)
-            #expect(ceiling >= previousCeiling)
-            previousCeiling = ceiling
-        }
-        backoff.reset()
-        #expect(backoff.next() <= .milliseconds(50))
-    }
-}

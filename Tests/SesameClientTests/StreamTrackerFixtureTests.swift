@@ -70,7 +70,7 @@ struct StreamTrackerFixtureTests {
             guard let notification = LocalAPINotification(method: method, params: .object(params)),
                 notification.event.advancesSequence
             else { return StreamTracker.Step() }
-            return tracker.notification(notification, params: .object(params))
+            return tracker.notification(notification)
         case "resynced":
             return tracker.resynced(full(step["state"]))
         default:

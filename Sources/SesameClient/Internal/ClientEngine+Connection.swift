@@ -1,39 +1,31 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SesameCore
 import SesameLocalAPI
 
 /// Connecting, losing the connection and reconnecting with backoff.
 extension ClientEngine {
     // MARK: Connecting
 
-    /// Connects unless connected; concurrent callers share one attempt.
-    /// - Throws: ``SesameClientError/daemonUnreachable(socketPath:detail:)``.
+    /// Connects unless connected; concurrent callers share one attempt (``Link/attempts``).
+    /// - Throws: ``SesameClientError/daemonUnreachable(socketPath:detail:)``,
+    ///   ``SesameClientError/permissionDenied(socketPath:group:)`` or
+    ///   ``SesameClientError/connectionClosed``.
     func ensureConnected() async throws(SesameClientError) {
         if isShutDown { throw .connectionClosed }
-        if connection != nil { return }
-        let attempt: Task<LineConnection, any Error>
-        if let connecting {
-            attempt = connecting
-        } else {
-            let path = socketPath
-            let group = group
-            attempt = Task { try await LineConnection.connect(path: path, group: group) }
-            connecting = attempt
-        }
-        do {
-            let newConnection = try await attempt.value
-            if connecting == attempt {
-                connecting = nil
-                install(newConnection)
+        if link.connection != nil { return }
+        let path = socketPath
+        let group = group
+        let opened = try await link.attempts.run { () async throws(SesameClientError) -> LineConnection in
+            do {
+                return try await LineConnection.connect(path: path, group: group)
+            } catch {
+                throw ClientEngine.connectError(error, socketPath: path)
             }
-            if connection == nil { throw SesameClientError.connectionClosed }
-        } catch let error as SesameClientError {
-            throw error
-        } catch {
-            if connecting == attempt { connecting = nil }
-            throw Self.connectError(error, socketPath: socketPath)
         }
+        install(opened)
+        if link.connection == nil { throw .connectionClosed }
     }
 
     /// The client error for a failed connect: ``SesameClientError/permissionDenied(socketPath:group:)``
@@ -54,17 +46,17 @@ extension ClientEngine {
         return "\(error)"
     }
 
-    func install(_ newConnection: LineConnection) {
+    /// Adopts a connection the shared attempt opened (once, whichever caller comes first),
+    /// reads its lines and says `hello`.
+    func install(_ opened: LineConnection) {
         if isShutDown {
-            newConnection.close()
+            opened.close()
             return
         }
-        generation += 1
-        let current = generation
-        connection = newConnection
+        guard let generation = link.adopt(opened) else { return }
         Task {
-            for await event in newConnection.events {
-                self.handle(event, generation: current)
+            for await event in opened.events {
+                self.handle(event, generation: generation)
             }
         }
         sendInternal(.hello, ["client": .string(clientName)], as: .hello)
@@ -73,33 +65,23 @@ extension ClientEngine {
     /// Forgets the connection: fails its callers with `error`, tells the raw consumers, and
     /// reconnects when a stream still needs the daemon.
     func dropConnection(_ error: SesameClientError) {
-        guard let old = connection else { return }
+        guard let old = link.drop() else { return }
         old.close()
-        connection = nil
-        generation += 1
-        let callers = pending
-        pending = [:]
-        inFlight = []
-        queued = []
-        subscription = nil
-        subscribing = nil
-        isGreeted = false
-        tracker.connectionLost()
-        for case .call(let continuation) in callers.values {
-            continuation.resume(throwing: error)
-        }
+        let callers = calls.removeAll()
+        subscription.connectionLost()
+        for caller in callers { caller.resume(throwing: error) }
         publishLocal(.connectionLost(error))
         startReconnecting(afterDelay: true)
     }
 
     /// Keeps trying to connect, with backoff, while a stream needs the daemon.
     func startReconnecting(afterDelay: Bool) {
-        guard reconnectTask == nil, !isShutDown, needsSubscription else { return }
-        reconnectTask = Task {
+        guard link.reconnecting == nil, !isShutDown, !consumers.isEmpty else { return }
+        link.reconnecting = Task {
             var delay = afterDelay
             while !Task.isCancelled {
                 if delay {
-                    let pause = self.backoff.next()
+                    let pause = self.link.backoff.next()
                     try? await Task.sleep(for: pause)
                     if Task.isCancelled { break }
                 }
@@ -111,13 +93,13 @@ extension ClientEngine {
 
     /// One attempt; true when done (connected, or no longer needed).
     func reconnectAttempt() async -> Bool {
-        guard !isShutDown, needsSubscription else {
-            reconnectTask = nil
+        guard !isShutDown, !consumers.isEmpty else {
+            link.reconnecting = nil
             return true
         }
         do {
             try await ensureConnected()
-            reconnectTask = nil
+            link.reconnecting = nil
             return true
         } catch {
             return false
@@ -129,10 +111,7 @@ extension ClientEngine {
         guard !isShutDown else { return }
         dropConnection(.connectionClosed)
         isShutDown = true
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        connecting?.cancel()
-        for consumer in consumers.values { consumer.finish(throwing: nil) }
-        consumers = [:]
+        link.stopReconnecting()
+        consumers.finish(throwing: nil)
     }
 }

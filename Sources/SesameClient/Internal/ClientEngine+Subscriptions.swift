@@ -1,33 +1,23 @@
+import SesameCore
 import SesameLocalAPI
 
 /// Streams: consumers, the one subscription, snapshots, notifications and `sequence` gaps.
 extension ClientEngine {
-    /// Whether any stream or listener needs a live subscription.
-    var needsSubscription: Bool { !consumers.isEmpty }
-
-    var desiredMode: SubscriptionMode {
-        if consumers.values.contains(where: \.wantsMerges) { return .migrator }
-        return consumers.isEmpty ? .none : .normal
-    }
-
     // MARK: Consumers
 
     func addConsumer(_ id: UInt64, _ sink: Consumer.Sink) {
-        var consumer = Consumer(sink: sink)
-        if removedConsumers.remove(id) != nil || isShutDown {
+        let consumer = Consumer(sink: sink)
+        if isShutDown {
             consumer.finish(throwing: nil)
             return
         }
-        if let subscription, let stateJSON = tracker.stateJSON,
-            let state = try? SesameState.decode(stateJSON, reason: .snapshot)
-        {
-            consumer.offer(state: state, instance: tracker.instance)
-            if subscription.mode == .migrator {
-                for merge in state.pendingMerges { consumer.offer(merge: merge) }
-            }
-        }
-        consumers[id] = consumer
-        if connection == nil {
+        // A consumer that comes while subscribed starts from the current state.
+        let mode = subscription.current?.mode
+        let current = mode == nil ? nil : subscription.tracker.state?.with(reason: .snapshot)
+        let added = consumers.add(
+            id, consumer, current: current, instance: subscription.tracker.instance, withMerges: mode == .migrator)
+        guard added else { return }
+        if link.connection == nil {
             startReconnecting(afterDelay: false)
         } else {
             updateSubscription()
@@ -35,77 +25,49 @@ extension ClientEngine {
     }
 
     func removeConsumer(_ id: UInt64) {
-        if consumers.removeValue(forKey: id) == nil {
-            removedConsumers.insert(id)
-        }
+        consumers.remove(id)
         updateSubscription()
-        if consumers.isEmpty {
-            reconnectTask?.cancel()
-            reconnectTask = nil
-        }
-    }
-
-    /// Ends the consumers `matching` with `error` and forgets them.
-    func finishConsumers(throwing error: SesameClientError, where matching: (Consumer) -> Bool) {
-        for (id, consumer) in consumers where matching(consumer) {
-            consumer.finish(throwing: error)
-            consumers[id] = nil
-        }
+        if consumers.isEmpty { link.stopReconnecting() }
     }
 
     // MARK: Subscription
 
-    /// Brings the connection's subscription to what the consumers need: subscribes first,
-    /// then unsubscribes the old one, so no event falls between the two.
+    /// Brings the connection's subscription to what the consumers need.
     func updateSubscription() {
-        guard connection != nil, isGreeted, subscribing == nil else { return }
-        let want = desiredMode
-        guard want != (subscription?.mode ?? .none) else { return }
-        guard want != .none else {
-            if let subscription { sendInternal(.unsubscribe, ["subscription": subscription.id], as: .ignore) }
-            subscription = nil
-            return
+        guard link.connection != nil else { return }
+        switch subscription.update(to: consumers.desiredMode) {
+        case nil:
+            break
+        case .subscribe(let mode, let params)?:
+            sendInternal(.subscribe, params, as: .subscribe(mode))
+        case .unsubscribe(let id)?:
+            sendInternal(.unsubscribe, ["subscription": id], as: .ignore)
         }
-        subscribing = want
-        let params: [String: JSONValue] =
-            want == .migrator
-            ? ["migrator": true, "events": .array(LocalAPIEvent.allCases.map { .string($0.rawValue) })] : [:]
-        sendInternal(.subscribe, params, as: .subscribe(want))
     }
 
     func handleSubscribed(mode: SubscriptionMode, _ result: Result<JSONValue, SesameClientError>) {
-        subscribing = nil
         switch result {
         case .success(let json):
             guard let id = json["subscription"], let snapshot = json["state"] else {
+                subscription.refused()
                 dropConnection(.protocolError("a subscribe result without subscription or state"))
                 return
             }
-            let isFirstOnConnection = subscription == nil
-            if let old = subscription { sendInternal(.unsubscribe, ["subscription": old.id], as: .ignore) }
-            subscription = (id, mode)
-            backoff.reset()
+            let (old, isFirst) = subscription.subscribed(mode, id: id)
+            if let old { sendInternal(.unsubscribe, ["subscription": old], as: .ignore) }
+            link.backoff.reset()
             // `connected` means "subscribed": from here on no event is missed.
-            if isFirstOnConnection, let hello {
+            if isFirst, let hello = subscription.hello {
                 publishLocal(.connected(hello), state: try? SesameState.decode(snapshot, reason: .snapshot))
             }
-            processSnapshot(snapshot, reason: .snapshot)
+            perform(subscription.tracker.snapshot(snapshot, reason: .snapshot))
         case .failure(let error):
+            subscription.refused()
             // The daemon refuses (e.g. permission-denied): end the streams that need this
             // subscription, with the daemon's error.
-            finishConsumers(throwing: error) { mode == .migrator ? $0.wantsMerges : true }
+            consumers.finish(throwing: error) { mode == .migrator ? $0.wantsMerges : true }
         }
         updateSubscription()
-    }
-
-    /// Adopts an authoritative state (a `subscribe` snapshot or a `getState` after a gap) when
-    /// it is newer than what the client has, and gives every consumer what it has not seen.
-    func processSnapshot(_ json: JSONValue, reason: SesameChangeReason) {
-        perform(tracker.snapshot(json, reason: reason))
-    }
-
-    func handleResync(_ result: Result<JSONValue, SesameClientError>) {
-        perform(tracker.resynced(try? result.get()))
     }
 
     /// Does what a tracker step says: offers its states and tokens in order (with the pending
@@ -115,18 +77,13 @@ extension ClientEngine {
             dropConnection(.protocolError(problem))
             return
         }
-        let offerMerges = subscription?.mode == .migrator
+        let withMerges = subscription.current?.mode == .migrator
         for offer in step.offers {
-            for id in consumers.keys {
-                switch offer {
-                case .state(let state):
-                    consumers[id]!.offer(state: state, instance: tracker.instance)
-                    if offerMerges {
-                        for merge in state.pendingMerges { consumers[id]!.offer(merge: merge) }
-                    }
-                case .token(let change):
-                    consumers[id]!.offer(token: change)
-                }
+            switch offer {
+            case .state(let state):
+                consumers.offer(state: state, instance: subscription.tracker.instance, withMerges: withMerges)
+            case .token(let change):
+                consumers.offer(token: change)
             }
         }
         if step.resync { sendInternal(.getState, as: .resync) }
@@ -138,52 +95,40 @@ extension ClientEngine {
         // Unknown or malformed notifications are skipped: a newer daemon may send new ones.
         guard let notification = LocalAPINotification(method: method, params: params) else { return }
         if notification.event.advancesSequence {
-            if lastRawSequence == 0 || notification.sequence > lastRawSequence {
-                lastRawSequence = notification.sequence
-                publish(notification, params: params)
-            }
-            perform(tracker.notification(notification, params: params))
+            if subscription.isNewRaw(notification.sequence) { publish(notification, params: params) }
+            perform(subscription.tracker.notification(notification))
         } else {
             publish(notification, params: params)
-            if case .accountMerge(let wire, _) = notification {
-                let merge = SesameMerge(wire)
-                for id in consumers.keys { consumers[id]!.offer(merge: merge) }
-            }
+            if case .accountMerge(let merge, _) = notification { consumers.offer(merge: merge) }
         }
     }
 
     // MARK: Raw notifications
 
     func publish(_ notification: LocalAPINotification, params: JSONValue) {
-        guard consumers.values.contains(where: { if case .notifications = $0.sink { true } else { false } }) else {
-            return
-        }
+        guard consumers.wantsNotifications else { return }
         let line = LocalAPIMessage.notification(method: notification.event.rawValue, params: params).json.jsonString
         let event: SesameNotification.Event
         switch notification {
-        case .authStateChanged(_, let previousUid, let reason, _):
-            guard let state = try? SesameState.decode(params["state"] ?? .null) else { return }
+        case .authStateChanged(let state, let previousUid, let reason, _):
             event = .authStateChanged(
                 state: state, previousUid: previousUid, reason: SesameChangeReason(rawValue: reason))
-        case .idTokenChanged(let uid, _, let sequence):
-            guard let expiresAt = params["expiresAt"]?.stringValue.flatMap(WireTime.parse) else { return }
+        case .idTokenChanged(let uid, let expiresAtText, let sequence):
+            guard let expiresAt = WireTime.parse(expiresAtText) else { return }
             event = .idTokenChanged(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence))
-        case .userUpdated:
-            guard let state = try? SesameState.decode(params["state"] ?? .null) else { return }
+        case .userUpdated(let state, _):
             event = .userUpdated(state: state)
         case .connectivityChanged(let connectivity, _):
             event = .connectivityChanged(SesameConnectivity(rawValue: connectivity))
         case .accountMerge(let merge, _):
-            event = .accountMerge(SesameMerge(merge))
+            event = .accountMerge(merge)
         case .shutdown(let reason, _):
             event = .shutdown(reason: reason)
         }
-        let value = SesameNotification(event: event, sequence: notification.sequence, jsonLine: line)
-        for consumer in consumers.values { consumer.offer(notification: value) }
+        consumers.offer(notification: SesameNotification(event: event, sequence: notification.sequence, jsonLine: line))
     }
 
     func publishLocal(_ event: SesameNotification.Event, state: SesameState? = nil) {
-        let value = SesameNotification(event: event, sequence: nil, jsonLine: nil, state: state)
-        for consumer in consumers.values { consumer.offer(notification: value) }
+        consumers.offer(notification: SesameNotification(event: event, sequence: nil, jsonLine: nil, state: state))
     }
 }

@@ -12,12 +12,12 @@ import SesameLocalAPI
 struct StreamTracker {
     /// The daemon instance the state belongs to (`hello.instance`); nil with an old daemon.
     private(set) var instance: String?
-    /// The newest state, as the daemon sent it.
-    private(set) var stateJSON: JSONValue?
+    /// The newest state, with the reason it changed.
+    private(set) var state: SesameState?
     /// Its `sequence`; 0 before the first snapshot.
     private(set) var lastSequence: Int64 = 0
     private var resyncing = false
-    private var held: [(LocalAPINotification, JSONValue)] = []
+    private var held: [LocalAPINotification] = []
 
     /// What a step gives.
     struct Step {
@@ -42,7 +42,7 @@ struct StreamTracker {
         guard let newInstance, newInstance != instance else { return }
         instance = newInstance
         lastSequence = 0
-        stateJSON = nil
+        state = nil
     }
 
     /// The connection ended: a `getState` under way will not be answered.
@@ -54,23 +54,23 @@ struct StreamTracker {
     /// An authoritative state (a `subscribe` snapshot): adopted when newer than what the client
     /// has, and the current state offered.
     mutating func snapshot(_ json: JSONValue, reason: SesameChangeReason) -> Step {
-        guard let candidate = try? SesameState.decode(json, reason: reason) else {
+        guard let candidate = SesameState(json: json) else {
             return Step(protocolError: "a State without status or sequence")
         }
-        if lastSequence == 0 || candidate.sequence > lastSequence || stateJSON == nil {
-            stateJSON = json
+        if lastSequence == 0 || candidate.sequence > lastSequence || state == nil {
+            state = candidate
             lastSequence = candidate.sequence
         }
-        guard let current = stateJSON, let state = try? SesameState.decode(current, reason: reason) else {
-            return Step()
-        }
-        return Step(offers: [.state(state)])
+        guard var current = state else { return Step() }
+        current.changeReason = reason
+        state = current
+        return Step(offers: [.state(current)])
     }
 
     /// A state notification (one whose event advances `sequence`).
-    mutating func notification(_ notification: LocalAPINotification, params: JSONValue) -> Step {
+    mutating func notification(_ notification: LocalAPINotification) -> Step {
         var step = Step()
-        process(notification, params: params, into: &step)
+        process(notification, into: &step)
         return step
     }
 
@@ -85,66 +85,59 @@ struct StreamTracker {
             if step.protocolError != nil { return step }
         } else if let first = waiting.first {
             // Could not read the state: accept the gap rather than stall.
-            lastSequence = first.0.sequence - 1
+            lastSequence = first.sequence - 1
         }
-        for (notification, params) in waiting {
-            process(notification, params: params, into: &step)
+        for notification in waiting {
+            process(notification, into: &step)
         }
         return step
     }
 
-    private mutating func process(_ notification: LocalAPINotification, params: JSONValue, into step: inout Step) {
+    private mutating func process(_ notification: LocalAPINotification, into step: inout Step) {
         if resyncing {
-            held.append((notification, params))
+            held.append(notification)
             return
         }
         if lastSequence != 0 {
             if notification.sequence <= lastSequence { return }
             if notification.sequence > lastSequence + 1 {
                 resyncing = true
-                held.append((notification, params))
+                held.append(notification)
                 step.resync = true
                 return
             }
         }
-        apply(notification, params: params, into: &step)
+        apply(notification, into: &step)
     }
 
-    private mutating func apply(_ notification: LocalAPINotification, params: JSONValue, into step: inout Step) {
-        var next: JSONValue?
-        let reason: SesameChangeReason
+    private mutating func apply(_ notification: LocalAPINotification, into step: inout Step) {
+        var next: SesameState?
         switch notification {
-        case .authStateChanged(_, _, let why, _):
-            next = params["state"]
-            reason = SesameChangeReason(rawValue: why)
-        case .userUpdated:
-            next = params["state"]
-            reason = .userUpdated
-        case .idTokenChanged(let uid, _, _):
-            if var object = stateJSON?.objectValue {
-                object["token"] = ["expiresAt": params["expiresAt"] ?? .null]
-                next = .object(object)
-            }
-            reason = .tokenRefreshed
-            if let expiresAt = params["expiresAt"]?.stringValue.flatMap(WireTime.parse) {
-                step.offers.append(
-                    .token(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: notification.sequence)))
+        case .authStateChanged(let changed, _, let reason, _):
+            next = changed
+            next?.changeReason = SesameChangeReason(rawValue: reason)
+        case .userUpdated(let changed, _):
+            next = changed
+            next?.changeReason = .userUpdated
+        case .idTokenChanged(let uid, let expiresAtText, let sequence):
+            let expiresAt = WireTime.parse(expiresAtText)
+            next = state
+            next?.tokenExpiresAt = expiresAt
+            next?.changeReason = .tokenRefreshed
+            if let expiresAt {
+                step.offers.append(.token(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence)))
             }
         case .connectivityChanged(let connectivity, _):
-            if var object = stateJSON?.objectValue {
-                object["connectivity"] = .string(connectivity)
-                next = .object(object)
-            }
-            reason = .connectivityChanged
+            next = state
+            next?.connectivity = SesameConnectivity(rawValue: connectivity)
+            next?.changeReason = .connectivityChanged
         case .accountMerge, .shutdown:
             return
         }
         lastSequence = notification.sequence
-        guard var object = next?.objectValue else { return }
-        object["sequence"] = .integer(notification.sequence)
-        let json = JSONValue.object(object)
-        guard let state = try? SesameState.decode(json, reason: reason) else { return }
-        stateJSON = json
-        step.offers.append(.state(state))
+        guard var changed = next else { return }
+        changed.sequence = notification.sequence
+        state = changed
+        step.offers.append(.state(changed))
     }
 }

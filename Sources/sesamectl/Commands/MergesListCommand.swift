@@ -11,7 +11,7 @@ struct MergesListCommand: AsyncParsableCommand {
     func run() async throws {
         let state = try await options.withClient(waiting: .daemon) { try await $0.state() }
         options.output(
-            json: "[" + state.pendingMerges.map(\.json).joined(separator: ",") + "]",
+            json: "[" + state.pendingMerges.map(\.json.jsonString).joined(separator: ",") + "]",
             text: StatusRenderer.mergeLines(state.pendingMerges))
     }
 }

@@ -72,4 +72,9 @@ struct CommonOptions: ParsableArguments {
     func output(json jsonText: @autoclosure () -> String, text: @autoclosure () -> String) {
         print(json ? jsonText() : text())
     }
+
+    /// Prints `json` as one line of compact JSON in JSON mode, else `text`.
+    func output(json jsonValue: @autoclosure () -> JSONValue, text: @autoclosure () -> String) {
+        print(json ? jsonValue().jsonString : text())
+    }
 }

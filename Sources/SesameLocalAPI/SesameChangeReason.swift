@@ -1,4 +1,4 @@
-/// Why a ``SesameState`` was yielded by ``SesameClient/stateChanges``.
+/// Why SesameClient's `stateChanges` yielded a ``SesameState`` (its ``SesameState/changeReason``).
 ///
 /// The daemon's `authStateChanged` reasons (`signed-in`, `merged`, …) keep their wire
 /// spelling; the others name the notification or the client's own recovery. An open set.
