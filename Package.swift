@@ -271,6 +271,7 @@ let package = Package(
             dependencies: [
                 "SesameSocketServer", "SesameService", "SesameCore", "SesameLocalAPI", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOEmbedded", package: nio), .product(name: "NIOConcurrencyHelpers", package: nio),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
