@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ struct DaemonTests {
             #expect(error.code == 2000)
             #expect(error.reason == "network-request-failed")
         }
-        try await waitUntil("connectivity is offline") { try await client.state().connectivity.rawValue == "offline" }
+        try await eventually("connectivity is offline") { try await client.state().connectivity.rawValue == "offline" }
 
         try await emulator.faults(["down": false])
         _ = try await client.idToken(forceRefresh: true)

@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -42,6 +43,6 @@ final class NotifyListener: @unchecked Sendable {
 
     /// Waits until a datagram contains `text`.
     func waitFor(_ text: String) async throws {
-        try await waitUntil("systemd hears \(text)") { messages().contains { $0.contains(text) } }
+        try await eventually("systemd hears \(text)") { messages().contains { $0.contains(text) } }
     }
 }
