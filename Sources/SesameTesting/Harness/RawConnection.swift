@@ -21,16 +21,7 @@ public final class RawConnection: @unchecked Sendable {
         let type = Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
         fd = socket(AF_UNIX, type, 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let connected = withUnixAddress(path) { connect(fd, $0, $1) }
         guard connected == 0 else {
             let failure = ConnectFailure(path: path, errno: errno)
             _ = Glibc.close(fd)
