@@ -152,30 +152,4 @@ struct DaemonTests {
             + messages[(stopping + 1)...].joined(separator: "\n")
         #expect(!afterStopping.contains("STATUS="))
     }
-
-    @Test(
-        "hello names the backend; a sign-in code on Firebase is operation-not-allowed; link and code together is -32602"
-    )
-    func backendOnTheWire() async throws {
-        try await withEmulatorAndDaemon { _, daemon in
-            let path = daemon.socketPath
-            let hello = try await onOwnThread { try rawCall(path, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }
-            #expect(hello["result"]?["backend"] == "firebase")
-            let code = try await onOwnThread {
-                try rawCall(
-                    path,
-                    #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#
-                )
-            }
-            #expect(code["error"]?["code"] == 1000)
-            #expect(code["error"]?["data"]?["reason"] == "operation-not-allowed")
-            let both = try await onOwnThread {
-                try rawCall(
-                    path,
-                    #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#
-                )
-            }
-            #expect(both["error"]?["code"] == -32602)
-        }
-    }
 }
