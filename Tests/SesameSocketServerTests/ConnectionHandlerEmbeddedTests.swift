@@ -61,7 +61,7 @@ struct ConnectionHandlerEmbeddedTests {
             #expect(answer["error"]?["code"] == -32600)
             #expect(answer["error"]?["data"]?["reason"] == "request-too-large")
             #expect(answer["id"] == .null)
-            try await connection.channel.closeFuture.get()
+            #expect(!connection.channel.isActive)
             #expect(offset < line.count)
         }
     }
