@@ -20,11 +20,16 @@ public final class RawConnection: @unchecked Sendable {
     public init(path: String, nonBlocking: Bool = false) throws {
         let type = Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
         fd = socket(AF_UNIX, type, 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
+        guard fd >= 0 else {
+            closed = true
+            throw HarnessError("socket: \(errno)")
+        }
         let connected = withUnixAddress(path) { connect(fd, $0, $1) }
         guard connected == 0 else {
             let failure = ConnectFailure(path: path, errno: errno)
-            _ = Glibc.close(fd)
+            // Closed here, and only here: deinit runs for an init that throws after every
+            // property is set, and a second close could hit a descriptor reused meanwhile.
+            close()
             throw failure
         }
     }
