@@ -275,7 +275,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameSystemdTests",
-            dependencies: ["SesameSystemd"],
+            dependencies: ["SesameSystemd", "SesameTesting"],
             swiftSettings: strict
         ),
         .testTarget(
