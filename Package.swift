@@ -139,12 +139,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // Test kit shared by the test targets.
+        // Test kit shared by the test targets: fakes for pure domain tests, and the one harness of
+        // built binaries, child processes (the emulator's among them), raw socket clients and
+        // `eventually`. Never the emulator library: pure domain tests use this target.
         .target(
             name: "SesameTesting",
-            dependencies: ["SesameCore", "SesameHTTP", .product(name: "NIOHTTP1", package: nio)],
+            dependencies: [
+                "SesameCore", "SesameHTTP", "SesameLocalAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
             swiftSettings: strict
         ),
+        // The in-process emulator as every test target starts it, with a clock moved by hand.
+        .target(name: "SesameEmulatorTesting", dependencies: ["SesameEmulator"], swiftSettings: strict),
         // Executables: composition and arguments only.
         .executableTarget(
             name: "sesamed",
@@ -218,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "SesameEmulatorTests",
             dependencies: [
-                "SesameEmulator",
+                "SesameEmulator", "SesameEmulatorTesting", "SesameTesting",
                 "SesameCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
@@ -229,7 +237,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameFirebaseTests",
-            dependencies: ["SesameFirebase", "SesameHTTP", "SesameCore", "SesameEmulator", "SesameTesting"],
+            dependencies: [
+                "SesameFirebase", "SesameHTTP", "SesameCore", "SesameLocalAPI", "SesameEmulator",
+                "SesameEmulatorTesting", "SesameTesting",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -255,6 +266,7 @@ let package = Package(
             name: "ProviderConformanceTests",
             dependencies: [
                 "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameEmulator",
+                "SesameEmulatorTesting", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
             ],
@@ -267,7 +279,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SesameSystemdTests",
-            dependencies: ["SesameSystemd"],
+            dependencies: ["SesameSystemd", "SesameTesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -275,6 +287,7 @@ let package = Package(
             dependencies: [
                 "SesameSocketServer", "SesameService", "SesameCore", "SesameLocalAPI", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOEmbedded", package: nio), .product(name: "NIOConcurrencyHelpers", package: nio),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -285,14 +298,14 @@ let package = Package(
             dependencies: [
                 // sesamectl too, so its pure output functions (status, errors, exit statuses) are
                 // unit-tested with `@testable import sesamectl`.
-                "SesameClient", "SesameCore", "SesameLocalAPI", "sesamectl",
+                "SesameClient", "SesameCore", "SesameLocalAPI", "sesamectl", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator"],
+            dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator", "SesameTesting"],
             swiftSettings: strict
         ),
     ]

@@ -181,35 +181,36 @@ public final class LocalAPIServer: Service, Sendable {
     }
 
     private func initializeConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
-        let access = configuration.access
-        let roleOfPeer = configuration.roleOfPeer
-        let (dispatcher, hub, logger, activity, peerLog) = (
-            self.dispatcher, self.hub, self.logger, self.activity, self.peerLog
-        )
-        let flush = NIOLoopBound(loopFlush(for: channel.eventLoop), eventLoop: channel.eventLoop)
-        return PeerCredentials.read(from: channel).flatMapThrowing { [slots, connections] peer in
-            if let refusal = slots.withLockedValue({ $0.admit(peer.uid) }) {
-                Self.logRefusal(refusal, peer: peer, slots: slots, peerLog: peerLog)
-                try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler())
-                return
-            }
-            let id = ObjectIdentifier(channel)
-            connections.withLockedValue { $0[id] = channel }
-            channel.closeFuture.whenComplete { _ in
-                slots.withLockedValue { $0.release(peer.uid) }
-                connections.withLockedValue { $0[id] = nil }
-            }
-            let role = roleOfPeer?(peer) ?? access.role(for: peer)
-            logger.debug(
-                "Accepted a connection",
-                metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
-            let output = ConnectionOutput(channel: channel)
-            let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
-            try channel.pipeline.syncOperations.addHandler(
-                ConnectionHandler(
-                    dispatcher: dispatcher, caller: caller, hub: hub, activity: activity, flush: flush.value,
-                    peerLog: peerLog))
+        PeerCredentials.read(from: channel).flatMapThrowing { [self] peer in
+            try self.addConnection(channel, peer: peer)
         }
+    }
+
+    /// Admits `channel`, a connection from `peer`, and adds its handler; on `channel`'s event
+    /// loop. Tests call it with an embedded channel (no socket to read credentials from).
+    func addConnection(_ channel: any Channel, peer: PeerCredentials) throws {
+        if let refusal = slots.withLockedValue({ $0.admit(peer.uid) }) {
+            Self.logRefusal(refusal, peer: peer, slots: slots, peerLog: peerLog)
+            try channel.pipeline.syncOperations.addHandler(RefuseConnectionHandler())
+            return
+        }
+        let id = ObjectIdentifier(channel)
+        let (slots, connections) = (self.slots, self.connections)
+        connections.withLockedValue { $0[id] = channel }
+        channel.closeFuture.whenComplete { _ in
+            slots.withLockedValue { $0.release(peer.uid) }
+            connections.withLockedValue { $0[id] = nil }
+        }
+        let role = configuration.roleOfPeer?(peer) ?? configuration.access.role(for: peer)
+        logger.debug(
+            "Accepted a connection",
+            metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
+        let output = ConnectionOutput(channel: channel)
+        let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionHandler(
+                dispatcher: dispatcher, caller: caller, hub: hub, activity: activity,
+                flush: loopFlush(for: channel.eventLoop), peerLog: peerLog))
     }
 
     private static func logRefusal(

@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ struct BackendConfigurationTests {
         for (text, key) in cases {
             try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
             let result = try await runCommand(
-                Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+                BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
             #expect(result.status == 78, "\(text)")
             #expect(result.stderr.contains(key), "\(text) → \(result.stderr)")
         }
@@ -65,17 +66,17 @@ struct BackendConfigurationTests {
             """
         try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         let daemon = try ChildProcess(
-            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"],
+            BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"],
             logPrefix: directory + "/sesamed")
         defer { if daemon.isRunning { daemon.signal(SIGKILL) } }
         // Offline means the background work has tried the backend: the daemon's services run
         // (and handle SIGTERM).
         let client = SesameClient(socketPath: directory + "/s.sock")
-        try await waitUntil("sesamed is offline") {
+        try await eventually("sesamed is offline") {
             let state = try await client.state()
             return state.status == .signedOut && state.connectivity == .offline
         }
-        try await waitUntil("sesamed logged that it is ready") { daemon.stderr.contains("sesamed is ready") }
+        try await eventually("sesamed logged that it is ready") { daemon.stderr.contains("sesamed is ready") }
         #expect(daemon.stderr.contains("[firebase] is ignored: backend.provider is \"supabase\""), "\(daemon.stderr)")
         #expect(daemon.stderr.contains("supabase http://127.0.0.1:1"), "\(daemon.stderr)")
         daemon.signal(SIGTERM)

@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameTesting
 import Synchronization
 import Testing
 
@@ -35,7 +36,7 @@ final class Recorder<Element: Sendable>: Sendable {
         _ what: String, timeout: Duration = .seconds(30), until condition: @escaping ([Element]) -> Bool
     ) async throws {
         do {
-            try await waitUntil(what, timeout: timeout) { condition(values) }
+            try await eventually(what, timeout: timeout) { condition(values) }
         } catch {
             throw HarnessError("\(error); recorded: \(values); stream error: \(self.error ?? "none")")
         }
@@ -135,7 +136,7 @@ struct ClientLibraryTests {
             }
             expectConsecutive(states.values)
             // Within the new instance, the stream agrees with the daemon.
-            try await waitUntil("the stream caught up") {
+            try await eventually("the stream caught up") {
                 try await client.state().sequence == states.values.last?.sequence
             }
             states.cancel()

@@ -1,4 +1,5 @@
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Many programs connecting in the same instant (a boot, a login): a non-blocking `connect` to

@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -58,13 +59,13 @@ struct DaemonLogTests {
             "/bin/sh",
             [
                 "-c", "\(variable) exec \"$0\" --config \"$1/sesamed.toml\" --state-dir \"$1/state\"",
-                Binaries.path("sesamed"), directory,
+                BuiltBinaries.path("sesamed"), directory,
             ],
             logPrefix: directory + "/sesamed")
         do {
-            try await waitUntil("sesamed answers on its socket") {
+            try await eventually("sesamed answers on its socket") {
                 let status = try await runCommand(
-                    Binaries.path("sesamectl"), ["status", "--json"],
+                    BuiltBinaries.path("sesamectl"), ["status", "--json"],
                     environment: ["SESAME_SOCKET": directory + "/s.sock"])
                 return status.status == 0
             }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -36,7 +37,7 @@ struct DaemonSystemTests {
         // The activator runs detached (not a child of this test process): Foundation's Process
         // loses track of its other children once a child exec()s another program.
         let command = [
-            "/usr/bin/systemd-socket-activate", "-l", socket, "--fdname=control", Binaries.path("sesamed"),
+            "/usr/bin/systemd-socket-activate", "-l", socket, "--fdname=control", BuiltBinaries.path("sesamed"),
             "--config", directory + "/c.toml", "--state-dir", directory + "/state",
         ].map { "'\($0)'" }.joined(separator: " ")
         let launcher = try await runCommand(
@@ -44,21 +45,21 @@ struct DaemonSystemTests {
         let activatorPID = Int32(launcher.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         defer { if activatorPID > 0 { kill(activatorPID, SIGTERM) } }
         var activatorLog: String { (try? String(contentsOfFile: directory + "/activate.log", encoding: .utf8)) ?? "" }
-        try await waitUntil("the activator listens") { FileManager.default.fileExists(atPath: socket) }
+        try await eventually("the activator listens") { FileManager.default.fileExists(atPath: socket) }
         #expect(!FileManager.default.fileExists(atPath: directory + "/state/keyring"))
         let result: CommandResult
         do {
             result = try await runCommand(
-                Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket],
+                BuiltBinaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket],
                 timeout: .seconds(15))
         } catch {
             Issue.record("sesamectl did not finish; the activator said: \(activatorLog)")
             throw error
         }
         #expect(result.status == 0, "\(result.stderr) activator: \(activatorLog)")
-        try await waitUntil("the activated daemon is anonymous") {
+        try await eventually("the activated daemon is anonymous") {
             let r = try await runCommand(
-                Binaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
+                BuiltBinaries.path("sesamectl"), ["status", "--json"], environment: ["SESAME_SOCKET": socket])
             return r.stdout.contains("\"anonymous\"")
         }
         #expect(activatorLog.contains("Listening on the socket systemd passed"))
@@ -76,7 +77,7 @@ struct DaemonSystemTests {
         chmod(daemon.directory, 0o755)
         // A copy nobody can reach wherever the build folder is (CI's clone may sit under a 0700 home).
         let ctl = daemon.directory + "/sesamectl"
-        try FileManager.default.copyItem(atPath: Binaries.path("sesamectl"), toPath: ctl)
+        try FileManager.default.copyItem(atPath: BuiltBinaries.path("sesamectl"), toPath: ctl)
         chmod(ctl, 0o755)
         func asNobody(_ arguments: [String]) async throws -> CommandResult {
             try await runCommand(
@@ -115,7 +116,7 @@ struct DaemonSystemTests {
         for (text, key) in cases {
             try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
             let result = try await runCommand(
-                Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+                BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
             #expect(result.status == 78, "\(text)")
             #expect(result.stderr.contains(key), "\(result.stderr)")
         }
@@ -123,7 +124,7 @@ struct DaemonSystemTests {
         try "[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n".write(
             toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         let result = try await runCommand(
-            Binaries.path("sesamed"),
+            BuiltBinaries.path("sesamed"),
             ["--config", directory + "/c.toml", "--socket", tooLong, "--state-dir", directory + "/state"])
         #expect(result.status == 78)
         #expect(result.stderr.contains(tooLong))
@@ -137,7 +138,7 @@ struct DaemonSystemTests {
         defer { Task { await daemon.cleanUp() } }
 
         let second = try await runCommand(
-            Binaries.path("sesamed"),
+            BuiltBinaries.path("sesamed"),
             [
                 "--config", daemon.configPath, "--state-dir", daemon.stateDirectory, "--socket",
                 daemon.directory + "/2.sock",
@@ -151,7 +152,7 @@ struct DaemonSystemTests {
         bytes[bytes.count / 2] ^= 0xFF
         try bytes.write(to: URL(fileURLWithPath: keyring))
         let corrupt = try await runCommand(
-            Binaries.path("sesamed"), ["--config", daemon.configPath, "--state-dir", daemon.stateDirectory])
+            BuiltBinaries.path("sesamed"), ["--config", daemon.configPath, "--state-dir", daemon.stateDirectory])
         #expect(corrupt.status == 65)
         #expect(corrupt.stderr.contains(keyring))
         #expect(try Data(contentsOf: URL(fileURLWithPath: keyring)) == bytes)

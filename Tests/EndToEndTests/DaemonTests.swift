@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ struct DaemonTests {
             #expect(error.code == 2000)
             #expect(error.reason == "network-request-failed")
         }
-        try await waitUntil("connectivity is offline") { try await client.state().connectivity.rawValue == "offline" }
+        try await eventually("connectivity is offline") { try await client.state().connectivity.rawValue == "offline" }
 
         try await emulator.faults(["down": false])
         _ = try await client.idToken(forceRefresh: true)
@@ -150,31 +151,5 @@ struct DaemonTests {
             messages[stopping].components(separatedBy: "STOPPING=1").dropFirst().joined()
             + messages[(stopping + 1)...].joined(separator: "\n")
         #expect(!afterStopping.contains("STATUS="))
-    }
-
-    @Test(
-        "hello names the backend; a sign-in code on Firebase is operation-not-allowed; link and code together is -32602"
-    )
-    func backendOnTheWire() async throws {
-        try await withEmulatorAndDaemon { _, daemon in
-            let path = daemon.socketPath
-            let hello = try await onOwnThread { try rawCall(path, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#) }
-            #expect(hello["result"]?["backend"] == "firebase")
-            let code = try await onOwnThread {
-                try rawCall(
-                    path,
-                    #"{"jsonrpc":"2.0","id":2,"method":"completeSignInLink","params":{"email":"a@example.com","code":"123456"}}"#
-                )
-            }
-            #expect(code["error"]?["code"] == 1000)
-            #expect(code["error"]?["data"]?["reason"] == "operation-not-allowed")
-            let both = try await onOwnThread {
-                try rawCall(
-                    path,
-                    #"{"jsonrpc":"2.0","id":3,"method":"completeSignInLink","params":{"link":"https://x.invalid","code":"1"}}"#
-                )
-            }
-            #expect(both["error"]?["code"] == -32602)
-        }
     }
 }

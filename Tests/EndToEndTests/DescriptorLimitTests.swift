@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -28,12 +29,12 @@ struct DescriptorLimitTests {
         let daemon = try ChildProcess(
             "/usr/bin/prlimit",
             [
-                "--nofile=300:300", "--", Binaries.path("sesamed"), "--config", directory + "/sesamed.toml",
+                "--nofile=300:300", "--", BuiltBinaries.path("sesamed"), "--config", directory + "/sesamed.toml",
                 "--state-dir", directory + "/state",
             ], logPrefix: directory + "/sesamed")
         let socket = directory + "/s.sock"
         do {
-            try await waitUntil("the daemon serves its guest") {
+            try await eventually("the daemon serves its guest") {
                 let state = try? await onOwnThread {
                     try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#)
                 }
@@ -65,7 +66,7 @@ struct DescriptorLimitTests {
             // (no EMFILE) while 171 clients stay connected.
             answered[0].close()
             var last: JSONValue?
-            try await waitUntil("a slot is free and the refresh is answered") {
+            try await eventually("a slot is free and the refresh is answered") {
                 last = try? await onOwnThread {
                     try rawCall(
                         socket, #"{"jsonrpc":"2.0","id":2,"method":"getIdToken","params":{"forceRefresh":true}}"#)
@@ -105,7 +106,7 @@ struct DescriptorLimitTests {
                     return connection
                 }
             }
-            try await waitUntil("the daemon says it cannot accept") {
+            try await eventually("the daemon says it cannot accept") {
                 daemon.log.contains("Cannot accept connections; trying again in a second")
             }
             // Backing off, not retrying in a loop (which takes a whole core): less than 1.5 s of CPU in 2 s.

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ struct EmulatorDataDirectoryTests {
             if stop == "SIGKILL" {
                 // Saved after the request, not only on the way out: wait for it, then give no chance.
                 let file = data + (backend == .supabase ? "/supabase_export/state.json" : "/auth_export/accounts.json")
-                try await waitUntil("the account is on disk") {
+                try await eventually("the account is on disk") {
                     ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains(uid)
                 }
                 emulator.child.signal(SIGKILL)

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// The harness's backend-neutral helpers do the same on both backends (the flow suites and the

@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct HostileStateTests {
         /// Runs sesamed to its exit (it must not block: 20 s at most).
         func run(environment: [String: String] = [:]) async throws -> CommandResult {
             try await runCommand(
-                Binaries.path("sesamed"),
+                BuiltBinaries.path("sesamed"),
                 ["--config", directory + "/c.toml", "--state-dir", state, "--socket", directory + "/s.sock"],
                 environment: environment, timeout: .seconds(20))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// `memory.release_when_idle`: the real daemon gives its code pages back once idle, goes on
@@ -14,7 +15,7 @@ struct IdleMemoryTests {
             let before = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
             let busy = try Self.residentCodeKiB(pid)
             var lowest = busy
-            try await waitUntil("the daemon said it gave its code pages back", timeout: .seconds(10)) {
+            try await eventually("the daemon said it gave its code pages back", timeout: .seconds(10)) {
                 lowest = min(lowest, try Self.residentCodeKiB(pid))
                 return daemon.log.contains("Idle: gave back the code pages not in use")
             }

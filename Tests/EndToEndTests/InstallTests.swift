@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 /// `scripts/install.sh` (`make install`) into a temporary DESTDIR.
@@ -11,7 +12,8 @@ struct InstallTests {
         let destdir = try makeTemporaryDirectory("inst")
         defer { try? FileManager.default.removeItem(atPath: destdir) }
         let run = { () async throws -> CommandResult in
-            try await runCommand("/bin/sh", [root + "/scripts/install.sh", Binaries.directory, destdir, "/opt/sesame"])
+            try await runCommand(
+                "/bin/sh", [root + "/scripts/install.sh", BuiltBinaries.directory, destdir, "/opt/sesame"])
         }
         let first = try await run()
         #expect(first.status == 0, "\(first)")

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -51,12 +52,13 @@ struct MergeTests {
             let (merge, account) = try await mergeGuest(emulator, client)
             #expect(try await emulator.accountExists(guest))
 
-            let help = try await runCommand(Binaries.path("sesame-example-migrator"), ["--help"])
+            let help = try await runCommand(BuiltBinaries.path("sesame-example-migrator"), ["--help"])
             #expect(help.status == 0)
             #expect(help.stdout.contains("--once"))
 
             let run = try await runCommand(
-                Binaries.path("sesame-example-migrator"), ["--store", store, "--socket", daemon.socketPath, "--once"])
+                BuiltBinaries.path("sesame-example-migrator"),
+                ["--store", store, "--socket", daemon.socketPath, "--once"])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("merge \(merge.mergeId): moved 2 record(s)"), "\(run.stdout)")
             #expect(run.stdout.contains("merge \(merge.mergeId): completed"), "\(run.stdout)")
@@ -67,11 +69,12 @@ struct MergeTests {
             #expect(records[account] == ["guest note 1", "guest note 2"])
             #expect(records["someone-else"] == ["keep"])
             #expect(try await client.state().pendingMerges.isEmpty)
-            try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
+            try await eventually("the guest is deleted") { try await !emulator.accountExists(guest) }
 
             // Nothing left: a second run does nothing and succeeds.
             let second = try await runCommand(
-                Binaries.path("sesame-example-migrator"), ["--store", store, "--socket", daemon.socketPath, "--once"])
+                BuiltBinaries.path("sesame-example-migrator"),
+                ["--store", store, "--socket", daemon.socketPath, "--once"])
             #expect(second.status == 0, "\(second.stderr)")
             #expect(second.stdout.isEmpty, "\(second.stdout)")
         }
@@ -84,13 +87,13 @@ struct MergeTests {
             let store = daemon.directory + "/notes.json"
             try #"{"\#(guest)": ["n"]}"#.write(toFile: store, atomically: true, encoding: .utf8)
             let migrator = try ChildProcess(
-                Binaries.path("sesame-example-migrator"), ["--store", store, "--socket", daemon.socketPath],
+                BuiltBinaries.path("sesame-example-migrator"), ["--store", store, "--socket", daemon.socketPath],
                 logPrefix: daemon.directory + "/migrator")
             defer { migrator.signal(SIGTERM) }
             try await Task.sleep(for: .milliseconds(500))
             let (_, account) = try await mergeGuest(emulator, client)
-            try await waitUntil("the migrator completed the merge") { try await client.state().pendingMerges.isEmpty }
-            try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
+            try await eventually("the migrator completed the merge") { try await client.state().pendingMerges.isEmpty }
+            try await eventually("the guest is deleted") { try await !emulator.accountExists(guest) }
             let records = try JSONDecoder().decode(
                 [String: [String]].self, from: Data(contentsOf: URL(fileURLWithPath: store)))
             #expect(records == [account: ["n"]], "\(migrator.stdout) \(migrator.stderr)")
@@ -112,14 +115,14 @@ struct MergeTests {
             let reset = try await client.signOut(reset: true)
             let third = try #require(reset.user?.uid)
             #expect(third != second)
-            try await waitUntil("the reset guest is deleted") { try await !emulator.accountExists(second) }
+            try await eventually("the reset guest is deleted") { try await !emulator.accountExists(second) }
             #expect(try await emulator.accountExists(guest))
             #expect(try await emulator.accountExists(account))
             try await watch.waitFor("reset")
 
             // The old merge can still be completed, and only then is its guest deleted.
             _ = try await client.completeMerge(mergeId: merge.mergeId)
-            try await waitUntil("the merged guest is deleted") { try await !emulator.accountExists(guest) }
+            try await eventually("the merged guest is deleted") { try await !emulator.accountExists(guest) }
             #expect(try await emulator.accountExists(third))
             #expect(try await emulator.accountExists(account))
         }
@@ -138,7 +141,7 @@ struct MergeTests {
             #expect(try await emulator.accountExists(guest))
             try await emulator.clearFaults()
             try await daemon.restart(waitFor: "authenticated")
-            try await waitUntil("the guest is deleted after the restart") { try await !emulator.accountExists(guest) }
+            try await eventually("the guest is deleted after the restart") { try await !emulator.accountExists(guest) }
             let state = try await daemon.client().state()
             #expect(state.pendingMerges.isEmpty)
             #expect(state.user?.uid == account)

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -75,7 +76,7 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             #expect(complete.status == 0, "\(complete)")
             #expect(complete.stdout == "merge \(mergeId) completed; 0 pending\n")
             #expect(try await daemon.ctl(["merges", "list"]).stdout == "no pending merges\n")
-            try await waitUntil("the guest account is deleted") { try await !emulator.accountExists(guest2) }
+            try await eventually("the guest account is deleted") { try await !emulator.accountExists(guest2) }
 
             // From an account, sign-out needs no --reset; from a guest, --reset deletes it.
             #expect(try await daemon.ctl(["sign-out", "--json"]).status == 0)
@@ -83,7 +84,7 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             let reset = try await daemon.ctl(["sign-out", "--reset"])
             #expect(reset.status == 0, "\(reset)")
             #expect(try await daemon.uid() != guest3)
-            try await waitUntil("the reset guest is deleted") { try await !emulator.accountExists(guest3) }
+            try await eventually("the reset guest is deleted") { try await !emulator.accountExists(guest3) }
         }
     }
 
@@ -150,7 +151,7 @@ struct SesamectlAccountTests: SesamectlTestHelpers {
             let deleted = try await daemon.ctl(["delete-account", "--yes"])
             #expect(deleted.status == 0, "\(deleted)")
             #expect(deleted.stdout.hasPrefix("account deleted; now anonymous guest (uid "), "\(deleted.stdout)")
-            try await waitUntil("the account is gone") { try await !emulator.accountExists(uid) }
+            try await eventually("the account is gone") { try await !emulator.accountExists(uid) }
             let guestDeleted = try object(try await daemon.ctl(["delete-account", "--yes", "--json"]))
             #expect(guestDeleted["status"] as? String == "anonymous")
         }

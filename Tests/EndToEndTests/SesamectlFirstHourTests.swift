@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -93,7 +94,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
             let deleted = try await daemon.ctl(["delete-account", "--yes"])
             #expect(deleted.status == 0, "\(deleted)")
             #expect(deleted.stdout.hasPrefix("account deleted; now anonymous guest (uid "), "\(deleted.stdout)")
-            try await waitUntil("the account is gone") { try await !emulator.accountExists(guest) }
+            try await eventually("the account is gone") { try await !emulator.accountExists(guest) }
         }
     }
 
@@ -104,7 +105,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
         try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) is needed for a terminal")
         func onTerminal(_ daemon: DaemonProcess, answer: String) async throws -> CommandResult {
             try await runCommand(
-                script, ["-qec", "'\(Binaries.path("sesamectl"))' delete-account", "/dev/null"],
+                script, ["-qec", "'\(BuiltBinaries.path("sesamectl"))' delete-account", "/dev/null"],
                 environment: ["SESAME_SOCKET": daemon.socketPath], stdin: answer + "\n")
         }
         try await withDaemon { emulator, daemon in
@@ -122,13 +123,13 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
             let confirmed = try await onTerminal(daemon, answer: "NED@example.com")
             #expect(confirmed.status == 0, "\(confirmed)")
             #expect(confirmed.stdout.contains("account deleted; now anonymous guest"), "\(confirmed.stdout)")
-            try await waitUntil("the account is gone") { try await !emulator.accountExists(uid) }
+            try await eventually("the account is gone") { try await !emulator.accountExists(uid) }
 
             let guest = try #require(try await daemon.uid())
             let guestDeleted = try await onTerminal(daemon, answer: "y")
             #expect(guestDeleted.status == 0, "\(guestDeleted)")
             #expect(guestDeleted.stdout.contains("[y/N]"), "\(guestDeleted.stdout)")
-            try await waitUntil("the guest is gone") { try await !emulator.accountExists(guest) }
+            try await eventually("the guest is gone") { try await !emulator.accountExists(guest) }
         }
     }
 
@@ -142,7 +143,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
             let advice = oneLine(token)
             #expect(advice.contains("sesamed has started a new guest session"), "\(advice)")
             #expect(advice.contains("run the command again"), "\(advice)")
-            try await waitUntil("a new guest") { try await daemon.uid().map { $0 != uid } ?? false }
+            try await eventually("a new guest") { try await daemon.uid().map { $0 != uid } ?? false }
             #expect(try await daemon.ctl(["token"]).status == 0)
         }
     }
@@ -165,7 +166,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
             #expect(oneLine(subTypo).contains("did you mean `sesamectl merges list`?"), "\(subTypo.stderr)")
 
             let first = try await runCommand(
-                Binaries.path("sesamectl"), ["--socket", daemon.socketPath, "--json", "status"])
+                BuiltBinaries.path("sesamectl"), ["--socket", daemon.socketPath, "--json", "status"])
             #expect(first.status == 0, "\(first)")
             #expect(try object(first)["status"] as? String == "anonymous")
 
@@ -200,19 +201,19 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
         try await withDaemon { _, daemon in
             let uid = try #require(try await daemon.uid())
             let watch = try ChildProcess(
-                Binaries.path("sesamectl"), ["watch"], environment: ["SESAME_SOCKET": daemon.socketPath],
+                BuiltBinaries.path("sesamectl"), ["watch"], environment: ["SESAME_SOCKET": daemon.socketPath],
                 logPrefix: daemon.directory + "/watch")
             defer { if watch.isRunning { watch.signal(SIGKILL) } }
             let line = "state: anonymous guest (uid \(uid))"
-            try await waitUntil("watch prints the state") { watch.stdout.contains(line) }
+            try await eventually("watch prints the state") { watch.stdout.contains(line) }
             #expect(watch.stdout.hasPrefix(line + "\n"), "\(watch.stdout)")
             // After a restart the state is printed again, once per connection.
             try await daemon.kill()
             try await daemon.restart()
-            try await waitUntil("watch reconnected", timeout: .seconds(30)) {
+            try await eventually("watch reconnected", timeout: .seconds(30)) {
                 watch.stderr.components(separatedBy: "connected to sesamed").count == 3
             }
-            try await waitUntil("watch prints the state again") {
+            try await eventually("watch prints the state again") {
                 watch.stdout.split(separator: "\n").filter { $0.hasPrefix("state: ") }.count == 2
             }
             watch.signal(SIGINT)
@@ -236,12 +237,12 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
                 environment: ["SESAME_SOCKET": daemon.socketPath, "PYTHONPATH": root + "/clients/python/src"],
                 logPrefix: daemon.directory + "/python")
             defer { if python.isRunning { python.signal(SIGKILL) } }
-            try await waitUntil("the example printed the token and the state") {
+            try await eventually("the example printed the token and the state") {
                 python.stdout.contains("token for \(uid) valid until")
                     && python.stdout.contains("anonymous \(uid) snapshot")
             }
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
-            try await waitUntil("the example printed the change") { python.stdout.contains("reset") }
+            try await eventually("the example printed the change") { python.stdout.contains("reset") }
             #expect(python.isRunning, "the example follows the session until stopped")
             #expect(python.stderr.isEmpty, "\(python.stderr)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -19,7 +20,7 @@ struct SesamectlRobustnessTests {
         defer { silent.close() }
         for arguments in [["status"], ["token"], ["sign-out", "--reset"], ["watch"]] {
             let result = try await runCommand(
-                Binaries.path("sesamectl"), arguments + ["--socket", path, "--timeout", "0.5"], environment: [:])
+                BuiltBinaries.path("sesamectl"), arguments + ["--socket", path, "--timeout", "0.5"], environment: [:])
             #expect(result.status == 69, "\(arguments): \(result)")
             #expect(result.stdout.isEmpty)
             #expect(
@@ -29,7 +30,7 @@ struct SesamectlRobustnessTests {
             #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         }
         let bad = try await runCommand(
-            Binaries.path("sesamectl"), ["status", "--socket", path, "--timeout", "-1"], environment: [:])
+            BuiltBinaries.path("sesamectl"), ["status", "--socket", path, "--timeout", "-1"], environment: [:])
         #expect(bad.status == 2, "\(bad)")
     }
 
@@ -38,7 +39,7 @@ struct SesamectlRobustnessTests {
         try await withEmulatorAndDaemon(settings: ["socket": ["mode": "\"0660\""]]) { _, daemon in
             chmod(daemon.directory, 0o755)
             let ctl = daemon.directory + "/sesamectl"
-            try FileManager.default.copyItem(atPath: Binaries.path("sesamectl"), toPath: ctl)
+            try FileManager.default.copyItem(atPath: BuiltBinaries.path("sesamectl"), toPath: ctl)
             chmod(ctl, 0o755)
             let group = String(cString: getgrgid(getegid()).pointee.gr_name)
             let result = try await runCommand(
@@ -68,7 +69,7 @@ struct SesamectlRobustnessTests {
         try await emulator.faults(["latencyMs": 1500])
         let daemon = try await DaemonProcess.start(emulator: emulator, waitFor: nil)
         defer { Task { await daemon.cleanUp() } }
-        try await waitUntil("the daemon's socket exists") { FileManager.default.fileExists(atPath: daemon.socketPath) }
+        try await eventually("the daemon's socket exists") { FileManager.default.fileExists(atPath: daemon.socketPath) }
         let text = try await daemon.ctl(["status"])
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("anonymous (guest)"), "\(text.stdout)")
@@ -78,7 +79,7 @@ struct SesamectlRobustnessTests {
         // And --json agrees, on a second daemon (fresh state directory).
         let second = try await DaemonProcess.start(emulator: emulator, waitFor: nil)
         defer { Task { await second.cleanUp() } }
-        try await waitUntil("the second daemon's socket exists") {
+        try await eventually("the second daemon's socket exists") {
             FileManager.default.fileExists(atPath: second.socketPath)
         }
         let json = try await second.ctl(["status", "--json"])

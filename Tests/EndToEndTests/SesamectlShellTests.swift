@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 /// The session from shell tools without code (issue 23): `sesamectl exec`, `token --header` and
@@ -26,7 +27,7 @@ struct SesamectlShellTests: SesamectlTestHelpers {
 
             let marker = try makeTemporaryDirectory("exec") + "/ran"
             let down = try await runCommand(
-                Binaries.path("sesamectl"), ["exec", "--socket", marker + ".sock", "--", "touch", marker])
+                BuiltBinaries.path("sesamectl"), ["exec", "--socket", marker + ".sock", "--", "touch", marker])
             #expect(down.status == 69, "\(down)")
             #expect(!FileManager.default.fileExists(atPath: marker), "nothing runs when the daemon is down")
 
@@ -48,14 +49,14 @@ struct SesamectlShellTests: SesamectlTestHelpers {
                 [work + "/server.py", work + "/served", work + "/port", "http://\(emulator.authHost)"],
                 logPrefix: work + "/server")
             defer { server.signal(SIGTERM) }
-            try await waitUntil("the git server listens") {
+            try await eventually("the git server listens") {
                 FileManager.default.fileExists(atPath: work + "/port") || !server.isRunning
             }
             let port = try String(contentsOfFile: work + "/port", encoding: .utf8).trimmingCharacters(
                 in: .whitespacesAndNewlines)
             let config = work + "/config"
             try FileManager.default.createDirectory(atPath: config + "/sesame", withIntermediateDirectories: true)
-            let helper = "!\(Binaries.path("sesamectl")) credential"
+            let helper = "!\(BuiltBinaries.path("sesamectl")) credential"
             let environment = [
                 "XDG_CONFIG_HOME": config, "HOME": work, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
                 "SESAME_SOCKET": daemon.socketPath,

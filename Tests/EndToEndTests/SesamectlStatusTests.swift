@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -50,7 +51,7 @@ struct SesamectlStatusTests: SesamectlTestHelpers {
             #expect(try await daemon.ctl(["token", "--force"]).status == 0)
 
             // In a command substitution, as a script uses it; and as a bearer token the backend takes.
-            let ctl = Binaries.path("sesamectl")
+            let ctl = BuiltBinaries.path("sesamectl")
             let env = ["SESAME_SOCKET": daemon.socketPath, "CTL": ctl]
             let substituted = try await runCommand(
                 "/bin/sh", ["-c", "T=$(\"$CTL\" token) && test ${#T} -gt 100 && echo ok"], environment: env)
@@ -99,7 +100,8 @@ struct SesamectlStatusTests: SesamectlTestHelpers {
             let asNobody = { (arguments: [String]) async throws -> CommandResult in
                 try await runCommand(
                     "/usr/bin/setpriv",
-                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", Binaries.path("sesamectl")] + arguments,
+                    ["--reuid=nobody", "--regid=nogroup", "--clear-groups", BuiltBinaries.path("sesamectl")]
+                        + arguments,
                     environment: ["SESAME_SOCKET": daemon.socketPath])
             }
             let status = try await asNobody(["status"])

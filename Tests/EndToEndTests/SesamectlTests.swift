@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -13,7 +14,7 @@ import Glibc
 struct SesamectlTests: SesamectlTestHelpers {
     @Test("bad usage exits 2 with one line; a missing socket exits 69 naming it")
     func badUsageAndMissingSocket() async throws {
-        let ctl = Binaries.path("sesamectl")
+        let ctl = BuiltBinaries.path("sesamectl")
         let missing = "/tmp/no-such-dir-\(UUID().uuidString.prefix(6))/s.sock"
         for arguments in [
             ["frobnicate"], ["status", "--frobnicate"], ["sign-in"], ["sign-in-idp", "google.com"],
@@ -68,10 +69,10 @@ struct SesamectlTests: SesamectlTestHelpers {
             let server = try ChildProcess(
                 "/usr/bin/env", ["python3", "-c", script, path, mode], logPrefix: directory + "/server." + mode)
             defer { server.signal(SIGKILL) }
-            try await waitUntil("the fake server listens") { server.stdout.contains("ready") }
+            try await eventually("the fake server listens") { server.stdout.contains("ready") }
             for arguments in [["status"], ["token"], ["sign-out", "--reset", "--json"]] {
                 let result = try await runCommand(
-                    Binaries.path("sesamectl"), arguments, environment: ["SESAME_SOCKET": path])
+                    BuiltBinaries.path("sesamectl"), arguments, environment: ["SESAME_SOCKET": path])
                 #expect(result.status == 69, "\(mode) \(arguments): \(result)")
                 #expect(oneLine(result).contains("closed the connection"), "\(mode): \(result.stderr)")
                 #expect(result.stdout.isEmpty)
@@ -101,25 +102,25 @@ struct SesamectlTests: SesamectlTestHelpers {
         try await withDaemon { _, daemon in
             let env = ["SESAME_SOCKET": daemon.socketPath]
             let human = try ChildProcess(
-                Binaries.path("sesamectl"), ["watch"], environment: env, logPrefix: daemon.directory + "/watch")
+                BuiltBinaries.path("sesamectl"), ["watch"], environment: env, logPrefix: daemon.directory + "/watch")
             let raw = try ChildProcess(
-                Binaries.path("sesamectl"), ["watch", "--json"], environment: env,
+                BuiltBinaries.path("sesamectl"), ["watch", "--json"], environment: env,
                 logPrefix: daemon.directory + "/watchjson")
             defer {
                 if human.isRunning { human.signal(SIGKILL) }
                 if raw.isRunning { raw.signal(SIGKILL) }
             }
             // `connected` goes to standard error once the subscription is in place.
-            try await waitUntil("both watchers are subscribed") {
+            try await eventually("both watchers are subscribed") {
                 human.stderr.contains("connected to sesamed") && raw.stderr.contains("connected to sesamed")
             }
             let reset = try await daemon.ctl(["sign-out", "--reset"])
             #expect(reset.status == 0, "\(reset)")
-            try await waitUntil("watch prints reset and anonymous-created") {
+            try await eventually("watch prints reset and anonymous-created") {
                 human.stdout.contains("authStateChanged reset")
                     && human.stdout.contains("authStateChanged anonymous-created")
             }
-            try await waitUntil("watch --json prints both notifications") {
+            try await eventually("watch --json prints both notifications") {
                 raw.stdout.contains("\"reset\"") && raw.stdout.contains("\"anonymous-created\"")
             }
             for line in raw.stdout.split(separator: "\n") {
@@ -137,20 +138,20 @@ struct SesamectlTests: SesamectlTestHelpers {
             // The daemon dies and comes back: watch reconnects and sees the next change.
             try await daemon.kill()
             try await daemon.restart()
-            try await waitUntil("watch reconnected", timeout: .seconds(30)) {
+            try await eventually("watch reconnected", timeout: .seconds(30)) {
                 human.stderr.components(separatedBy: "connected to sesamed").count == 3
             }
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
-            try await waitUntil("watch prints the second reset") {
+            try await eventually("watch prints the second reset") {
                 human.stdout.components(separatedBy: "authStateChanged reset").count == 3
             }
             #expect(human.isRunning)
 
             // A clean stop announces itself; watch waits for the next daemon.
             #expect(try await daemon.stop() == 0)
-            try await waitUntil("watch prints the shutdown") { human.stdout.contains("shutdown: sesamed is stopping") }
+            try await eventually("watch prints the shutdown") { human.stdout.contains("shutdown: sesamed is stopping") }
             try await daemon.restart()
-            try await waitUntil("watch reconnected again", timeout: .seconds(30)) {
+            try await eventually("watch reconnected again", timeout: .seconds(30)) {
                 human.stderr.components(separatedBy: "connected to sesamed").count == 4
             }
             #expect(human.isRunning)
@@ -177,9 +178,9 @@ struct SesamectlTests: SesamectlTestHelpers {
                 "/usr/bin/env", ["python3", "-u", "-c", code], environment: ["SESAME_SOCKET": daemon.socketPath],
                 logPrefix: daemon.directory + "/python")
             defer { if python.isRunning { python.signal(SIGKILL) } }
-            try await waitUntil("the example printed the state") { python.stdout.contains("anonymous \(uid)") }
+            try await eventually("the example printed the state") { python.stdout.contains("anonymous \(uid)") }
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
-            try await waitUntil("the example printed the notifications") {
+            try await eventually("the example printed the notifications") {
                 python.stdout.contains("'reset'") && python.stdout.contains("'anonymous-created'")
             }
             #expect(python.stderr.isEmpty, "\(python.stderr)")
@@ -188,7 +189,7 @@ struct SesamectlTests: SesamectlTestHelpers {
 
     @Test("completion scripts and the man page are generated")
     func completionsAndManPage() async throws {
-        let ctl = Binaries.path("sesamectl")
+        let ctl = BuiltBinaries.path("sesamectl")
         for shell in ["bash", "zsh", "fish"] {
             let script = try await runCommand(ctl, ["--generate-completion-script", shell])
             #expect(script.status == 0, "\(shell): \(script.stderr)")

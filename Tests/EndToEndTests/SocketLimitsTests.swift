@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)

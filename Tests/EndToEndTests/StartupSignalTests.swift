@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)

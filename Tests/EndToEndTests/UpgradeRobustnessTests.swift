@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -64,7 +65,7 @@ struct UpgradeRobustnessTests {
             let state = try await client.state()
             #expect(state.user?.uid == guest)
             #expect(state.user?.isAnonymous == true)
-            try await waitUntil("the backend linked the guest after all") {
+            try await eventually("the backend linked the guest after all") {
                 try await emulator.account(guest)?["email"]?.stringValue == "tim@example.com"
             }
             let reloaded = try await client.reload()
@@ -127,14 +128,14 @@ struct UpgradeRobustnessTests {
                 _ = try await client.completeSignInLink(link: link)
             }
             try await emulator.clearFaults()
-            try await waitUntil("the backend linked the guest after all") {
+            try await eventually("the backend linked the guest after all") {
                 try await emulator.account(guest)?["email"]?.stringValue == "lost@example.com"
             }
             // The daemon still believes it holds a guest; the person resets it.
             #expect(try await client.state().user?.isAnonymous == true)
             let reset = try await client.signOut(reset: true)
             #expect(reset.user?.uid != guest)
-            try await waitUntil("the daemon decided about the old guest") {
+            try await eventually("the daemon decided about the old guest") {
                 daemon.log.contains("no longer anonymous at the backend")
             }
             #expect(try await emulator.accountExists(guest))

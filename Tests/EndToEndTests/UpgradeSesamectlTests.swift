@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -41,7 +42,7 @@ struct UpgradeSesamectlTests {
             #expect(bogus.stderr.contains("merges list"), "\(bogus.stderr)")
             let done = try await daemon.ctl(["merges", "complete", mergeId])
             #expect(done.status == 0, "\(done.stderr)")
-            try await waitUntil("the merged guest is deleted") { try await !emulator.accountExists(secondGuest) }
+            try await eventually("the merged guest is deleted") { try await !emulator.accountExists(secondGuest) }
             #expect(try await client.state().pendingMerges.isEmpty)
 
             let idp = try await daemon.ctl([
@@ -163,7 +164,7 @@ struct UpgradeSesamectlTests {
             #expect(try await !emulator.accountExists(second))
             let third = try #require(try await daemon.uid())
             #expect(try await daemon.ctl(["sign-out", "--reset"]).status == 0)
-            try await waitUntil("the reset guest is deleted") { try await !emulator.accountExists(third) }
+            try await eventually("the reset guest is deleted") { try await !emulator.accountExists(third) }
             #expect(try await emulator.accountExists(guest))
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -120,7 +121,7 @@ struct UsernameRaceTests: UsernameTestHelpers {
             let uid = try #require(account.user?.uid)
             try await databaseFaults(emulator, ["latencyMs": 4000, "pathPrefix": "/users/details"])
             let attempt = Task { try? await daemon.ctl(["username", "set", "Second_Name"]) }
-            try await waitUntil("the new name is claimed") { try await owner(emulator, "second_name") == uid }
+            try await eventually("the new name is claimed") { try await owner(emulator, "second_name") == uid }
             try await daemon.kill()
             _ = await attempt.value
             try await databaseFaults(emulator, nil)
@@ -128,13 +129,13 @@ struct UsernameRaceTests: UsernameTestHelpers {
             #expect(try await owner(emulator, "first_name") == uid)
 
             try await daemon.restart(waitFor: "authenticated")
-            try await waitUntil("the rename is finished") {
+            try await eventually("the rename is finished") {
                 let record = try await details(emulator, uid)
                 let old = try await database(emulator, "users/usernames/first_name")
                 return record.username == "Second_Name" && old == .null
             }
             #expect(try await owner(emulator, "second_name") == uid)
-            try await waitUntil("the state shows the new name") {
+            try await eventually("the state shows the new name") {
                 try await client.state().user?.username == "Second_Name"
             }
             let signIn = try await client.signIn(identifier: "second_name", password: "secret12")

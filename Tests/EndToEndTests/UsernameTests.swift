@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 #if canImport(Glibc)
@@ -71,7 +72,7 @@ struct UsernameTests: UsernameTestHelpers {
             #expect(try await details(emulator, uid).email == "reset.me@example.com")
             let sent = try await daemon.ctl(["reset-password", "RESETTER"])
             #expect(sent.status == 0, "\(sent.stderr)")
-            try await waitUntil("a reset code for the account's email") {
+            try await eventually("a reset code for the account's email") {
                 try await emulator.oobLink(email: "reset.me@example.com", requestType: "PASSWORD_RESET") != nil
             }
             await expectReason("username-not-found") { try await client.sendPasswordReset(identifier: "nobody_here") }
@@ -157,7 +158,7 @@ struct UsernameTests: UsernameTestHelpers {
                 #expect(error.code == 2000, "\(error)")
             }
             try await databaseFaults(emulator, nil)
-            try await waitUntil("nothing is left half-claimed", timeout: .seconds(40)) {
+            try await eventually("nothing is left half-claimed", timeout: .seconds(40)) {
                 let slow = try await database(emulator, "users/usernames/slow_name")
                 let kept = try await owner(emulator, "kept_name")
                 return slow == .null && kept == uid

@@ -1,6 +1,8 @@
 import Foundation
 import SesameCore
+import SesameLocalAPI
 import SesameSupabase
+import SesameTesting
 import Testing
 
 /// Supabase-only behaviour of the adapter, over real HTTP against the emulator's Supabase
@@ -83,7 +85,7 @@ struct SupabaseEmulatorTests {
         try await SupabaseConformanceBackend.with { b in
             let guest = try await b.supabase.signUpAnonymously()
             try await b.helper.faults(
-                b.url, #"{"failNext":1,"failStatus":429,"failMessage":"over_request_rate_limit"}"#)
+                b.url, ["failNext": 1, "failStatus": 429, "failMessage": "over_request_rate_limit"])
             let refusal = await #expect(throws: RemoteAuthError.self) {
                 _ = try await b.supabase.refresh(guest.refreshToken)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Synchronization
 import Testing
 
@@ -30,9 +31,7 @@ struct ConnectedEventTests {
 
         let state = await daemon.stateJSON
         await daemon.answerHeld(method: "subscribe", with: .result(["subscription": 1, "state": state]))
-        try await within(5, "connected") {
-            while events.withLock({ $0 }) != ["connected"] { try await Task.sleep(for: .milliseconds(10)) }
-        }
+        try await eventually("connected", timeout: .seconds(5)) { events.withLock { $0 } == ["connected"] }
         reader.cancel()
         await client.close()
         await daemon.stop()

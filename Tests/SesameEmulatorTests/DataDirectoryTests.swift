@@ -1,4 +1,6 @@
 import Foundation
+import SesameEmulatorTesting
+import SesameTesting
 import Testing
 
 @testable import SesameEmulator
@@ -12,7 +14,7 @@ struct DataDirectoryTests {
         let firebase: TestEmulator
         let supabase: SupabaseTestEmulator
 
-        static func start(_ directory: String, time: ManualTime = ManualTime()) async throws -> Both {
+        static func start(_ directory: String, time: EmulatorTime = EmulatorTime()) async throws -> Both {
             let emulator = try await SesameEmulator.start(
                 EmulatorConfiguration(
                     authPort: 0, databasePort: 0, clock: time.clock, supabase: SupabaseEmulatorConfiguration(port: 0),
@@ -78,7 +80,7 @@ struct DataDirectoryTests {
         let guest = try await running.firebase.signUpAnonymously()
         let uid = try #require(guest["localId"]?.stringValue)
         let supabaseUid = try #require(try await running.supabase.anonymousSession()["user"]?["id"]?.stringValue)
-        try await Self.waitUntil("both accounts are on disk") {
+        try await eventually("both accounts are on disk") {
             func text(_ path: String) -> String {
                 (try? String(contentsOfFile: directory + path, encoding: .utf8)) ?? ""
             }
@@ -130,14 +132,6 @@ struct DataDirectoryTests {
             _ = try await SesameEmulator.start(
                 EmulatorConfiguration(
                     authPort: 0, databasePort: 0, importDirectory: directory, dataDirectory: directory))
-        }
-    }
-
-    private static func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while !condition() {
-            if ContinuousClock.now > deadline { throw SesameEmulatorError("timed out waiting until \(what)") }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 }

@@ -2,19 +2,13 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SesameTesting
 import Testing
 
 @testable import SesameEmulator
 
-/// The built `sesame-emulator` binary beside the test bundle, when it was built.
-private let emulatorBinary: String? = {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [directory, directory.deletingLastPathComponent()] {
-        let path = candidate.appendingPathComponent("sesame-emulator").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}()
+/// The built `sesame-emulator`, when it was built.
+private let emulatorBinary = BuiltBinaries.existing("sesame-emulator")
 
 @Suite("The sesame-emulator executable")
 struct ExecutableTests {
@@ -35,14 +29,12 @@ struct ExecutableTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // Await readiness: poll the output with a deadline (the lines appear once both ports are bound).
-        let deadline = ContinuousClock.now + .seconds(30)
+        // The lines appear once both ports are bound.
         var lines: [String] = []
-        while ContinuousClock.now < deadline {
-            let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
-            lines = text.split(separator: "\n").map(String.init)
-            if lines.count >= 2 { break }
-            try await Task.sleep(for: .milliseconds(20))
+        try await eventually("both ports are printed", timeout: .seconds(30)) {
+            lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                String.init)
+            return lines.count >= 2
         }
         #expect(lines.count == 2)
         let pattern = #/^sesame-emulator: (auth|database) listening on http://127\.0\.0\.1:(\d+)$/#

@@ -1,4 +1,5 @@
 import NIOCore
+import SesameEmulatorTesting
 import Testing
 
 @testable import SesameEmulator

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameEmulatorTesting
 import Testing
 
 @testable import SesameEmulator

@@ -2,19 +2,10 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import SesameEmulatorTesting
 import Testing
 
 @testable import SesameEmulator
-
-/// A clock tests move by hand instead of sleeping.
-final class ManualTime: Sendable {
-    private let now = Mutex<Int>(1_800_000_000_000)
-
-    var clock: EmulatorClock { EmulatorClock { [self] in now.withLock { $0 } } }
-
-    func advance(seconds: Int) { now.withLock { $0 += seconds * 1000 } }
-}
 
 /// One HTTP answer, with the body parsed as JSON when it is JSON.
 struct HTTPAnswer: Sendable {
@@ -35,7 +26,7 @@ struct HTTPAnswer: Sendable {
 /// An emulator started in-process on ephemeral ports, plus HTTP helpers for tests.
 struct TestEmulator: Sendable {
     let emulator: SesameEmulator
-    let time: ManualTime
+    let time: EmulatorTime
 
     var authBase: String { "http://127.0.0.1:\(emulator.authPort)" }
     var databaseBase: String { "http://127.0.0.1:\(emulator.databasePort)" }
@@ -48,18 +39,10 @@ struct TestEmulator: Sendable {
     static func with(
         importDirectory: String? = nil, _ body: (TestEmulator) async throws -> Void
     ) async throws {
-        let time = ManualTime()
-        let emulator = try await SesameEmulator.start(
-            EmulatorConfiguration(
-                host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project",
-                importDirectory: importDirectory, clock: time.clock))
-        do {
+        let time = EmulatorTime()
+        try await withEmulator(EmulatorConfiguration(importDirectory: importDirectory), time: time) { emulator in
             try await body(TestEmulator(emulator: emulator, time: time))
-        } catch {
-            await emulator.stop()
-            throw error
         }
-        await emulator.stop()
     }
 
     func request(

@@ -40,15 +40,6 @@ func next(
     throw TimedOut()
 }
 
-/// Polls a condition (on real time, briefly) until it holds.
-func eventually(_ condition: () async -> Bool) async throws {
-    for _ in 0..<2000 {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    throw TimedOut()
-}
-
 extension SessionEvent {
     var reason: AuthChangeReason? {
         if case .authStateChanged(_, let reason) = kind { return reason }

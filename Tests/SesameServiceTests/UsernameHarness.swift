@@ -42,12 +42,11 @@ struct UsernameHarness {
 
     /// Advances the clock until `condition` holds (for retries planned on the clock).
     func advanceUntil(_ condition: () async -> Bool) async throws {
-        for _ in 0..<400 {
-            if await condition() { return }
+        try await eventually("a retry planned on the clock ran") {
+            if await condition() { return true }
             clock.advance(seconds: 2)
-            try await Task.sleep(for: .milliseconds(10))
+            return false
         }
-        throw TimedOut()
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 @testable import SesameSocketServer
@@ -22,7 +23,7 @@ struct ConnectionBoundTests {
         let harness = try await SocketHarness.start()
         defer { Task { await harness.stop() } }
         try await harness.awaitAnonymous()
-        let client = try RawClient(path: harness.path)
+        let client = try RawConnection(path: harness.path)
         client.setBlocking(false)
         // Lines go 50 to a write (the kernel counts a small write as much more than its bytes).
         func batch(from first: Int) -> [UInt8] { (first..<first + 50).flatMap { Self.line($0) } }
@@ -30,7 +31,7 @@ struct ConnectionBoundTests {
         var pending = batch(from: 0)[...]
         var paused: LocalAPIServer.ConnectionState?
         while paused == nil {
-            let written = try client.write(pending)
+            let written = client.writeSome(Array(pending))
             pending = pending.dropFirst(written)
             if pending.isEmpty {
                 sent += 50
@@ -60,7 +61,7 @@ struct ConnectionBoundTests {
         var lines = 0
         var partial: [UInt8] = []
         while lines < expected {
-            let bytes = try client.read()
+            let bytes = try client.readSome()
             #expect(!bytes.isEmpty)
             if bytes.isEmpty { break }
             partial += bytes

@@ -33,7 +33,7 @@ struct PeerLimitsTests {
                 #expect(try await second.call("getState", id: 2)["result"] != nil)
             }
             // The slot is given back once the daemon sees the close.
-            while harness.server.openConnections > 1 { try await Task.sleep(for: .milliseconds(5)) }
+            try await eventually("the slot is given back") { harness.server.openConnections == 1 }
             try await withClient(harness.path) { again in
                 let answer = try await again.call("hello")
                 #expect(answer["result"] != nil)

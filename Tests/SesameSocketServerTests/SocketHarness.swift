@@ -88,15 +88,10 @@ final class SocketHarness: Sendable {
 
     /// Waits until the anonymous user exists.
     func awaitAnonymous() async throws {
-        for _ in 0..<2000 {
-            if await service.state.status == .anonymous { return }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw TestTimeout()
+        try await eventually("the anonymous user exists") { await service.state.status == .anonymous }
     }
 }
 
-struct TestTimeout: Error {}
 struct ConnectionClosed: Error {}
 
 /// A line-oriented client over a real Unix socket.

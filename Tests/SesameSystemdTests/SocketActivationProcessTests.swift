@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 @testable import SesameSystemd
@@ -10,7 +11,7 @@ import Testing
     static let tool = "/usr/bin/systemd-socket-activate"
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: tool)))
-    func passedSocketIsFoundAndServes() throws {
+    func passedSocketIsFoundAndServes() async throws {
         let directory = NSTemporaryDirectory() + "sesame-activate-\(getpid())-\(UInt32.random(in: .min ... .max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -31,39 +32,18 @@ import Testing
         }
 
         // The tool binds the socket, then execs the child on the first connection.
-        let reply = try connectAndRead(socketPath, timeout: .seconds(30))
-        #expect(reply == "count=1 names=control listener=3")
-    }
-
-    private func connectAndRead(_ path: String, timeout: Duration) throws -> String {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            if connected == 0 {
-                var seconds = timeval(tv_sec: 30, tv_usec: 0)
-                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &seconds, socklen_t(MemoryLayout<timeval>.size))
-                var reply: [UInt8] = []
-                var buffer = [UInt8](repeating: 0, count: 256)
-                while true {
-                    let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                    if count <= 0 { break }
-                    reply += buffer[0..<count]
-                }
-                return String(decoding: reply, as: UTF8.self)
-            }
-            guard clock.now < deadline else { throw POSIXError(.ETIMEDOUT) }
-            usleep(2000)  // the tool has not bound the socket yet
+        var connected: RawConnection?
+        try await eventually("systemd-socket-activate listens", timeout: .seconds(30)) {
+            connected = try RawConnection(path: socketPath)
+            return true
         }
+        let connection = try #require(connected)
+        let reply = try await onOwnThread {
+            var bytes: [UInt8] = []
+            while case let chunk = try connection.readSome(), !chunk.isEmpty { bytes += chunk }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(reply == "count=1 names=control listener=3")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// The backend says a token lives absurdly long or short (the emulator's `tokenExpiresIn`

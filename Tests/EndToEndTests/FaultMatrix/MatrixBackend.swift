@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// A backend column of the fault matrix: where each flow's call goes on it, and a look at its

@@ -1,4 +1,5 @@
 import SesameClient
+import SesameTesting
 import Testing
 
 /// One flow of the fault matrix: a row. Each flow names the call the fault is put on, runs
@@ -97,13 +98,13 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // the retry (Firebase): either is fine, the retry decides.
             return
         case .createAccount, .emailLink:
-            try await waitUntil("the backend gave \(uid) an email") { try await backend.email(of: uid) != nil }
+            try await eventually("the backend gave \(uid) an email") { try await backend.email(of: uid) != nil }
         case .federated:
-            try await waitUntil("the backend linked google.com to \(uid)") {
+            try await eventually("the backend linked google.com to \(uid)") {
                 try await backend.providers(of: uid).contains("google.com")
             }
         case .deleteAccount:
-            try await waitUntil("the backend deleted \(uid)") { try await !backend.accountExists(uid) }
+            try await eventually("the backend deleted \(uid)") { try await !backend.accountExists(uid) }
         case .anonymousStart, .refresh, .signInAndMerge, .signOut, .serverSignOut:
             return
         }
@@ -137,11 +138,11 @@ enum MatrixFlow: String, CaseIterable, Sendable, CustomTestStringConvertible {
             // the faults were cleared, and for the connectivity its answer brings back.
             let backend = rig.emulator
             let faulted = try await backend.calls()["logout"] ?? 0
-            try await waitUntil("the daemon ends the old session at the server", timeout: .seconds(40)) {
+            try await eventually("the daemon ends the old session at the server", timeout: .seconds(40)) {
                 try await backend.calls()["logout"] ?? 0 > faulted
             }
             let client = rig.client
-            try await waitUntil("the server-side sign-out turns connectivity online", timeout: .seconds(40)) {
+            try await eventually("the server-side sign-out turns connectivity online", timeout: .seconds(40)) {
                 try await client.state().connectivity == .online
             }
             return

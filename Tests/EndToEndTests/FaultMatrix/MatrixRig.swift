@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameTesting
 import Testing
 
 /// One emulator and one daemon (with the matrix's short `backend.request_timeout`) for one
@@ -51,7 +52,7 @@ struct MatrixRig: Sendable {
         if afterMailTimer { try await backend.skipMailTimer() }
         _ = try await client.sendSignInLink(email: email)
         var link: String?
-        try await waitUntil("a new sign-in link for \(email)") {
+        try await eventually("a new sign-in link for \(email)") {
             link = try await backend.signInLink(email)
             return link != nil && link != previous
         }
@@ -65,7 +66,7 @@ struct MatrixRig: Sendable {
         if flow.faultsBeforeStart {
             if !fault.isSkew {
                 // The daemon has tried to create its first guest and failed.
-                try await waitUntil("sesamed is up and offline") { try await client.state().connectivity == .offline }
+                try await eventually("sesamed is up and offline") { try await client.state().connectivity == .offline }
             }
         } else {
             setup = try await flow.prepare(self)
@@ -87,7 +88,7 @@ struct MatrixRig: Sendable {
             }
             if fault != .garbage {
                 // (Other calls may succeed meanwhile and turn it online again, so look at every state.)
-                try await waitUntil("connectivity turned offline") {
+                try await eventually("connectivity turned offline") {
                     await watch.log.states.contains { $0.connectivity == .offline }
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// `backend.request_timeout` in `sesamed.toml`, with the built daemon.
@@ -25,7 +26,7 @@ struct RequestTimeoutTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try sample.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         let result = try await runCommand(
-            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+            BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
         #expect(result.status == 78)
         #expect(result.stderr.contains("'firebase.api_key' is required"), "\(result.stderr)")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Passwordless and federated sign-in from a guest on each backend (issue 9, item 6). Where the

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Supabase's rotating refresh tokens (issue 9, item 3; docs/providers.md, "Rotating refresh
@@ -33,7 +34,7 @@ struct RotationTests {
         try daemon.restoreState(from: saved)
         try await emulator.faults(["clockSkewSeconds": .integer(Int64(skew))])
         try await daemon.restart(waitFor: nil)
-        try await waitUntil("the daemon answers") { (try? await daemon.stateJSON()) != nil }
+        try await eventually("the daemon answers") { (try? await daemon.stateJSON()) != nil }
         let again = daemon.client()
         return (again, try await StateWatch.start(again))
     }
@@ -50,7 +51,7 @@ struct RotationTests {
             // revokes the whole family; the daemon reports it and starts a new guest.
             _ = try? await client.idToken(forceRefresh: true)
             try await watch.waitFor("session-revoked")
-            try await waitUntil("a fresh guest") {
+            try await eventually("a fresh guest") {
                 let state = try await client.state()
                 return state.status == .anonymous && state.user != nil && state.user?.uid != guest
             }
@@ -66,7 +67,7 @@ struct RotationTests {
             defer { Task { await again.close() } }
             _ = try? await again.idToken(forceRefresh: true)
             try await accountWatch.waitFor("session-revoked")
-            try await waitUntil("the account is signed out") {
+            try await eventually("the account is signed out") {
                 let state = try await again.state()
                 return state.status != .authenticated && state.user?.uid != account
             }

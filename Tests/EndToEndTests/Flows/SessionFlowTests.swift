@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// The session's life on each backend (issue 9, item 6): anonymous first, restarts, token
@@ -41,10 +42,10 @@ struct SessionFlowTests {
         let first = try await client.state()
         // With a 60 s lifetime and a 300 s margin, the daemon refreshes at half the lifetime:
         // 30 s, the soonest it ever refreshes by itself (RefreshSchedule.minimumInterval).
-        try await waitUntil("a refresh happened without anyone asking", timeout: .seconds(50)) {
+        try await eventually("a refresh happened without anyone asking", timeout: .seconds(50)) {
             try await emulator.refreshCount() >= 1
         }
-        try await waitUntil("the state shows the new expiry") {
+        try await eventually("the state shows the new expiry") {
             (try await client.state().tokenExpiresAt ?? .distantPast) > (first.tokenExpiresAt ?? .distantFuture)
         }
         #expect(try await client.state().user?.uid == first.user?.uid)
@@ -96,7 +97,7 @@ struct SessionFlowTests {
             try await emulator.faults(["answerDelayMs": 120_000, "pathPrefix": .string(emulator.refreshPathPrefix)])
             let client = daemon.client()
             let pending = Task { try? await client.idToken(forceRefresh: true) }
-            try await waitUntil("the backend handled the refresh and holds its answer") {
+            try await eventually("the backend handled the refresh and holds its answer") {
                 try await emulator.answersHeld() >= 1
             }
             #expect(try await emulator.refreshCount() == 1)

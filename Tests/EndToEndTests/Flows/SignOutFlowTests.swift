@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Sessions ending on each backend (issue 9, item 6): sign-out (ended at the server on
@@ -20,7 +21,7 @@ struct SignOutFlowTests {
             #expect(afterReset.status == .anonymous)
             let second = try #require(afterReset.user?.uid)
             #expect(second != guest)
-            try await waitUntil("the old guest is gone at the backend") { try await !emulator.accountExists(guest) }
+            try await eventually("the old guest is gone at the backend") { try await !emulator.accountExists(guest) }
 
             let linked = try await client.createAccount(email: "out@example.com", password: "secret12")
             #expect(linked.user?.uid == second)
@@ -55,7 +56,7 @@ struct SignOutFlowTests {
                 _ = try await client.idToken(forceRefresh: true)
             }
             #expect(error != nil)
-            try await waitUntil("a new anonymous user exists") {
+            try await eventually("a new anonymous user exists") {
                 let state = try await client.state()
                 return state.status == .anonymous && state.user?.uid != uid && state.user != nil
             }
@@ -69,7 +70,7 @@ struct SignOutFlowTests {
             try await expectDaemonError("session-revoked", code: 4000) {
                 _ = try await client.idToken(forceRefresh: true)
             }
-            try await waitUntil("a new guest replaced the deleted account") {
+            try await eventually("a new guest replaced the deleted account") {
                 let state = try await client.state()
                 return state.status == .anonymous && state.user?.uid != guest && state.user != nil
             }
@@ -109,7 +110,7 @@ struct SignOutFlowTests {
                     _ = try await again.idToken(forceRefresh: true)
                 }
                 #expect(daemon.log.contains("refresh_token_not_found"))
-                try await waitUntil("a new guest") {
+                try await eventually("a new guest") {
                     let state = try await again.state()
                     return state.status == .anonymous && state.user != nil && state.user?.uid != account
                 }

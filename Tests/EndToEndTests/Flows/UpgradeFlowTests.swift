@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// A guest becomes an account on each backend (issue 9, item 6): in place with createAccount,
@@ -69,7 +70,7 @@ struct UpgradeFlowTests {
             let completed = try await client.completeMerge(mergeId: merge.mergeId)
             #expect(completed.pendingMerges.isEmpty && completed.user?.uid == account)
             // Both backends delete the guest (Supabase through the deployed delete function).
-            try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
+            try await eventually("the guest is deleted") { try await !emulator.accountExists(guest) }
             #expect(try await emulator.accountExists(account))
             try await expectDaemonError("no-such-merge", code: 4000) {
                 _ = try await client.completeMerge(mergeId: merge.mergeId)
@@ -93,7 +94,7 @@ struct UpgradeFlowTests {
                 ? "/auth/v1/token" : "/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword"
             try await emulator.faults(["answerDelayMs": 120_000, "pathPrefix": .string(signInPath)])
             let pending = Task { try? await client.signIn(identifier: "kil@example.com", password: "secret12") }
-            try await waitUntil("the backend signed in and holds its answer") { try await emulator.answersHeld() >= 1 }
+            try await eventually("the backend signed in and holds its answer") { try await emulator.answersHeld() >= 1 }
             try await daemon.kill()
             _ = await pending.value
             try await emulator.faults(["answerDelayMs": 0])
@@ -141,7 +142,7 @@ struct UpgradeFlowTests {
         #expect(try await emulator.refreshCount() == before + 3)
         #expect(!daemon.log.contains("refresh_token_already_used"))
         _ = try await again.completeMerge(mergeId: merge.mergeId)
-        try await waitUntil("the guest is deleted") { try await !emulator.accountExists(guest) }
+        try await eventually("the guest is deleted") { try await !emulator.accountExists(guest) }
         try await expectDaemonError("no-such-merge", code: 4000) { _ = try await again.idToken(uid: guest) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Usernames on each backend (issue 9, item 6): set, sign in by username, released on delete.
@@ -66,7 +67,7 @@ struct UsernameFlowTests {
             #expect(reloaded.user?.email == "new@example.com")
             #expect(reloaded.user?.username == "Mover")
             // The daemon brings the directory's record in step through a durable step.
-            try await waitUntil("the username record names the new email") {
+            try await eventually("the username record names the new email") {
                 try await emulator.usernameDetails(uid).email == "new@example.com"
             }
             _ = try await client.signOut()

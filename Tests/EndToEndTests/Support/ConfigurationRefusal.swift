@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 /// Starts the built `sesamed` once per value of `section.key` (with a minimal Firebase
@@ -10,7 +11,7 @@ func expectRefused(section: String, key: String, values: [String]) async throws 
         let text = "[\(section)]\n\(key) = \(value)\n[firebase]\napi_key = \"k\"\nproject_id = \"p\"\n"
         try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
         let result = try await runCommand(
-            Binaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+            BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
         #expect(result.status == 78, "\(key) = \(value) → \(result.status): \(result.stderr)")
         #expect(result.stderr.contains("\(section).\(key)"), "\(key) = \(value) → \(result.stderr)")
     }

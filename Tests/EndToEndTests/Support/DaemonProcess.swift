@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -74,7 +75,7 @@ final class DaemonProcess: @unchecked Sendable {
     private static func launch(directory: String, environment: [String: String], generation: Int) throws -> ChildProcess
     {
         try ChildProcess(
-            Binaries.path("sesamed"),
+            BuiltBinaries.path("sesamed"),
             ["--config", directory + "/sesamed.toml", "--state-dir", directory + "/state", "--log-level", "debug"],
             environment: environment, logPrefix: directory + "/sesamed.\(generation)")
     }
@@ -117,7 +118,7 @@ final class DaemonProcess: @unchecked Sendable {
     ) async throws -> CommandResult {
         var env = environment
         env["SESAME_SOCKET"] = socketPath
-        return try await runCommand(Binaries.path("sesamectl"), arguments, environment: env, stdin: stdin)
+        return try await runCommand(BuiltBinaries.path("sesamectl"), arguments, environment: env, stdin: stdin)
     }
 
     /// A fresh client library instance for this daemon.
@@ -134,7 +135,7 @@ final class DaemonProcess: @unchecked Sendable {
 
     func waitForStatus(_ status: String, timeout: Duration = .seconds(30)) async throws {
         do {
-            try await waitUntil("sesamed reports \(status)", timeout: timeout) {
+            try await eventually("sesamed reports \(status)", timeout: timeout) {
                 guard child.isRunning || status == "exited" else {
                     throw HarnessError("sesamed exited: \(log)")
                 }

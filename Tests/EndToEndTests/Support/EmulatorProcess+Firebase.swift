@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 
 /// The Firebase side of ``EmulatorProcess``: the Auth emulator's admin and emulator-only
 /// endpoints on the auth port.
@@ -14,8 +15,7 @@ extension EmulatorProcess {
 
     /// The newest out-of-band link sent to an address, of a request type.
     func oobLink(email: String, requestType: String = "EMAIL_SIGNIN") async throws -> String? {
-        let (_, body) = try await request("GET", "/emulator/v1/projects/\(Self.project)/oobCodes")
-        return body["oobCodes"]?.arrayValue?.last {
+        try await EmulatorHTTP().oobCodes("http://\(authHost)").last {
             $0["email"]?.stringValue == email.lowercased() && $0["requestType"]?.stringValue == requestType
         }?["oobLink"]?.stringValue
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 
 /// The Supabase side of ``EmulatorProcess``: GoTrue's admin API (with the service_role key),
 /// sign-ups with the anon key, and the emulator's mailbox.
@@ -53,8 +54,7 @@ extension EmulatorProcess {
     /// The mails the emulator "sent", oldest first (`type`, `email`, `otp`, `link`, …).
     func supabaseMessages() async throws -> [JSONValue] {
         guard let supabase else { throw HarnessError("this emulator was started without its Supabase surface") }
-        let (_, body) = try await request("GET", "/sesame/v1/supabase/messages", port: supabase.port)
-        return body["messages"]?.arrayValue ?? []
+        return try await EmulatorHTTP().supabaseMessages(supabase.url)
     }
 
     /// The newest mail to an address.

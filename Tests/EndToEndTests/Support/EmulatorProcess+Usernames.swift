@@ -1,5 +1,6 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 
 /// The username directory as the backend holds it: RTDB `/users/usernames` and `/users/details`
 /// on Firebase, PostgREST `usernames` and `username_details` on Supabase.

@@ -1,47 +1,32 @@
 import Foundation
 import SesameLocalAPI
+import SesameTesting
 
 #if canImport(Glibc)
 import Glibc
-#endif
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
 #endif
 
 /// The built `sesame-emulator`, on ephemeral ports, with helpers for its admin, emulator and
 /// fault endpoints. With ``TestBackend/supabase`` it also serves its Supabase surface, and the
 /// backend-neutral helpers (``faults(_:)``, ``calls()``, ``accountExists(_:)``, …) go there.
 final class EmulatorProcess: Sendable {
-    let child: ChildProcess
-    let authPort: Int
-    let databasePort: Int
-    let directory: String
+    /// The emulator process itself (SesameTesting's launcher).
+    let launched: EmulatorChild
     let backend: TestBackend
-    /// The Supabase surface (``TestBackend/supabase`` only).
-    let supabase: SupabaseEndpoint?
     private let slot: ProcessSlot
-    static let project = "demo-project"
+    static let project = EmulatorChild.project
 
-    /// Where the emulator serves Supabase, and the keys it printed.
-    struct SupabaseEndpoint: Sendable {
-        var url: String
-        var port: Int
-        var anonKey: String
-        var serviceRoleKey: String
-    }
+    var child: ChildProcess { launched.child }
+    var authPort: Int { launched.authPort }
+    var databasePort: Int { launched.databasePort }
+    var directory: String { launched.directory }
+    /// The Supabase surface (``TestBackend/supabase`` only).
+    var supabase: EmulatorChild.SupabaseEndpoint? { launched.supabase }
 
-    private init(
-        child: ChildProcess, authPort: Int, databasePort: Int, directory: String, backend: TestBackend,
-        supabase: SupabaseEndpoint?, slot: ProcessSlot
-    ) {
-        self.slot = slot
-        self.child = child
-        self.authPort = authPort
-        self.databasePort = databasePort
-        self.directory = directory
+    private init(launched: EmulatorChild, backend: TestBackend, slot: ProcessSlot) {
+        self.launched = launched
         self.backend = backend
-        self.supabase = supabase
+        self.slot = slot
     }
 
     /// - Parameters:
@@ -53,57 +38,12 @@ final class EmulatorProcess: Sendable {
         await slots.acquire()
         let slot = ProcessSlot(of: slots)
         do {
-            return try await launch(backend: backend, arguments: extra, slot: slot)
+            let launched = try await EmulatorChild.start(supabase: backend == .supabase, arguments: extra)
+            return EmulatorProcess(launched: launched, backend: backend, slot: slot)
         } catch {
             await slot.giveBack()
             throw error
         }
-    }
-
-    private static func launch(
-        backend: TestBackend, arguments extra: [String], slot: ProcessSlot
-    ) async throws
-        -> EmulatorProcess
-    {
-        let directory = try makeTemporaryDirectory("emu")
-        var arguments = ["--auth-port", "0", "--database-port", "0", "--project", project]
-        if backend == .supabase { arguments += ["--supabase-port", "0"] }
-        arguments += extra
-        let child = try ChildProcess(Binaries.path("sesame-emulator"), arguments, logPrefix: directory + "/emulator")
-        var auth: Int?, database: Int?
-        var printed: [String: String] = [:]
-        let prefixes = [
-            "url": "sesame-emulator: supabase listening on ", "anon": "sesame-emulator: supabase anon key ",
-            "service": "sesame-emulator: supabase service_role key ",
-        ]
-        do {
-            try await waitUntil("the emulator prints its ports") {
-                for line in child.stdout.split(separator: "\n") {
-                    for (name, prefix) in prefixes where line.hasPrefix(prefix) {
-                        printed[name] = String(line.dropFirst(prefix.count))
-                    }
-                    if line.hasPrefix("sesame-emulator: supabase") { continue }
-                    let port = line.split(separator: ":").last.flatMap { Int($0) }
-                    if line.contains("auth listening") { auth = port }
-                    if line.contains("database listening") { database = port }
-                }
-                return auth != nil && database != nil && (backend == .firebase || printed.count == prefixes.count)
-            }
-        } catch {
-            child.signal(SIGKILL)
-            throw HarnessError("\(error); emulator stderr: \(child.stderr)")
-        }
-        var supabase: SupabaseEndpoint?
-        if backend == .supabase, let url = printed["url"],
-            let port = url.split(separator: ":").last.flatMap({ Int($0) })
-        {
-            supabase = SupabaseEndpoint(
-                url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!)
-        }
-        return EmulatorProcess(
-            child: child, authPort: auth!, databasePort: database!, directory: directory, backend: backend,
-            supabase: supabase,
-            slot: slot)
     }
 
     /// An emulator whose ID tokens live `seconds` (Firebase: the `tokenTtlSeconds` fault, which
@@ -118,53 +58,41 @@ final class EmulatorProcess: Sendable {
     }
 
     func stop() async {
-        child.signal(SIGTERM)
-        _ = try? await child.waitForExit()
-        try? FileManager.default.removeItem(atPath: directory)
+        await launched.stop()
         await slot.giveBack()
     }
 
-    var authHost: String { "127.0.0.1:\(authPort)" }
-    var databaseHost: String { "127.0.0.1:\(databasePort)" }
+    var authHost: String { launched.authHost }
+    var databaseHost: String { launched.databaseHost }
 
-    /// Sends an HTTP request to the auth port and returns status and JSON body.
+    /// Sends an HTTP request to the auth port (or `port`) and returns status and JSON body.
     @discardableResult
     func request(
         _ method: String, _ path: String, json: JSONValue? = nil, bearerOwner: Bool = false, port: Int? = nil,
         headers: [String: String] = [:]
     ) async throws -> (Int, JSONValue) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port ?? authPort)\(path)")!)
-        request.httpMethod = method
-        if let json {
-            request.httpBody = Data(json.serialized())
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
-        if bearerOwner { request.setValue("Bearer owner", forHTTPHeaderField: "Authorization") }
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let body = data.isEmpty ? JSONValue.null : ((try? JSONValue.parse(Array(data))) ?? .null)
-        return (status, body)
+        var all = headers.sorted { $0.key < $1.key }
+        if bearerOwner { all.append(("Authorization", "Bearer owner")) }
+        return try await EmulatorHTTP().call(
+            method, "http://127.0.0.1:\(port ?? authPort)\(path)", json: json, headers: all)
     }
 
     /// The port the backend's auth API is on: the Firebase auth port, or the Supabase port.
     var backendPort: Int { supabase?.port ?? authPort }
+    private var backendBase: String { "http://127.0.0.1:\(backendPort)" }
 
     /// Sets fault-injection knobs (Sesame's extension) on the backend's auth port.
     func faults(_ settings: JSONValue) async throws {
-        try await request("POST", "/sesame/v1/faults", json: settings, port: backendPort)
+        try await EmulatorHTTP().faults(backendBase, settings)
     }
 
     func clearFaults() async throws {
-        try await request("DELETE", "/sesame/v1/faults", port: backendPort)
+        try await EmulatorHTTP().clearFaults(backendBase)
     }
 
     /// Per-endpoint call counters of the backend's auth port.
     func calls() async throws -> [String: Int] {
-        let (_, body) = try await request("GET", "/sesame/v1/faults", port: backendPort)
-        var counts: [String: Int] = [:]
-        for (key, value) in body["calls"]?.objectValue ?? [:] { counts[key] = Int(value.int64Value ?? 0) }
-        return counts
+        try await EmulatorHTTP().calls(backendBase)
     }
 
     /// Answers the backend's auth port has handled but holds back right now (`answerDelayMs`).

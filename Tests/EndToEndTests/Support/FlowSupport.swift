@@ -1,6 +1,7 @@
 import Foundation
 import SesameClient
 import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// Starts the emulator and a daemon (merges held by default), a client and a state log, runs
@@ -49,14 +50,14 @@ final class StateWatch: Sendable {
     /// Starts watching and waits for the first state (the subscription is in place).
     static func start(_ client: SesameClient) async throws -> StateWatch {
         let watch = StateWatch(client)
-        try await waitUntil("the client subscribed") { await !watch.log.states.isEmpty }
+        try await eventually("the client subscribed") { await !watch.log.states.isEmpty }
         return watch
     }
 
     /// Waits until a change with `reason` was seen.
     func waitFor(_ reason: String, timeout: Duration = .seconds(10)) async throws {
         do {
-            try await waitUntil("a change with reason \(reason)", timeout: timeout) {
+            try await eventually("a change with reason \(reason)", timeout: timeout) {
                 await log.reasons.contains(reason)
             }
         } catch {

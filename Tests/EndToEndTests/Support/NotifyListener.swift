@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 
 #if canImport(Glibc)
 import Glibc
@@ -14,16 +15,7 @@ final class NotifyListener: @unchecked Sendable {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(errno)") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let bound = withUnixAddress(path) { bind(fd, $0, $1) }
         guard bound == 0 else { throw HarnessError("bind \(path): \(errno)") }
     }
 
@@ -42,6 +34,6 @@ final class NotifyListener: @unchecked Sendable {
 
     /// Waits until a datagram contains `text`.
     func waitFor(_ text: String) async throws {
-        try await waitUntil("systemd hears \(text)") { messages().contains { $0.contains(text) } }
+        try await eventually("systemd hears \(text)") { messages().contains { $0.contains(text) } }
     }
 }

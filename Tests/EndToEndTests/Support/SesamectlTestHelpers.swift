@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 /// What the `sesamectl` suites share: a daemon per test, and readers of a command's output.

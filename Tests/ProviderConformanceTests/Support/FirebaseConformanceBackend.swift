@@ -1,45 +1,43 @@
 import Foundation
-import NIOHTTP1
 import SesameCore
 import SesameEmulator
+import SesameEmulatorTesting
 import SesameFirebase
 import SesameHTTP
+import SesameLocalAPI
 import SesameTesting
 
 /// The Firebase adapter against an in-process `SesameEmulator` on ephemeral loopback ports.
 struct FirebaseConformanceBackend: ProviderConformanceBackend {
     let emulator: SesameEmulator
     let provider: any RemoteAuthProvider
-    let helper: HTTPHelper
+    let helper: EmulatorHTTP
 
     var authBase: String { "http://127.0.0.1:\(emulator.authPort)" }
 
     static func with(_ body: (FirebaseConformanceBackend) async throws -> Void) async throws {
-        let emulator = try await SesameEmulator.start(
-            EmulatorConfiguration(host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project"))
-        let configuration = FirebaseConfiguration(
-            apiKey: "fake-api-key", projectId: "demo-project", authEmulatorHost: "127.0.0.1:\(emulator.authPort)",
-            connectTimeout: .seconds(2), requestTimeout: .seconds(20))
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let backend = FirebaseConformanceBackend(
-            emulator: emulator, provider: FirebaseAuthProvider(configuration: configuration, transport: transport),
-            helper: HTTPHelper(transport: transport))
-        do {
-            try await body(backend)
-        } catch {
+        try await withEmulator { emulator in
+            let configuration = FirebaseConfiguration(
+                apiKey: "fake-api-key", projectId: "demo-project", authEmulatorHost: "127.0.0.1:\(emulator.authPort)",
+                connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            let backend = FirebaseConformanceBackend(
+                emulator: emulator, provider: FirebaseAuthProvider(configuration: configuration, transport: transport),
+                helper: EmulatorHTTP(transport: transport))
+            do {
+                try await body(backend)
+            } catch {
+                await transport.shutdown()
+                throw error
+            }
             await transport.shutdown()
-            await emulator.stop()
-            throw error
         }
-        await transport.shutdown()
-        await emulator.stop()
     }
 
     func emailSignInProof(for email: String) async throws -> EmailSignInProof {
-        let (_, body) = try await helper.call(.GET, authBase + "/emulator/v1/projects/demo-project/oobCodes")
-        let codes = (body as? [String: Any])?["oobCodes"] as? [[String: Any]] ?? []
-        let match = codes.last { $0["email"] as? String == email && $0["requestType"] as? String == "EMAIL_SIGNIN" }
-        guard let link = match?["oobLink"] as? String else { throw EmulatorBinaryError("no sign-in link for \(email)") }
+        let codes = try await helper.oobCodes(authBase)
+        let match = codes.last { $0["email"]?.stringValue == email && $0["requestType"] == "EMAIL_SIGNIN" }
+        guard let link = match?["oobLink"]?.stringValue else { throw HarnessError("no sign-in link for \(email)") }
         return .link(link)
     }
 
@@ -50,10 +48,10 @@ struct FirebaseConformanceBackend: ProviderConformanceBackend {
     }
 
     func failNext(_ count: Int, status: Int) async throws {
-        try await helper.faults(authBase, #"{"failNext":\#(count),"failStatus":\#(status)}"#)
+        try await helper.faults(authBase, ["failNext": .integer(Int64(count)), "failStatus": .integer(Int64(status))])
     }
 
     func clearFaults() async throws {
-        try await helper.call(.DELETE, authBase + "/sesame/v1/faults")
+        try await helper.clearFaults(authBase)
     }
 }

@@ -1,3 +1,4 @@
+import SesameEmulatorTesting
 import Testing
 
 @testable import SesameEmulator

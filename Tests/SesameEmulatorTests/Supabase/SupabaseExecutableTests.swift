@@ -1,17 +1,11 @@
 import Foundation
+import SesameTesting
 import Testing
 
 @testable import SesameEmulator
 
-/// The built `sesame-emulator` binary beside the test bundle, when it was built.
-private let binary: String? = {
-    let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for candidate in [directory, directory.deletingLastPathComponent()] {
-        let path = candidate.appendingPathComponent("sesame-emulator").path
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-}()
+/// The built `sesame-emulator`, when it was built.
+private let binary = BuiltBinaries.existing("sesame-emulator")
 
 @Suite("The sesame-emulator executable with --supabase-port")
 struct SupabaseExecutableTests {
@@ -45,14 +39,12 @@ struct SupabaseExecutableTests {
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        // Await readiness: poll the output with a deadline (the lines appear once all ports are bound).
-        let deadline = ContinuousClock.now + .seconds(30)
+        // The lines appear once all ports are bound.
         var lines: [String] = []
-        while ContinuousClock.now < deadline {
+        try await eventually("every port and key is printed", timeout: .seconds(30)) {
             lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(
                 String.init)
-            if lines.count >= 5 { break }
-            try await Task.sleep(for: .milliseconds(20))
+            return lines.count >= 5
         }
         #expect(lines.count == 5)
         let url = try #require(lines.first { $0.hasPrefix("sesame-emulator: supabase listening on http://127.0.0.1:") })

@@ -1,4 +1,5 @@
 import Foundation
+import SesameEmulatorTesting
 import Testing
 
 @testable import SesameEmulator
@@ -7,7 +8,7 @@ import Testing
 /// loopback HTTP the way supabase-js/-py do (`apikey`, `Authorization: Bearer`).
 struct SupabaseTestEmulator: Sendable {
     let emulator: SesameEmulator
-    let time: ManualTime
+    let time: EmulatorTime
     let base: String
     let anonKey: String
     let serviceKey: String
@@ -17,21 +18,14 @@ struct SupabaseTestEmulator: Sendable {
         _ configuration: SupabaseEmulatorConfiguration = SupabaseEmulatorConfiguration(port: 0),
         _ body: (SupabaseTestEmulator) async throws -> Void
     ) async throws {
-        let time = ManualTime()
-        var supabase = configuration
-        supabase.port = 0
-        let emulator = try await SesameEmulator.start(
-            EmulatorConfiguration(authPort: 0, databasePort: 0, clock: time.clock, supabase: supabase))
-        let emu = SupabaseTestEmulator(
-            emulator: emulator, time: time, base: "http://127.0.0.1:\(try #require(emulator.supabasePort))",
-            anonKey: try #require(emulator.supabaseAnonKey), serviceKey: try #require(emulator.supabaseServiceRoleKey))
-        do {
-            try await body(emu)
-        } catch {
-            await emulator.stop()
-            throw error
+        let time = EmulatorTime()
+        try await withEmulator(EmulatorConfiguration(supabase: configuration), time: time) { emulator in
+            try await body(
+                SupabaseTestEmulator(
+                    emulator: emulator, time: time, base: "http://127.0.0.1:\(try #require(emulator.supabasePort))",
+                    anonKey: try #require(emulator.supabaseAnonKey),
+                    serviceKey: try #require(emulator.supabaseServiceRoleKey)))
         }
-        await emulator.stop()
     }
 
     /// One request to `path` (e.g. `/auth/v1/signup`) with the anon `apikey` unless `apikey` says otherwise.

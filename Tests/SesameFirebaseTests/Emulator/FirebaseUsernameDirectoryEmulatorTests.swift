@@ -3,6 +3,8 @@ import Foundation
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameLocalAPI
+import SesameTesting
 import Testing
 
 /// `FirebaseUsernameDirectory` over real HTTP against the emulator's Realtime Database.
@@ -32,9 +34,9 @@ struct FirebaseUsernameDirectoryEmulatorTests {
             #expect(try await h.directory.claim(name.key, for: bob.uid, idToken: bob.idToken))
 
             // The raw layout: a JSON string at /users/usernames/{key}, in the default namespace.
-            let (status, raw) = try await h.call(
+            let (status, raw) = try await h.http.call(
                 "GET", "\(h.databaseBase)/users/usernames/\(name.key).json?ns=demo-project-default-rtdb")
-            #expect(status == 200 && raw as? String == bob.uid)
+            #expect(status == 200 && raw == .string(bob.uid))
         }
     }
 

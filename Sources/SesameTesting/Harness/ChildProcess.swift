@@ -5,13 +5,18 @@ import Glibc
 #endif
 
 /// A child process whose stdout and stderr go to files, so a test can read them at any time.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
-    let stdoutPath: String
-    let stderrPath: String
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+    public let stdoutPath: String
+    public let stderrPath: String
     private var handles: [FileHandle] = []
 
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String) throws {
+    /// Starts `executable`; its stdout and stderr go to `logPrefix.out` and `logPrefix.err`. The
+    /// environment is this process's, without the variables of systemd, sesamed and the
+    /// Firebase tools that would change what the child does, plus `environment`.
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], logPrefix: String
+    ) throws {
         stdoutPath = logPrefix + ".out"
         stderrPath = logPrefix + ".err"
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -50,29 +55,30 @@ final class ChildProcess: @unchecked Sendable {
         handles = []
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
-    var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+    public var stdout: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    public var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-    func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Waits for the process to end and returns its exit status (128+N for a signal).
-    func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
-        try await waitUntil("process \(pid) exits", timeout: timeout) { !process.isRunning }
+    public func waitForExit(timeout: Duration = .seconds(20)) async throws -> Int32 {
+        try await eventually("process \(pid) exits", timeout: timeout) { !process.isRunning }
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
     }
 }
 
-/// Runs a command to completion and returns its exit status and output.
-struct CommandResult: Sendable {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+/// A command's exit status and output.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
-func runCommand(
+/// Runs a command to completion and returns its exit status and output.
+public func runCommand(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
     timeout: Duration = .seconds(30)
 ) async throws -> CommandResult {
@@ -101,7 +107,7 @@ func runCommand(
     process.standardInput = handles[2]
     try process.run()
     for handle in handles { try? handle.close() }
-    try await waitUntil("\(executable) exits", timeout: timeout) { !process.isRunning }
+    try await eventually("\(executable) exits", timeout: timeout) { !process.isRunning }
     return CommandResult(
         status: process.terminationStatus,
         stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",

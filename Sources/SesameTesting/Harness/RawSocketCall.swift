@@ -1,14 +1,10 @@
 import Foundation
 import SesameLocalAPI
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One request line to a daemon's socket and the answer line, with plain system calls: for
 /// the wire fields the client library does not surface. Blocking (at most 60 s for the
 /// answer); run it off the test's actors.
-func rawCall(_ socketPath: String, _ line: String) throws -> JSONValue {
+public func rawCall(_ socketPath: String, _ line: String) throws -> JSONValue {
     let connection = try RawConnection(path: socketPath)
     defer { connection.close() }
     try connection.send(line)
@@ -19,7 +15,7 @@ func rawCall(_ socketPath: String, _ line: String) throws -> JSONValue {
 /// own. Swift's cooperative pool has one thread per core, two on CI, and every test of the
 /// run shares it: a test blocked in `read` there would stall all the others' timers and
 /// streams.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread { continuation.resume(with: Result { try body() }) }.start()
     }
