@@ -31,50 +31,13 @@ extension SessionService {
             guard let address = email ?? machine.persisted.emailLinkAddress else {
                 throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
             }
-            let provider = self.provider
             let guest = machine.session.flatMap { $0.user.isAnonymous ? $0 : nil }
             var job = SignInLinkCompletion(email: address, emailGiven: email != nil, guestUid: guest?.uid)
-            var action = job.start()
-            var result: SignInResult?
-            var merge: Merge?
-            while true {
-                do throws(AuthError) {
-                    switch action {
-                    case .checkEmail(let address):
-                        action = job.handle(.signInMethods(try await signInMethods(forEmail: address)))
-                    case .linkToGuest:
-                        let spent = try await withFreshToken { token async throws(RemoteAuthError) in
-                            try await provider.signIn(email: address, proof: proof, linkingTo: token)
-                        }
-                        result = spent
-                        action = job.handle(.signedIn(uid: spent.uid))
-                    case .signIn:
-                        let spent = try await callMapped { () async throws(RemoteAuthError) in
-                            try await provider.signIn(email: address, proof: proof, linkingTo: nil)
-                        }
-                        result = spent
-                        action = job.handle(.signedIn(uid: spent.uid))
-                    case .adoptLinked:
-                        guard let result else { throw AuthError(.noCurrentUser) }
-                        await applyLinked(await makeSession(from: result))
-                        action = job.handle(.adopted)
-                    case .adoptSignIn:
-                        guard let result else { throw AuthError(.noCurrentUser) }
-                        merge = await adopt(result)
-                        action = job.handle(.adopted)
-                    case .forgetEmailLinkAddress(let address):
-                        await forgetEmailLinkAddress(address)
-                        action = job.handle(.forgotten)
-                    case .done:
-                        return SignInOutcome(state: makeState(), merge: merge)
-                    case .fail(let error):
-                        throw error
-                    }
-                } catch {
-                    if case .fail = action { throw error }
-                    action = job.handle(.failed(error))
-                }
-            }
+            let first = job.start()
+            var flow = SignInLinkFlow(proof: proof, address: address)
+            return try await job.drive(from: first) { (action) async throws(AuthError) in
+                try await flow.perform(action, in: self)
+            }.get()
         }
     }
 

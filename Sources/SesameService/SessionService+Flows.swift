@@ -41,7 +41,7 @@ extension SessionService {
     public func deleteAccount() async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-            try await releaseUsernameBeforeDeletion(of: session)
+            try await usernames?.releaseBeforeDeletion(of: session, in: self)
             let provider = self.provider
             let wasGone = try await withFreshToken { token async throws(RemoteAuthError) -> Bool in
                 do throws(RemoteAuthError) {
@@ -120,7 +120,7 @@ extension SessionService {
         let result = try await callMapped { () async throws(RemoteAuthError) in try await provider.signUpAnonymously() }
         let signedInAt = now()
         let user = User(uid: result.uid, isAnonymous: true, createdAt: signedInAt, lastSignInAt: signedInAt)
-        plan.handle(.anonymousCreated)
+        maintenance.handle(.anonymousCreated)
         logger.info("Created an anonymous user", metadata: ["session.uid": "\(result.uid)"])
         await apply(
             .signedIn(
@@ -131,12 +131,12 @@ extension SessionService {
     /// With anonymous first on and nobody signed in, creates the anonymous user now; offline,
     /// the maintenance loop keeps trying.
     func followAnonymousFirst() async {
-        guard configuration.anonymousFirst, machine.session == nil else { return }
+        guard machine.anonymousFirst, machine.session == nil else { return }
         do throws(AuthError) {
             try await createAnonymousUser()
         } catch {
-            plan.handle(.anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
-            wakeMaintenance()
+            maintenance.handle(
+                .anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
         }
     }
 

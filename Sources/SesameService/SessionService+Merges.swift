@@ -33,7 +33,7 @@ extension SessionService {
                     "merge.id": "\(merge.mergeId)", "merge.from": "\(merge.fromUid)", "merge.to": "\(merge.toUid)",
                 ])
             await apply(.merged(session, PendingMerge(merge: merge, guest: previous)))
-            if configuration.mergeHold <= 0 {
+            if maintenance.mergeHold <= 0 {
                 await completeMergeNow(merge.mergeId)
             }
             return merge

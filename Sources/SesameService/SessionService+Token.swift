@@ -39,27 +39,17 @@ extension SessionService {
         }
     }
 
-    /// Refreshes the current session's tokens; concurrent callers share one backend call.
+    /// Refreshes the current session's tokens; concurrent callers share one backend call
+    /// (``SingleFlight``): one that arrives while a refresh runs gets that refresh's outcome.
     func refreshCurrentSession() async throws(RemoteAuthError) -> Session {
-        let task: Task<Session, any Error>
-        if let inFlight = inFlightRefresh {
-            task = inFlight
-        } else {
-            guard let session = machine.session else { throw .rejected(AuthError(.noCurrentUser)) }
-            task = Task { try await self.performRefresh(of: session) }
-            inFlightRefresh = task
-        }
-        do {
-            return try await task.value
-        } catch let error as RemoteAuthError {
-            throw error
-        } catch {
-            throw .transport("refresh interrupted")
+        let session = machine.session
+        return try await refresh.run { () async throws(RemoteAuthError) -> Session in
+            guard let session else { throw .rejected(AuthError(.noCurrentUser)) }
+            return try await self.performRefresh(of: session)
         }
     }
 
     private func performRefresh(of session: Session) async throws(RemoteAuthError) -> Session {
-        defer { inFlightRefresh = nil }
         let provider = self.provider
         do throws(RemoteAuthError) {
             let grant = try await call { () async throws(RemoteAuthError) in
@@ -75,7 +65,7 @@ extension SessionService {
             }
             current.idToken = grant.idToken
             current.refreshToken = grant.refreshToken
-            plan.handle(.refreshSucceeded)
+            maintenance.handle(.refreshSucceeded)
             await apply(.updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
             return current

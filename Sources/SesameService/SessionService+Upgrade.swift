@@ -19,77 +19,25 @@ extension SessionService {
         -> AuthState
     {
         try await exclusively { () async throws(AuthError) in
-            let provider = self.provider
-            let claim = try await prepareUsernameForNewAccount(username)
+            let claim: UsernameFlows.Claim?
+            if let username {
+                claim = try await requireUsernames().prepareClaim(username, in: self)
+            } else {
+                claim = nil
+            }
             let origin: AccountCreation.Origin
             switch machine.status {
             case .authenticated: throw AuthError(.alreadySignedIn)
             case .anonymous: origin = .guest
             case .signedOut, .starting: origin = .nobody
             }
-            let guest = machine.session
             var job = AccountCreation(origin: origin, claimsUsername: claim != nil)
-            var action = job.start()
-            var result: SignInResult?
-            var session: Session?
-            while true {
-                switch action {
-                case .claimForGuest, .claimForNewAccount:
-                    guard let claim, let owner = action == .claimForGuest ? guest : session else {
-                        throw AuthError(.noCurrentUser)
-                    }
-                    do throws(AuthError) {
-                        try await claimUsername(claim, for: owner)
-                        action = job.handle(.claimed)
-                    } catch {
-                        action = job.handle(.claimFailed(error))
-                    }
-                case .linkToGuest, .signUp:
-                    do throws(AuthError) {
-                        if action == .linkToGuest {
-                            result = try await withFreshToken { token async throws(RemoteAuthError) in
-                                try await provider.signUp(email: email, password: password, linkingTo: token)
-                            }
-                        } else {
-                            result = try await callMapped { () async throws(RemoteAuthError) in
-                                try await provider.signUp(email: email, password: password, linkingTo: nil)
-                            }
-                        }
-                        if let result { session = await makeSession(from: result) }
-                        action = job.handle(.created)
-                    } catch {
-                        action = job.handle(.creationFailed(conflict(error, email: email, providerId: "password")))
-                    }
-                case .adopt:
-                    guard var adopted = session else { throw AuthError(.noCurrentUser) }
-                    if let claim { adopted.user.username = claim.username }
-                    session = adopted
-                    if origin == .guest, adopted.uid == guest?.uid {
-                        await applyLinked(adopted)
-                    } else {
-                        logger.info("Signed up", metadata: ["session.uid": "\(adopted.uid)"])
-                        await apply(.signedIn(adopted, reason: .signedUp))
-                    }
-                    action = job.handle(.adopted)
-                case .writeDetails:
-                    if let claim, let session { await finishUsernameClaim(claim, for: session) }
-                    action = job.handle(.detailsHandled)
-                case .releaseGuestClaim:
-                    if let claim, let guest { await releaseClaim(claim, of: guest) }
-                    action = job.handle(.undone)
-                case .deleteNewAccount:
-                    if let result {
-                        _ = try? await callMapped { () async throws(RemoteAuthError) in
-                            try await provider.deleteAccount(result.idToken)
-                        }
-                    }
-                    action = job.handle(.undone)
-                case .done:
-                    return makeState()
-                case .fail(let error):
-                    throw error
-                }
-            }
+            let first = job.start()
+            var flow = AccountCreationFlow(
+                email: email, password: password, origin: origin, guest: machine.session, claim: claim)
+            return try await job.drive(from: first) { (action) async throws(AuthError) in
+                try await flow.perform(action, in: self)
+            }.get()
         }
     }
 
@@ -165,72 +113,11 @@ extension SessionService {
             var job = CredentialLink(
                 credential: credential, uid: current.uid, isAnonymous: current.user.isAnonymous,
                 email: current.user.email)
-            var action = job.start()
-            var result: SignInResult?
-            var session: Session?
-            while true {
-                do throws(AuthError) {
-                    switch action {
-                    case .checkEmail(let email):
-                        action = job.handle(.signInMethods(try await signInMethods(forEmail: email)))
-                    case .link:
-                        let linked = try await link(credential)
-                        let made = await makeSession(from: linked)
-                        result = linked
-                        session = made
-                        action = job.handle(.linked(uid: made.uid, email: made.user.email))
-                    case .adoptLinked:
-                        if let session { await applyLinked(session) }
-                        action = job.handle(.adopted)
-                    case .adoptUpdated:
-                        if let session {
-                            logger.info(
-                                "Linked a sign-in method",
-                                metadata: ["session.uid": "\(session.uid)", "provider": "\(credential.providerId)"])
-                            await apply(.updated(session))
-                        }
-                        action = job.handle(.adopted)
-                    case .adoptAsSignIn:
-                        // Never expected from a link; treat it as a sign-in so nothing is lost.
-                        if let result { _ = await adopt(result) }
-                        action = job.handle(.adopted)
-                    case .syncUsernameEmail:
-                        if let session { await syncUsernameEmail(of: session) }
-                        action = job.handle(.synced)
-                    case .forgetEmailLinkAddress(let email):
-                        await forgetEmailLinkAddress(email)
-                        action = job.handle(.forgotten)
-                    case .done:
-                        return makeState()
-                    case .fail(let error):
-                        throw error
-                    }
-                } catch {
-                    if case .fail = action { throw error }
-                    action = job.handle(.failed(error))
-                }
-            }
-        }
-    }
-
-    /// The link call of ``linkCredential(_:)``, with a fresh token of the current account.
-    private func link(_ credential: Credential) async throws(AuthError) -> SignInResult {
-        let provider = self.provider
-        switch credential {
-        case .password(let email, let password):
-            return try await withFreshToken { token async throws(RemoteAuthError) in
-                try await provider.signUp(email: email, password: password, linkingTo: token)
-            }
-        case .emailLink(let email, let link):
-            let proof = EmailSignInProof.link(link)
-            return try await withFreshToken { token async throws(RemoteAuthError) in
-                try await provider.signIn(email: email, proof: proof, linkingTo: token)
-            }
-        case .federated(let providerId, let idToken, let accessToken):
-            let federated = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
-            return try await withFreshToken { token async throws(RemoteAuthError) in
-                try await provider.signIn(federated: federated, linkingTo: token)
-            }
+            let first = job.start()
+            var flow = CredentialLinkFlow(credential: credential)
+            return try await job.drive(from: first) { (action) async throws(AuthError) in
+                try await flow.perform(action, in: self)
+            }.get()
         }
     }
 
@@ -248,12 +135,5 @@ extension SessionService {
             try await reloadProfile()
             return makeState()
         }
-    }
-
-    // MARK: - Steps
-
-    /// Adds what the person needs to act to a conflict error.
-    func conflict(_ error: AuthError, email: String?, providerId: String) -> AuthError {
-        error.addingConflictDetails(email: email, providerId: providerId)
     }
 }

@@ -5,39 +5,32 @@ import SesameCore
 /// The one owner of the machine's session.
 ///
 /// Every mutation goes through ``SessionMachine``: the actor feeds it what the backend answered,
-/// then performs its actions in order — persist first, then notify through ``events()``.
-/// Methods that change the session run one at a time in arrival order (a FIFO lock); reads and
-/// token requests are answered meanwhile. Because the actor is reentrant, every flow re-checks
-/// the session after each `await` before acting on what it read earlier.
+/// then performs its actions in order — persist first, then notify through ``SessionEvents``
+/// (its sinks in the same actor turn, then ``events()``). Methods that change the session run
+/// one at a time in arrival order (``SessionLocks``); reads and token requests are answered
+/// meanwhile. Because the actor is reentrant, every flow re-checks the session after each
+/// `await` before acting on what it read earlier.
+///
+/// Each stored property has one owner-purpose: the ports (`provider`, `store`), the `logger`,
+/// the clock's `now`, the session itself (`machine`), and the collaborators that own the rest:
+/// ``SessionEvents`` (who hears what changed), ``MaintenanceScheduler`` (what background work is
+/// due when), `refresh` (the one token refresh callers share), ``UsernameFlows`` (the username
+/// directory and its rules) and ``SessionLocks`` (the order of flows and of changes).
 public actor SessionService {
     let provider: any RemoteAuthProvider
     let store: any SessionStore
-    let directory: (any UsernameDirectory)?
-    let configuration: SessionServiceConfiguration
     let logger: Logger
     /// The injected clock's current date: the one "now" for token expiry, here and in the
     /// local API server's cached answers.
     public nonisolated let now: @Sendable () -> Date
-    let sleeper: any Sleeper
-
     var machine: SessionMachine
-    var sequence: Int64 = 1
-    /// The open event streams (``events()``), by id.
-    var eventStreams: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
-    var nextEventStream = 0
-    /// How many events were emitted (each event's ``SessionEvent/index``).
-    public private(set) var emittedEvents: Int64 = 0
-    var flowLock = FIFOLock()
-    var applyLock = FIFOLock()
-
-    /// What background work is due when (see SessionService+Maintenance).
-    var plan = MaintenancePlan()
-    var inFlightRefresh: Task<Session, any Error>?
-    var maintenanceWaiter: CheckedContinuation<Void, Never>?
-    var maintenanceWakePending = false
-    var stopped = false
-    var shutdownAnnounced = false
-    var deletionsRunning = false
+    var eventBus = SessionEvents()
+    let maintenance: MaintenanceScheduler
+    /// The refresh of the current session's tokens that concurrent callers share.
+    let refresh = SingleFlight<Session, RemoteAuthError>()
+    /// Nil when usernames are off.
+    let usernames: UsernameFlows?
+    var locks = SessionLocks()
 
     /// - Parameters:
     ///   - provider: the authentication backend.
@@ -50,12 +43,14 @@ public actor SessionService {
     ) {
         self.provider = provider
         self.store = store
-        self.directory = directory
-        self.configuration = configuration
         self.logger = logger
-        self.now = { clock.date }
-        self.sleeper = ClockSleeper(clock: clock)
+        let now: @Sendable () -> Date = { clock.date }
+        self.now = now
         self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
+        self.maintenance = MaintenanceScheduler(
+            now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
+            mergeHold: configuration.mergeHold)
+        self.usernames = directory.map { UsernameFlows(directory: $0, configuration: configuration) }
     }
 
     /// Every change from now on, in order, as the service performs it (after it is persisted):
@@ -63,22 +58,20 @@ public actor SessionService {
     /// stream buffers without limit, ends after ``shutdown(reason:)``, and may be opened any
     /// number of times.
     public func events() -> AsyncStream<SessionEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self)
-        continuation.yield(event(.snapshot, index: emittedEvents))
-        if stopped {
-            continuation.finish()
-            return stream
-        }
-        nextEventStream += 1
-        let id = nextEventStream
-        eventStreams[id] = continuation
-        continuation.onTermination = { _ in Task { await self.closeEventStream(id) } }
-        return stream
+        eventBus.open(state: makeState(), token: machine.session?.idToken)
     }
 
-    private func closeEventStream(_ id: Int) {
-        eventStreams[id] = nil
+    /// Hands every change to `sink` synchronously, in the actor turn that makes it: first a
+    /// snapshot of the current state (before this returns), then each event, until
+    /// ``shutdown(reason:)``. A flow returns only after `sink` has had every event it caused,
+    /// so whatever `sink` queues goes out before the flow's answer. `sink` must not block and
+    /// must not call the service.
+    public func publish(to sink: @escaping @Sendable (SessionEvent) -> Void) {
+        eventBus.add(sink, state: makeState(), token: machine.session?.idToken)
     }
+
+    /// How many events were emitted (each event's ``SessionEvent/index``).
+    public var emittedEvents: Int64 { eventBus.emitted }
 
     /// Loads the keyring. After it returns, the state is no longer `starting`.
     /// - Throws: ``SessionStoreError`` when the keyring cannot be read (never overwritten).
@@ -100,19 +93,15 @@ public actor SessionService {
 
     /// Tells subscribers the daemon is stopping (once), without stopping anything.
     public func announceShutdown(reason: String = "stopping") {
-        guard !shutdownAnnounced else { return }
-        shutdownAnnounced = true
-        emit(.shutdown(reason: reason))
+        eventBus.announceShutdown(reason: reason, state: makeState(), token: machine.session?.idToken)
     }
 
     /// Tells subscribers the daemon is stopping, stops background work (``run()`` returns) and
     /// ends every event stream.
     public func shutdown(reason: String = "stopping") {
         announceShutdown(reason: reason)
-        stopped = true
-        wakeMaintenance()
-        for continuation in eventStreams.values { continuation.finish() }
-        eventStreams = [:]
+        maintenance.stop()
+        eventBus.finish()
     }
 
     // MARK: - Applying events
@@ -120,10 +109,9 @@ public actor SessionService {
     /// Feeds one event to the machine and performs its actions, atomically with respect to
     /// other events: persist, then notify, in the machine's order.
     func apply(_ event: SessionMachine.Event) async {
-        await lockApply()
-        defer { applyLock.release() }
-        let actions = machine.handle(event)
-        for action in actions {
+        if !locks.changes.tryAcquire() { await withCheckedContinuation { locks.changes.enqueue($0) } }
+        defer { locks.changes.release() }
+        for action in machine.handle(event) {
             switch action {
             case .persist:
                 await persist()
@@ -140,26 +128,20 @@ public actor SessionService {
             case .notifyMergeRecorded(let merge):
                 emit(.mergeRecorded(merge))
             case .signInAnonymously:
-                plan.handle(.anonymousNeeded(at: now()))
-                wakeMaintenance()
+                maintenance.handle(.anonymousNeeded(at: now()))
             case .processDeletions:
-                plan.handle(.cleanupNeeded(at: now()))
-                wakeMaintenance()
+                maintenance.handle(.cleanupNeeded(at: now()))
             case .rescheduleRefresh:
-                planRefresh()
+                maintenance.planRefresh(of: machine.session)
             }
         }
     }
 
-    private func lockApply() async {
-        if applyLock.tryAcquire() { return }
-        await withCheckedContinuation { applyLock.enqueue($0) }
-    }
-
-    private func persist() async {
+    /// Writes the state; on failure keeps it in memory and plans the write again.
+    func persist() async {
         do {
             try await store.save(machine.persisted)
-            plan.handle(.keyringWritten)
+            maintenance.handle(.keyringWritten)
         } catch {
             // The state stays in memory and is written again with the next change or by the
             // maintenance loop (backoff); clients are still told, since the in-memory session is
@@ -167,28 +149,12 @@ public actor SessionService {
             logger.critical(
                 "Could not write the keyring; the change is kept in memory and written again later",
                 metadata: ["error": "\(error.message)"])
-            plan.handle(.keyringWriteFailed(at: now(), random: .random(in: 0...1)))
-            wakeMaintenance()
+            maintenance.handle(.keyringWriteFailed(at: now(), random: .random(in: 0...1)))
         }
     }
 
-    /// The maintenance job after a failed write: the current state, written again.
-    func rewriteKeyring() async {
-        await lockApply()
-        defer { applyLock.release() }
-        await persist()
-    }
-
-    func emit(_ kind: SessionEvent.Kind) {
-        if kind.advancesSequence { sequence += 1 }
-        emittedEvents += 1
-        let event = event(kind, index: emittedEvents)
-        for continuation in eventStreams.values { continuation.yield(event) }
-    }
-
-    private func event(_ kind: SessionEvent.Kind, index: Int64) -> SessionEvent {
-        SessionEvent(
-            kind: kind, state: makeState(), sequence: sequence, currentToken: machine.session?.idToken, index: index)
+    private func emit(_ kind: SessionEvent.Kind) {
+        eventBus.emit(kind, state: makeState(), token: machine.session?.idToken)
     }
 
     func makeState() -> AuthState {
@@ -199,19 +165,16 @@ public actor SessionService {
             user: session?.user,
             tokenExpiresAt: session?.idToken.expiresAt,
             connectivity: machine.connectivity,
-            needsUsername: configuration.usernamesRequired && directory != nil && status == .authenticated
-                && session?.user.username == nil,
-            pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: sequence)
+            needsUsername: usernames?.required == true && status == .authenticated && session?.user.username == nil,
+            pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence)
     }
 
     // MARK: - Flow serialisation
 
     /// Runs `body` as the only session-changing flow, after the ones that arrived before it.
     func exclusively<T: Sendable>(_ body: () async throws(AuthError) -> T) async throws(AuthError) -> T {
-        if !flowLock.tryAcquire() {
-            await withCheckedContinuation { flowLock.enqueue($0) }
-        }
-        defer { flowLock.release() }
+        if !locks.flows.tryAcquire() { await withCheckedContinuation { locks.flows.enqueue($0) } }
+        defer { locks.flows.release() }
         return try await body()
     }
 
@@ -232,18 +195,5 @@ public actor SessionService {
             }
             throw error
         }
-    }
-}
-
-/// Sleeping on an injected clock, type-erased so the actor need not be generic.
-protocol Sleeper: Sendable {
-    func sleep(seconds: TimeInterval) async throws
-}
-
-struct ClockSleeper<C: WallClock>: Sleeper {
-    let clock: C
-    func sleep(seconds: TimeInterval) async throws {
-        // Saturating: a deadline taken from a backend's number may be centuries away.
-        try await clock.sleep(for: SaturatingTime.duration(seconds: seconds))
     }
 }

@@ -1,7 +1,10 @@
+import SesameCore
 import SesameLocalAPI
 
 /// A request decoded once into what it asks for, with typed parameters: the dispatcher answers
-/// it on the event loop or hands it, as it is, to the session service (no second parse).
+/// it on the event loop or hands it, as it is, to the session service (no second parse). Sign-in
+/// proofs and credentials are decoded straight into SesameCore's ``EmailSignInProof`` and
+/// ``Credential``.
 enum LocalAPICall: Sendable {
     case hello
     case getState
@@ -12,9 +15,11 @@ enum LocalAPICall: Sendable {
     case createAccount(email: String, password: String, username: String?)
     case signIn(identifier: String, password: String)
     case sendSignInLink(email: String, continueUrl: String?)
-    case completeSignInLink(proof: SignInProof, email: String?)
+    case completeSignInLink(proof: EmailSignInProof, email: String?)
     case signInWithIdp(providerId: String, idToken: String?, accessToken: String?)
-    case linkCredential(LinkedCredential)
+    /// An `emailLink` credential without `email` has an empty one: the address remembered from
+    /// `sendSignInLink` is used.
+    case linkCredential(Credential)
     case unlink(providerId: String)
     case signOut(reset: Bool)
     case deleteAccount
@@ -25,20 +30,6 @@ enum LocalAPICall: Sendable {
     case setUsername(String)
     case checkUsername(String)
     case completeMerge(mergeId: String)
-
-    /// `link`, or `code`, of `completeSignInLink`.
-    enum SignInProof: Sendable {
-        case link(String)
-        case code(String)
-    }
-
-    /// The `credential` of `linkCredential`, by provider.
-    enum LinkedCredential: Sendable {
-        case password(email: String, password: String)
-        /// `email` nil: the address remembered from `sendSignInLink`.
-        case emailLink(email: String?, link: String)
-        case federated(providerId: String, idToken: String?, accessToken: String?)
-    }
 
     /// Reads the parameters of `method` (whose role the caller was checked for).
     /// - Throws: `-32602` naming the parameter that is missing or mistyped.
@@ -102,7 +93,7 @@ enum LocalAPICall: Sendable {
 
     /// `link`, or `code`: exactly one of the two. `email` is optional with either (the address
     /// remembered from `sendSignInLink` is used without it).
-    static func signInProof(from params: LocalAPIParams) throws(LocalAPIError) -> SignInProof {
+    static func signInProof(from params: LocalAPIParams) throws(LocalAPIError) -> EmailSignInProof {
         let link = try params.optionalString("link")
         let code = try params.optionalString("code")
         switch (link, code) {
@@ -117,13 +108,14 @@ enum LocalAPICall: Sendable {
         }
     }
 
-    static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> LinkedCredential {
+    static func credential(from params: LocalAPIParams) throws(LocalAPIError) -> Credential {
         let providerId = try params.string("providerId")
         switch providerId {
         case "password":
             return .password(email: try params.string("email"), password: try params.string("password"))
         case "emailLink":
-            return .emailLink(email: try params.optionalString("email"), link: try params.string("link"))
+            // Without "email", the daemon uses the address it remembers from sendSignInLink.
+            return .emailLink(email: try params.optionalString("email") ?? "", link: try params.string("link"))
         default:
             let idToken = try params.optionalString("idToken")
             let accessToken = try params.optionalString("accessToken")

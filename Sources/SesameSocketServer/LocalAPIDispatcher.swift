@@ -124,15 +124,10 @@ struct LocalAPIDispatcher: Sendable {
         }
     }
 
-    /// Runs a call that needs the session service and returns its answer, once the
-    /// notifications the call caused are queued (they go out before it).
+    /// Runs a call that needs the session service and returns its answer. The notifications
+    /// the call caused are queued already: the service hands each event to the hub in the actor
+    /// turn that makes it (``SessionService/publish(to:)``), so they go out before the answer.
     func execute(_ call: LocalAPICall, method: LocalAPIMethod) async -> SplicedResponse {
-        let answer = await answer(call, method: method)
-        await hub.waitUntilPublished(await service.emittedEvents)
-        return answer
-    }
-
-    private func answer(_ call: LocalAPICall, method: LocalAPIMethod) async -> SplicedResponse {
         do {
             return .success(try await run(call))
         } catch let error as LocalAPIError {
@@ -174,17 +169,12 @@ struct LocalAPIDispatcher: Sendable {
             let sent = try await service.sendSignInLink(email: email, continueUrl: continueUrl)
             return .object(["email": .string(sent)])
         case .completeSignInLink(let proof, let email):
-            let domainProof: EmailSignInProof
-            switch proof {
-            case .link(let link): domainProof = .link(link)
-            case .code(let code): domainProof = .code(code)
-            }
-            return outcomeJSON(try await service.completeSignInLink(domainProof, email: email))
+            return outcomeJSON(try await service.completeSignInLink(proof, email: email))
         case .signInWithIdp(let providerId, let idToken, let accessToken):
             return outcomeJSON(
                 try await service.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
         case .linkCredential(let credential):
-            return (try await service.linkCredential(Self.domain(credential))).wire.json
+            return (try await service.linkCredential(credential)).wire.json
         case .unlink(let providerId):
             return (try await service.unlink(providerId: providerId)).wire.json
         case .sendPasswordReset(let identifier):
@@ -212,17 +202,5 @@ struct LocalAPIDispatcher: Sendable {
             token: token.rawValue, uid: uid, expiresAt: token.expiresAt, issuedAt: token.issuedAt,
             signInProvider: token.signInProvider
         ).json
-    }
-
-    static func domain(_ credential: LocalAPICall.LinkedCredential) -> Credential {
-        switch credential {
-        case .password(let email, let password):
-            return .password(email: email, password: password)
-        case .emailLink(let email, let link):
-            // Without "email", the daemon uses the address it remembers from sendSignInLink.
-            return .emailLink(email: email ?? "", link: link)
-        case .federated(let providerId, let idToken, let accessToken):
-            return .federated(providerId: providerId, idToken: idToken, accessToken: accessToken)
-        }
     }
 }

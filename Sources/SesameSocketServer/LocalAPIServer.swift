@@ -16,8 +16,9 @@ import Glibc
 /// connections up to the limit, and on graceful shutdown tells subscribers and closes.
 ///
 /// Use: ``bind()`` (after the keyring is loaded; then the daemon is ready), then ``run()`` in
-/// the service group. It follows the session through ``SessionService/events()``, opened in
-/// ``bind()``: nothing needs wiring afterwards.
+/// the service group. ``bind()`` hands the service the hub as its publish sink
+/// (``SessionService/publish(to:)``): every change reaches the subscribers in the actor turn
+/// that makes it, with no task in between; nothing needs wiring afterwards.
 public final class LocalAPIServer: Service, Sendable {
     private let configuration: LocalAPIServerConfiguration
     private let service: SessionService
@@ -32,7 +33,6 @@ public final class LocalAPIServer: Service, Sendable {
     private let idleTicker = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
-    private let follower = NIOLockedValueBox<Task<Void, Never>?>(nil)
     /// Read bursts handled so far, for telling an idle daemon from a busy one.
     public let activity = LocalAPIActivity()
     /// One ``LoopFlush`` per event loop, made for the loop's first connection.
@@ -58,18 +58,12 @@ public final class LocalAPIServer: Service, Sendable {
     /// Number of open connections.
     public var openConnections: Int { slots.withLockedValue { $0.total } }
 
-    /// Starts following the session's events (the first, its snapshot, is in before this
-    /// returns), then binds or adopts the socket. After it returns, clients can connect.
+    /// Has the service publish to the hub (its snapshot is in before this returns), then binds
+    /// or adopts the socket. After it returns, clients can connect.
     /// - Throws: ``LocalAPIServerError`` naming the path when it cannot be used.
     public func bind() async throws {
-        let events = await service.events()
         let hub = self.hub
-        follower.withLockedValue {
-            $0 = Task {
-                for await event in events { hub.publish(event) }
-            }
-        }
-        await hub.waitUntilPublished(0)
+        await service.publish { event in hub.publish(event) }
         let bootstrap = ServerBootstrap(group: group)
             // As under socket activation (systemd's Backlog= default, the kernel's SOMAXCONN): a
             // Unix socket's connect fails at once with EAGAIN when the queue is full, so a burst
@@ -161,11 +155,9 @@ public final class LocalAPIServer: Service, Sendable {
 
     /// Stops accepting, sends `shutdown` to subscribers and closes connections.
     public func stop() async {
+        // Queued to every subscriber before this returns.
         await service.announceShutdown(reason: "stopping")
-        await hub.waitUntilPublished(await service.emittedEvents)
-        follower.withLockedValue { $0?.cancel() }
         idleTicker.withLockedValue { $0?.cancel() }
-        hub.finish()
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel

@@ -6,10 +6,13 @@ import SesameService
 
 /// The fan-out point between the session and every connection.
 ///
-/// It keeps the latest state and sequence, and the subscriptions. Each event is encoded once
-/// and handed to every interested connection under one lock, and `subscribe` registers and
-/// queues its response under that same lock, so a subscriber's snapshot and the notifications
-/// after it are always in order and never overlap.
+/// It keeps the latest state and sequence, and the subscriptions. The session service calls
+/// ``publish(_:)`` in the actor turn that changes the state (``SessionService/publish(to:)``):
+/// each event is encoded once and queued to every interested connection under one lock before
+/// the service goes on, so a request's answer, sent after the service returns, always follows
+/// the notifications the request caused. `subscribe` registers and queues its response under
+/// that same lock, so a subscriber's snapshot and the notifications after it are always in
+/// order and never overlap.
 final class SubscriptionHub: Sendable {
     struct Subscriber {
         var output: ConnectionOutput
@@ -54,9 +57,6 @@ final class SubscriptionHub: Sendable {
         var tokenAnswer: SessionAnswers.TokenAnswer?
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
-        /// The ``SessionEvent/index`` of the last event published; -1 before the first.
-        var published: Int64 = -1
-        var waiters: [(index: Int64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let guarded: NIOLockedValueBox<Guarded>
@@ -91,48 +91,20 @@ final class SubscriptionHub: Sendable {
         return answers
     }
 
-    /// Returns once the event with `index` (and so every one before it) is published: a
-    /// connection answers a request only after the notifications the request caused are queued.
-    func waitUntilPublished(_ index: Int64) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = guarded.withLockedValue { guarded -> Bool in
-                if guarded.published >= index { return true }
-                guarded.waiters.append((index, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    /// No more events will come (the server stops): nobody waits for them any longer.
-    func finish() {
-        let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
-            guarded.published = .max
-            defer { guarded.waiters = [] }
-            return guarded.waiters.map(\.continuation)
-        }
-        for continuation in woken { continuation.resume() }
-    }
-
-    /// Records the state after the event and sends the notification to every subscriber that
-    /// asked for it. Called by one consumer of the service's events, in event order.
+    /// Records the state after the event and queues the notification to every subscriber that
+    /// asked for it. Called by the session service, in event order, inside the actor turn that
+    /// made the change; it does not block (the flushes go to the event loops).
     func publish(_ event: SessionEvent) {
         let notification = SessionEventWire.notification(for: event)
         let line = notification?.message.encoded()
-        let woken = guarded.withLockedValue { guarded -> [CheckedContinuation<Void, Never>] in
+        guarded.withLockedValue { guarded in
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
             guarded.answers = nil
             guarded.generation += 1
             if let notification, let line {
                 Self.deliver(line, of: notification.event, to: guarded.subscribers, chunkSize: flushChunk)
             }
-            guarded.published = max(guarded.published, event.index)
-            let published = guarded.published
-            let due = guarded.waiters.filter { $0.index <= published }.map(\.continuation)
-            guarded.waiters.removeAll { $0.index <= published }
-            return due
         }
-        for continuation in woken { continuation.resume() }
     }
 
     private static func deliver(

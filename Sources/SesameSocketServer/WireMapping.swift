@@ -48,19 +48,20 @@ extension AuthError {
 }
 
 extension SessionEventWire {
-    /// The notification for a session event; nil for the snapshot that opens a stream.
+    /// The notification for a session event; nil for the snapshot that opens a stream. The wire
+    /// state is built only for the notifications that carry it.
     static func notification(for event: SessionEvent) -> LocalAPINotification? {
-        let state = event.state.wire(sequence: event.sequence)
         switch event.kind {
         case .snapshot:
             return nil
         case .authStateChanged(let previousUid, let reason):
             return .authStateChanged(
-                state: state, previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
+                state: event.state.wire(sequence: event.sequence), previousUid: previousUid, reason: reason.rawValue,
+                sequence: event.sequence)
         case .idTokenChanged(let uid, let expiresAt):
             return .idTokenChanged(uid: uid, expiresAt: WireTime.string(expiresAt), sequence: event.sequence)
         case .userUpdated:
-            return .userUpdated(state: state, sequence: event.sequence)
+            return .userUpdated(state: event.state.wire(sequence: event.sequence), sequence: event.sequence)
         case .connectivityChanged:
             return .connectivityChanged(connectivity: event.state.connectivity.rawValue, sequence: event.sequence)
         case .mergeRecorded(let merge):

@@ -35,6 +35,25 @@ struct EventStreamTests {
         }
     }
 
+    @Test(
+        "a publish sink hears the snapshot before publish returns, and every event a flow caused before the flow returns"
+    )
+    func sinkHearsBeforeTheFlowReturns() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            let heard = Heard<[SessionEvent]>([])
+            await harness.service.publish { event in heard.withLockedValue { $0.append(event) } }
+            #expect(heard.withLockedValue { $0.map(\.kind) } == [.snapshot])
+
+            let state = try await harness.service.createAccount(email: "ann@example.com", password: "secret1")
+            let last = try #require(heard.withLockedValue { $0.last })
+            #expect(heard.withLockedValue { $0.count } > 1)
+            #expect(last.index == (await harness.service.emittedEvents))
+            #expect(last.sequence == state.sequence)
+        }
+    }
+
     @Test("after shutdown, every stream says shutdown and ends; a stream opened then holds only the snapshot")
     func endsAfterShutdown() async throws {
         let clock = ManualClock()

@@ -1,0 +1,115 @@
+import Foundation
+import SesameCore
+
+/// When the session's background work is due, and the loop that waits for it.
+///
+/// It owns the ``MaintenancePlan`` (what is due when) and a wake-up stream. Every change to the
+/// plan goes through ``handle(_:)``, which also wakes the loop so it looks at the plan again.
+/// ``run(isolation:facts:perform:)`` waits for the earlier of the plan's next deadline on the
+/// injected clock and the next wake-up, performs the jobs due, and repeats.
+///
+/// Owned by ``SessionService`` and used only on its executor (not Sendable).
+final class MaintenanceScheduler {
+    private(set) var plan = MaintenancePlan()
+    /// Renew a token this long before it expires (`session.refresh_margin`), with jitter.
+    let refreshSchedule: RefreshSchedule
+    /// Seconds a merge waits for a migrator (`merge.hold`); 0 completes merges at once.
+    let mergeHold: TimeInterval
+    /// A cleanup run is under way (a second one only takes the due work off the plan).
+    var cleanupRunning = false
+    private(set) var isStopped = false
+    private let now: @Sendable () -> Date
+    private let sleeper: any Sleeper
+    private let wakeUps: AsyncStream<Void>
+    private let wakeUp: AsyncStream<Void>.Continuation
+
+    init(
+        now: @escaping @Sendable () -> Date, sleeper: any Sleeper, refreshMargin: TimeInterval, mergeHold: TimeInterval
+    ) {
+        self.now = now
+        self.sleeper = sleeper
+        self.refreshSchedule = RefreshSchedule(margin: refreshMargin)
+        self.mergeHold = mergeHold
+        // Wake-ups that come while the loop is busy fold into one: it reads the whole plan anyway.
+        (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Changes the plan and wakes the loop.
+    func handle(_ event: MaintenancePlan.Event) {
+        plan.handle(event)
+        wakeUp.yield()
+    }
+
+    /// Plans the next refresh of `session`'s token (nil: none).
+    func planRefresh(of session: Session?) {
+        handle(
+            .refreshPlanned(session.map { refreshSchedule.refreshTime(for: $0.idToken, jitter: .random(in: 0...1)) }))
+    }
+
+    /// Ends ``run(isolation:facts:perform:)`` after the job it is performing.
+    func stop() {
+        isStopped = true
+        wakeUp.yield()
+    }
+
+    /// Performs the due jobs (``MaintenancePlan/due(at:_:)``, each taking itself off the plan or
+    /// planning its retry) until ``stop()`` or cancellation, waiting in between.
+    /// - Parameters:
+    ///   - facts: what the plan needs to know about the session now.
+    ///   - perform: performs one job, on the caller's actor.
+    func run(
+        isolation: isolated (any Actor)? = #isolation, facts: () -> MaintenancePlan.Facts,
+        perform: (MaintenancePlan.Job) async -> Void
+    ) async {
+        while !isStopped && !Task.isCancelled {
+            let due = plan.due(at: now(), facts())
+            if !due.isEmpty {
+                for job in due { await perform(job) }
+                continue
+            }
+            let delay = plan.nextDeadline(facts()).map { $0.timeIntervalSince(now()) }
+            let woken = await Self.wait(for: wakeUps, or: delay, on: sleeper, wakeUp: wakeUp)
+            if !woken { break }
+        }
+    }
+
+    private enum Waker {
+        case wakeUp(ended: Bool)
+        case clock
+    }
+
+    /// Races the next wake-up against the clock (`delay` seconds; nil: no deadline). False once
+    /// the wake-ups ended (the loop's task was cancelled).
+    ///
+    /// The wake-up's waiter is never cancelled while the loop runs (that would end the stream):
+    /// when the clock wins, it wakes the waiter through the stream; when a wake-up wins, only
+    /// the clock is cancelled.
+    private static func wait(
+        for wakeUps: AsyncStream<Void>, or delay: TimeInterval?, on sleeper: any Sleeper,
+        wakeUp: AsyncStream<Void>.Continuation
+    ) async -> Bool {
+        await withTaskGroup(of: Waker.self) { group in
+            group.addTask {
+                var iterator = wakeUps.makeAsyncIterator()
+                return .wakeUp(ended: await iterator.next() == nil)
+            }
+            if let delay {
+                group.addTask {
+                    if (try? await sleeper.sleep(seconds: delay)) != nil { wakeUp.yield() }
+                    return .clock
+                }
+            }
+            var ended = false
+            while let waker = await group.next() {
+                if case .wakeUp(let streamEnded) = waker {
+                    ended = streamEnded
+                    group.cancelAll()
+                }
+            }
+            return !ended
+        }
+    }
+}
+
+@available(*, unavailable)
+extension MaintenanceScheduler: Sendable {}
