@@ -34,7 +34,12 @@ struct GoTrueRouter: Sendable {
 
     /// Whether the request asked for the 2024-01-01 error shape.
     static func isVersioned(_ request: EmulatorRequest) -> Bool {
-        guard let value = request.header(apiVersionHeader)?.trimmingCharacters(in: .whitespaces),
+        isVersioned(request.header(apiVersionHeader))
+    }
+
+    /// Whether an `X-Supabase-Api-Version` value asks for the 2024-01-01 error shape.
+    static func isVersioned(_ header: String?) -> Bool {
+        guard let value = header?.trimmingCharacters(in: .whitespaces),
             value.count == 10, value.allSatisfy({ $0.isNumber || $0 == "-" })
         else { return false }
         return value >= apiVersion
@@ -119,30 +124,26 @@ struct GoTrueRouter: Sendable {
 
     /// Adds `/auth/v1/<subpath>`: the gateway's key check (unless `open`: Kong's open routes,
     /// ``SupabaseEndpoints/openAuthPaths``), the service_role
-    /// check (when `admin`), the handler, and the error shape the request asked for.
+    /// check (when `admin`), then the handler; a thrown ``GoTrueError`` is answered in the shape
+    /// the request asked for.
     private func on(
         _ router: Router<EmulatorRequestContext>, _ subpath: String, _ method: HTTPRequest.Method,
         admin: Bool = false, open: Bool = false, _ handler: @escaping Handler
     ) {
         router.route(RouterPath(Self.prefix + "/" + subpath), method) { request in
             if !open, let refused = checkAPIKey(request) { return refused }
-            let versioned = Self.isVersioned(request)
             let call = Call(bearer: Self.bearer(request), origin: origin(request))
-            do throws(GoTrueError) {
-                if admin { try await store.requireAdmin(bearer: call.bearer) }
-                var reply = try await handler(request, call)
-                if versioned { reply.headers.append((Self.apiVersionHeader, Self.apiVersion)) }
-                return reply
-            } catch {
-                return error.reply(versioned: versioned)
-            }
+            if admin { try await store.requireAdmin(bearer: call.bearer) }
+            var reply = try await handler(request, call)
+            if Self.isVersioned(request) { reply.headers.append((Self.apiVersionHeader, Self.apiVersion)) }
+            return reply
         }
     }
 
     /// The 404 for a path under `/auth/v1` that has no route.
     static func notFound(_ request: EmulatorRequest) -> EmulatorReply {
         GoTrueError(
-            status: 404, code: "not_found",
+            httpStatus: 404, code: "not_found",
             message: "No GoTrue endpoint \(request.method) \(request.path); see docs/emulator.md for the supported ones"
         ).reply(versioned: isVersioned(request))
     }

@@ -149,7 +149,7 @@ extension GoTrueStore {
             switch type {
             case "magiclink": type = "signup"  // GoTrue signs the address up, with no usable password
             case "recovery", "email_change_current", "email_change_new":
-                throw GoTrueError(status: 404, code: "user_not_found", message: "User with this email not found")
+                throw GoTrueError(httpStatus: 404, code: "user_not_found", message: "User with this email not found")
             case "signup", "invite": break
             default:
                 throw .validation("Invalid email action link type requested: \(type)")

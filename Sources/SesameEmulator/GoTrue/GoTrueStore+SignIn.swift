@@ -112,7 +112,7 @@ extension GoTrueStore {
             }
             if let email, let other = self.user(byEmail: email), other.id != user.id {
                 throw GoTrueError(
-                    status: 400, code: "email_exists",
+                    httpStatus: 400, code: "email_exists",
                     message: "A user with this email address has already been registered")
             }
             if email != nil && !verified && user.isAnonymous {

@@ -13,7 +13,8 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     /// Paths the gateway lets through without an `apikey` (Kong's open routes).
     static let openAuthPaths: Set<String> = ["verify", "callback", "authorize", "health"]
 
-    func callKey(for request: EmulatorRequest) -> String? {
+    func callKey(for request: EmulatorRequest, route: String?) -> String? {
+        guard route != nil else { return nil }
         if let sub = Self.subpath(request.path, under: GoTrueRouter.prefix) { return GoTrueRouter.callKey(sub) }
         if let sub = Self.subpath(request.path, under: PostgRESTRouter.prefix) { return PostgRESTRouter.callKey(sub) }
         return nil
@@ -106,7 +107,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     }
 
     func payloadTooLargeReply() -> EmulatorReply {
-        GoTrueError(status: 413, code: "request_too_large", message: "Request body too large: the limit is 1 MiB")
+        GoTrueError(httpStatus: 413, code: "request_too_large", message: "Request body too large: the limit is 1 MiB")
             .reply(versioned: false)
     }
 }

@@ -48,7 +48,7 @@ extension GoTrueStore {
             for (column, value) in fields {
                 guard schema.columns.contains(column) else {
                     throw PostgRESTError(
-                        status: 400, code: "PGRST204",
+                        httpStatus: 400, code: "PGRST204",
                         message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
                 }
                 let text: JSON = value.isNull ? .null : .string(value.stringValue ?? value.serialized())
@@ -70,7 +70,7 @@ extension GoTrueStore {
                 guard upsert else { throw .duplicateKey(table, column: schema.primaryKey, value: key) }
                 if !role.bypassesRLS, !schema.ownerMayUpdate || existing["uid"]?.stringValue != role.uid {
                     throw PostgRESTError(
-                        status: authenticated ? 403 : 401, code: "42501",
+                        httpStatus: authenticated ? 403 : 401, code: "42501",
                         message: "new row violates row-level security policy (USING expression) for table \"\(table)\"")
                 }
                 working.replace(key, in: schema, with: row)

@@ -21,12 +21,12 @@ struct PostgRESTRouter: Sendable {
     func add(to router: Router<EmulatorRequestContext>) {
         for method in [HTTPRequest.Method.get, .head, .post, .put, .patch, .delete] {
             router.route(RouterPath(Self.prefix + "/{table}"), method) { request in
-                await respond(request) { role throws(PostgRESTError) in
+                try await respond(request) { role throws(PostgRESTError) in
                     try await table(request.parameters["table"] ?? "", request, as: role)
                 }
             }
             router.route(RouterPath(Self.prefix + "/rpc/{function}"), method) { request in
-                await respond(request) { role throws(PostgRESTError) in
+                try await respond(request) { role throws(PostgRESTError) in
                     guard request.method == "POST" || request.method == "GET" else {
                         throw Self.unsupported(request.method)
                     }
@@ -40,13 +40,9 @@ struct PostgRESTRouter: Sendable {
     private func respond(
         _ request: EmulatorRequest,
         _ handler: @Sendable (PostgRESTRole) async throws(PostgRESTError) -> EmulatorReply
-    ) async -> EmulatorReply {
+    ) async throws(PostgRESTError) -> EmulatorReply {
         if let refused = checkAPIKey(request) { return refused }
-        do throws(PostgRESTError) {
-            return try await handler(try role(request))
-        } catch {
-            return error.reply
-        }
+        return try await handler(try role(request))
     }
 
     /// The role and `auth.uid()` of the request's bearer JWT; no bearer is `anon`.
@@ -60,7 +56,7 @@ struct PostgRESTRouter: Sendable {
         }
         let role = claims["role"]?.stringValue ?? "anon"
         guard ["anon", "authenticated", "service_role"].contains(role) else {
-            throw PostgRESTError(status: 401, code: "22023", message: "role \"\(role)\" does not exist")
+            throw PostgRESTError(httpStatus: 401, code: "22023", message: "role \"\(role)\" does not exist")
         }
         return PostgRESTRole(role: role, uid: claims["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0.lowercased() })
     }
@@ -102,7 +98,7 @@ struct PostgRESTRouter: Sendable {
 
     static func unsupported(_ method: String) -> PostgRESTError {
         PostgRESTError(
-            status: 405, code: "PGRST117", message: "Unsupported HTTP method: \(method)",
+            httpStatus: 405, code: "PGRST117", message: "Unsupported HTTP method: \(method)",
             hint: "This emulator serves GET, POST and DELETE on tables and POST on rpc/")
     }
 
@@ -131,7 +127,7 @@ struct PostgRESTRouter: Sendable {
         do {
             return try JSON.decode(PostgRESTInsertBody.self, from: body).rows
         } catch {
-            throw PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
+            throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
         }
     }
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// One HTTP answer from an endpoint. `body == nil` means no body (204, 303…).
-struct EmulatorReply: Sendable {
+struct EmulatorReply: Sendable, ResponseGenerator {
     var status: Int
     var headers: [(String, String)] = []
     var body: [UInt8]?
@@ -19,6 +19,8 @@ struct EmulatorReply: Sendable {
     static func encoded(_ value: some Encodable, status: Int = 200) -> EmulatorReply {
         EmulatorReply(status: status, headers: [jsonContentType], body: JSON.encodedBytes(value))
     }
+
+    func response(from request: Request, context: some RequestContext) -> Response { response }
 
     /// The Hummingbird response.
     var response: Response {

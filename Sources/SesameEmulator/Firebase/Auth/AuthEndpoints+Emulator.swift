@@ -8,12 +8,8 @@ extension AuthEndpoints {
         router.route("\(project)/accounts", .delete) { _ in .json(await state.deleteAllAccounts()) }
         router.route("\(project)/config", .get) { _ in .json(await state.configuration()) }
         router.route("\(project)/config", .patch) { request in
-            do throws(IdentityToolkitError) {
-                let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: request.body)
-                return .json(await state.patchConfiguration(body))
-            } catch {
-                return Self.reply(error)
-            }
+            let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: request.body)
+            return .json(await state.patchConfiguration(body))
         }
         router.route("/emulator/action", .get) { request in await action(request) }
     }

@@ -14,8 +14,8 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         "orderBy", "equalTo", "startAt", "endAt", "limitToFirst", "limitToLast", "startAfter", "endBefore",
     ]
 
-    func callKey(for request: EmulatorRequest) -> String? {
-        Self.effectiveMethod(request)
+    func callKey(for request: EmulatorRequest, route: String?) -> String? {
+        route == nil ? nil : Self.effectiveMethod(request)
     }
 
     func errorReply(status: Int, message: String) -> EmulatorReply {
@@ -23,7 +23,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     }
 
     func payloadTooLargeReply() -> EmulatorReply {
-        .json(DatabaseError.payloadTooLarge.json, status: 413)
+        DatabaseError.payloadTooLarge.reply
     }
 
     func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
@@ -44,17 +44,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         return request.method
     }
 
-    func respond(to request: EmulatorRequest) async -> EmulatorReply {
-        do {
-            return try await dispatch(request)
-        } catch let error as DatabaseError {
-            return .json(error.json, status: error.status)
-        } catch {
-            return .json(["error": "Internal error"], status: 500)
-        }
-    }
-
-    private func dispatch(_ request: EmulatorRequest) async throws -> EmulatorReply {
+    func respond(to request: EmulatorRequest) async throws(DatabaseError) -> EmulatorReply {
         let namespace = request.query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
         let method = Self.effectiveMethod(request)
         if request.path == "/" && method == "GET" && request.query.isEmpty {
@@ -67,11 +57,11 @@ struct DatabaseEndpoints: EmulatorEndpoints {
                 let value = try Self.parseBody(request.body, allowLenient: true)
                 await state.setRules(namespace: namespace, rules: value)
                 return .json(["status": "ok"])
-            default: throw DatabaseError(status: 405, message: "Method not allowed")
+            default: throw DatabaseError(httpStatus: 405, message: "Method not allowed")
             }
         }
         for name in Self.unsupportedQueries where request.query[name] != nil {
-            throw DatabaseError(status: 400, message: "\(name) queries are not supported by sesame-emulator")
+            throw DatabaseError(httpStatus: 400, message: "\(name) queries are not supported by sesame-emulator")
         }
         let path = try DatabasePath(urlPath: request.path)
         let silent = request.query["print"] == "silent"
@@ -104,7 +94,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             let value = try Self.parseBody(request.body, allowLenient: false)
             guard case .object(let children) = value else {
                 throw DatabaseError(
-                    status: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
+                    httpStatus: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
             }
             try await state.update(namespace: namespace, path: path, children: children)
             if silent { return EmulatorReply(status: 204, body: nil) }
@@ -117,7 +107,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             if silent { return EmulatorReply(status: 204, body: nil) }
             return .json(["name": .string(key)])
         default:
-            throw DatabaseError(status: 405, message: "Method not allowed")
+            throw DatabaseError(httpStatus: 405, message: "Method not allowed")
         }
     }
 

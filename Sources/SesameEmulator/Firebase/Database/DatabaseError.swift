@@ -1,15 +1,19 @@
+import HTTPTypes
+import Hummingbird
+
 /// An error the database port answers with: `{"error":"<message>"}` and an HTTP status.
 struct DatabaseError: Error, Sendable, Equatable {
-    var status: Int
+    var httpStatus: Int
     var message: String
 
     static let invalidJSON = DatabaseError(
-        status: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
-    static let payloadTooLarge = DatabaseError(status: 413, message: "Payload too large: the limit is 1048576 bytes.")
+        httpStatus: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
+    static let payloadTooLarge = DatabaseError(
+        httpStatus: 413, message: "Payload too large: the limit is 1048576 bytes.")
 
     static func invalidPath(_ path: String) -> DatabaseError {
         DatabaseError(
-            status: 400,
+            httpStatus: 400,
             message:
                 "Invalid path: \(path). Paths must be non-empty strings and can't contain \".\", \"#\", \"$\", \"[\", or \"]\""
         )
@@ -17,11 +21,19 @@ struct DatabaseError: Error, Sendable, Equatable {
 
     static func invalidKey(_ key: String) -> DatabaseError {
         DatabaseError(
-            status: 400,
+            httpStatus: 400,
             message:
                 "Invalid data; couldn't parse key \"\(key)\". Keys can't be empty or contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or control characters."
         )
     }
 
     var json: JSON { ["error": .string(message)] }
+
+    var reply: EmulatorReply { .json(json, status: httpStatus) }
+}
+
+extension DatabaseError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
 }

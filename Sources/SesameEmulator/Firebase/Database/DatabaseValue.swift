@@ -13,7 +13,8 @@ enum DatabaseValue {
         case .object(let o):
             if let sv = o[".sv"] {
                 if sv.stringValue == "timestamp" { return .int(now) }
-                throw DatabaseError(status: 400, message: "Invalid data; unsupported server value \(sv.serialized()).")
+                throw DatabaseError(
+                    httpStatus: 400, message: "Invalid data; unsupported server value \(sv.serialized()).")
             }
             if let inner = o[".value"] { return try normalize(inner, now: now) }
             var out: [String: JSON] = [:]

@@ -1,3 +1,6 @@
+import HTTPTypes
+import Hummingbird
+
 /// A GoTrue API error: an HTTP status, one of GoTrue's snake_case error codes and a message.
 ///
 /// Rendered in one of GoTrue's shapes (reference A.4): requests that send
@@ -5,7 +8,7 @@
 /// header echoed; others get the legacy `{"code":<status>,"error_code":"<code>","msg":…}`. Both
 /// carry `x-sb-error-code`. Some `/token` failures use the OAuth shape `{"error","error_description"}`.
 struct GoTrueError: Error, Sendable, Equatable {
-    var status: Int
+    var httpStatus: Int
     var code: String
     var message: String
     /// `weak_password.reasons` (`length`, `characters`, `pwned`).
@@ -24,31 +27,41 @@ struct GoTrueError: Error, Sendable, Equatable {
             body = ["code": .string(code), "message": .string(message)]
             headers.append((GoTrueRouter.apiVersionHeader, GoTrueRouter.apiVersion))
         } else {
-            body = ["code": .int(status), "error_code": .string(code), "msg": .string(message)]
+            body = ["code": .int(httpStatus), "error_code": .string(code), "msg": .string(message)]
         }
         if let weakPasswordReasons {
             body["weak_password"] = ["reasons": .array(weakPasswordReasons.map(JSON.string))]
         }
-        return .json(.object(body), status: status, headers: headers)
+        return .json(.object(body), status: httpStatus, headers: headers)
+    }
+}
+
+extension GoTrueError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    /// The error in the shape `request` asked for (``GoTrueRouter/isVersioned(_:)``).
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let version = HTTPField.Name(GoTrueRouter.apiVersionHeader).flatMap { request.headers[$0] }
+        return reply(versioned: GoTrueRouter.isVersioned(version)).response
     }
 }
 
 extension GoTrueError {
     static func badRequest(_ code: String, _ message: String) -> GoTrueError {
-        GoTrueError(status: 400, code: code, message: message)
+        GoTrueError(httpStatus: 400, code: code, message: message)
     }
     static func unprocessable(_ code: String, _ message: String) -> GoTrueError {
-        GoTrueError(status: 422, code: code, message: message)
+        GoTrueError(httpStatus: 422, code: code, message: message)
     }
     static func forbidden(_ code: String, _ message: String) -> GoTrueError {
-        GoTrueError(status: 403, code: code, message: message)
+        GoTrueError(httpStatus: 403, code: code, message: message)
     }
     static func oauth(_ error: String, _ description: String) -> GoTrueError {
-        GoTrueError(status: 400, code: error, message: description, oauthError: error)
+        GoTrueError(httpStatus: 400, code: error, message: description, oauthError: error)
     }
 
     static let noAuthorization = GoTrueError(
-        status: 401, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+        httpStatus: 401, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
     static func badJWT(_ detail: String) -> GoTrueError {
         .forbidden("bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
     }
@@ -64,19 +77,19 @@ extension GoTrueError {
     static let refreshTokenAlreadyUsed = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
     static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
-    static let adminUserNotFound = GoTrueError(status: 404, code: "user_not_found", message: "User not found")
+    static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
     static func validation(_ message: String) -> GoTrueError { badRequest("validation_failed", message) }
     static func badJSON(_ detail: String) -> GoTrueError {
         badRequest("bad_json", "Could not parse request body as JSON: \(detail)")
     }
     static func weakPassword(minimum: Int) -> GoTrueError {
         GoTrueError(
-            status: 422, code: "weak_password", message: "Password should be at least \(minimum) characters.",
+            httpStatus: 422, code: "weak_password", message: "Password should be at least \(minimum) characters.",
             weakPasswordReasons: ["length"])
     }
     static func overEmailSendRateLimit(seconds: Int) -> GoTrueError {
         GoTrueError(
-            status: 429, code: "over_email_send_rate_limit",
+            httpStatus: 429, code: "over_email_send_rate_limit",
             message: "For security purposes, you can only request this after \(seconds) seconds.")
     }
 }

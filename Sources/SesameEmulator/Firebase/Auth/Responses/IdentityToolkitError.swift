@@ -1,3 +1,6 @@
+import HTTPTypes
+import Hummingbird
+
 /// An error the Auth emulator answers with, in Identity Toolkit's envelope:
 /// `{"error":{"code":…,"message":…,"errors":[{"message","reason","domain"}],"status"?}}`.
 ///
@@ -6,16 +9,17 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
     var httpStatus: Int
     var message: String
     var reason: String
-    var status: String?
+    /// The envelope's `status` (`INVALID_ARGUMENT`…), absent on business errors.
+    var statusName: String?
 
     /// A 400 business error such as `EMAIL_EXISTS` or `WEAK_PASSWORD : …`.
     static func invalid(_ message: String) -> IdentityToolkitError {
-        IdentityToolkitError(httpStatus: 400, message: message, reason: "invalid", status: nil)
+        IdentityToolkitError(httpStatus: 400, message: message, reason: "invalid", statusName: nil)
     }
 
     /// 400 `INVALID_ARGUMENT` for a request that does not fit the schema.
     static func invalidArgument(_ message: String, reason: String = "invalid") -> IdentityToolkitError {
-        IdentityToolkitError(httpStatus: 400, message: message, reason: reason, status: "INVALID_ARGUMENT")
+        IdentityToolkitError(httpStatus: 400, message: message, reason: reason, statusName: "INVALID_ARGUMENT")
     }
 
     /// 400 for a body that is not JSON.
@@ -25,25 +29,25 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
 
     /// 501 for inputs the emulator does not support.
     static func notImplemented(_ message: String) -> IdentityToolkitError {
-        IdentityToolkitError(httpStatus: 501, message: message, reason: "unimplemented", status: "NOT_IMPLEMENTED")
+        IdentityToolkitError(httpStatus: 501, message: message, reason: "unimplemented", statusName: "NOT_IMPLEMENTED")
     }
 
     static let missingAPIKey = IdentityToolkitError(
         httpStatus: 403, message: "The request is missing a valid API key.", reason: "forbidden",
-        status: "PERMISSION_DENIED")
+        statusName: "PERMISSION_DENIED")
 
     static let unauthenticated = IdentityToolkitError(
         httpStatus: 401,
         message:
             "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential. See https://developers.google.com/identity/sign-in/web/devconsole-project.",
-        reason: "unauthorized", status: "UNAUTHENTICATED")
+        reason: "unauthorized", statusName: "UNAUTHENTICATED")
 
     static let notFound = IdentityToolkitError(
-        httpStatus: 404, message: "Not Found", reason: "notFound", status: "NOT_FOUND")
+        httpStatus: 404, message: "Not Found", reason: "notFound", statusName: "NOT_FOUND")
 
     static let payloadTooLarge = IdentityToolkitError(
         httpStatus: 413, message: "Request payload exceeds the 1048576-byte limit.", reason: "payloadTooLarge",
-        status: "INVALID_ARGUMENT")
+        statusName: "INVALID_ARGUMENT")
 
     static let insufficientPermission = invalid(
         "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
@@ -53,7 +57,7 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
         Envelope(
             error: .init(
                 code: httpStatus, message: message,
-                errors: [.init(message: message, reason: reason, domain: "global")], status: status))
+                errors: [.init(message: message, reason: reason, domain: "global")], status: statusName))
     }
 
     /// `{"error":{"code","message","errors":[{"message","reason","domain"}],"status"?}}`.
@@ -73,4 +77,13 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
 
         var error: Body
     }
+}
+
+extension IdentityToolkitError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    /// The error in its envelope.
+    var reply: EmulatorReply { .encoded(envelope, status: httpStatus) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
 }
