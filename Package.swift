@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "SesameEmulator",
             dependencies: [
-                "SesameCore",
+                "SesameCore", "SesameLocalAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
@@ -216,7 +216,7 @@ let package = Package(
             name: "SesameEmulatorTests",
             dependencies: [
                 "SesameEmulator",
-                "SesameCore",
+                "SesameCore", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// The GoTrue answers that are not plain store calls: the `GET /verify` link and `/settings`.
 extension GoTrueRouter {
     /// `GET /verify?token=<token_hash>&type=…&redirect_to=…`: redirects with the session in the
@@ -13,7 +15,7 @@ extension GoTrueRouter {
                     status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
             }
             let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
-                let value = session[key].map { $0.stringValue ?? $0.serialized() } ?? ""
+                let value = session[key].map { $0.stringValue ?? $0.jsonString } ?? ""
                 return "\(key)=\(FormURLEncoding.escape(value))"
             }
             target += "#" + (fields + ["type=\(FormURLEncoding.escape(body.type ?? ""))"]).joined(separator: "&")
@@ -24,7 +26,7 @@ extension GoTrueRouter {
         return EmulatorReply(status: 303, headers: [("Location", target)], body: nil)
     }
 
-    func settings() async -> JSON {
+    func settings() async -> JSONValue {
         let configuration = store.configuration
         return [
             "external": [

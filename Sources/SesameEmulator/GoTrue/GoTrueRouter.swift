@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// The `/auth/v1/*` routes: each decodes its typed body, calls the ``GoTrueStore`` and renders
 /// GoTrue's reply, or its error in the shape the request asked for.

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameLocalAPI
 
 /// One row of `auth.sessions` plus its authentication methods (`amr`).
 struct GoTrueSession: Sendable {
@@ -9,7 +10,7 @@ struct GoTrueSession: Sendable {
     var createdAt: Int
     var refreshedAt: Int?
 
-    var amrClaim: JSON {
+    var amrClaim: JSONValue {
         .array(amr.reversed().map { ["method": .string($0.method), "timestamp": .int($0.at)] })
     }
 }
@@ -39,7 +40,7 @@ struct SupabaseMessage: Sendable, Codable {
     var link: String
     var sentAt: Int
 
-    var json: JSON {
+    var json: JSONValue {
         [
             "type": .string(type), "email": .string(email), "otp": .string(otp), "hashed_token": .string(hashedToken),
             "link": .string(link), "sent_at": .string(RFC3339.format(milliseconds: sentAt)),

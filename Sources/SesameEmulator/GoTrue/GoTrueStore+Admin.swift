@@ -1,9 +1,10 @@
 import Foundation
+import SesameLocalAPI
 
 /// `/admin/users` (create, list, get, update, delete); the caller is checked by the router.
 extension GoTrueStore {
     /// `GET /admin/users?page=&per_page=`: oldest first; returns the page and the total count.
-    func listUsers(page: Int, perPage: Int) -> (JSON, Int) {
+    func listUsers(page: Int, perPage: Int) -> (JSONValue, Int) {
         let all = users.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         let start = min(all.count, max(0, page - 1) * perPage)
         let slice = all[start..<min(all.count, start + perPage)]
@@ -17,7 +18,7 @@ extension GoTrueStore {
     }
 
     /// `POST /admin/users`.
-    func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSON {
+    func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
             throw .validation("An email address is required (this emulator does not support phone users)")
         }
@@ -38,7 +39,7 @@ extension GoTrueStore {
     }
 
     /// `PUT /admin/users/{id}`.
-    func adminUpdateUser(_ id: String, _ body: AdminUserBody) throws(GoTrueError) -> JSON {
+    func adminUpdateUser(_ id: String, _ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
         var user = try adminUser(id)
         if let raw = body.email, !raw.isEmpty {
             let email = try Self.validEmail(raw)
@@ -65,7 +66,7 @@ extension GoTrueStore {
     }
 
     /// `DELETE /admin/users/{id}`: the user, its sessions and its PostgREST rows go.
-    func adminDeleteUser(_ id: String) throws(GoTrueError) -> JSON {
+    func adminDeleteUser(_ id: String) throws(GoTrueError) -> JSONValue {
         let user = try adminUser(id)
         deleteUser(user.id)
         return [:]

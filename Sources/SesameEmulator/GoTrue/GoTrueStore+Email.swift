@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// The mailed one-time codes: `/otp`, `/recover`, `/verify` and `admin/generate_link`.
 extension GoTrueStore {
     /// Makes a code of `type` for `email`, records the mail and returns the code. A new code
@@ -44,7 +46,7 @@ extension GoTrueStore {
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
-    func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSON {
+    func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
             if body.phone?.isEmpty == false {
                 throw .unprocessable("phone_provider_disabled", "Unsupported phone provider")
@@ -74,7 +76,7 @@ extension GoTrueStore {
     }
 
     /// `POST /recover`: mails a recovery code when the address is known; answers `{}` either way.
-    func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSON {
+    func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSONValue {
         let email = try Self.validEmail(body.email ?? "")
         if let user = user(byEmail: email) {
             try sendCode(
@@ -91,7 +93,7 @@ extension GoTrueStore {
 
     /// `POST /verify` (and the link form): checks a code by `token` + `email` or by `token_hash`,
     /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
-    func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSON, redirectTo: String?) {
+    func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSONValue, redirectTo: String?) {
         guard let type = body.type, let accepted = Self.verifyTypes[type] else {
             throw .validation(
                 "Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
@@ -138,7 +140,7 @@ extension GoTrueStore {
 
     /// `POST /admin/generate_link`: makes the code without mailing it (no send timer) and answers
     /// the user plus `action_link`, `email_otp`, `hashed_token`, `verification_type`, `redirect_to`.
-    func generateLink(_ body: GenerateLinkBody, origin: String) throws(GoTrueError) -> JSON {
+    func generateLink(_ body: GenerateLinkBody, origin: String) throws(GoTrueError) -> JSONValue {
         var type = body.type ?? ""
         let email = try Self.validEmail(body.email ?? "")
         let redirectTo = body.redirectTo

@@ -1,7 +1,9 @@
+import SesameLocalAPI
+
 /// Sign-up and the `/token` grants: anonymous, email + password, refresh, id_token.
 extension GoTrueStore {
     /// `POST /signup`: anonymous without email or phone, else an email + password user.
-    func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSON {
+    func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSONValue {
         let rawEmail = body.email ?? ""
         let phone = body.phone ?? ""
         let data = body.data ?? [:]
@@ -46,7 +48,7 @@ extension GoTrueStore {
     }
 
     /// `POST /token?grant_type=password`.
-    func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSON {
+    func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
         guard let email = body.email, let password = body.password,
             let user = user(byEmail: email), let stored = user.password, stored.matches(password)
         else { throw .invalidCredentials }
@@ -59,7 +61,7 @@ extension GoTrueStore {
 
     /// `POST /token?grant_type=refresh_token`: rotation with the parent rule, the reuse interval
     /// and family revocation (errata G.1–G.3).
-    func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSON {
+    func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
         guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
             throw .refreshTokenInvalid
         }
@@ -84,7 +86,7 @@ extension GoTrueStore {
     /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
     /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
     /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
-    func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSON {
+    func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSONValue {
         let provider = body.provider ?? ""
         guard Self.idTokenProviders.contains(provider) || provider.hasPrefix("custom:") else {
             throw .oauth("invalid request", "Custom OIDC provider \"\(provider)\" not allowed")
@@ -95,7 +97,7 @@ extension GoTrueStore {
         try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
-        var data: [String: JSON] = [
+        var data: [String: JSONValue] = [
             "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
         ]
         for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// The single owner of the Supabase surface's state: `auth.users` (with identities), sessions,
 /// refresh-token chains, one-time codes, the "sent" mails and the PostgREST tables, so that a
@@ -54,7 +55,7 @@ actor GoTrueStore {
     // MARK: Sessions
 
     /// Starts a session for `userId` signed in by `method` and returns GoTrue's session JSON.
-    func startSession(userId: String, method: String, issuer: String) -> JSON {
+    func startSession(userId: String, method: String, issuer: String) -> JSONValue {
         let at = now
         let session = GoTrueSession(
             id: UUID().uuidString.lowercased(), userId: userId, amr: [(method, at / 1000)], createdAt: at)
@@ -73,7 +74,7 @@ actor GoTrueStore {
     }
 
     /// `{access_token, token_type, expires_in, expires_at, refresh_token, user}` for a session.
-    func sessionJSON(sessionId: String, refreshToken: String, issuer: String) -> JSON {
+    func sessionJSON(sessionId: String, refreshToken: String, issuer: String) -> JSONValue {
         guard let session = sessions[sessionId], let user = users[session.userId] else { return .null }
         let (token, expiresAt) = accessToken(user: user, session: session, issuer: issuer)
         return [
@@ -86,7 +87,7 @@ actor GoTrueStore {
     func accessToken(user: GoTrueUser, session: GoTrueSession, issuer: String) -> (String, Int) {
         let iat = nowSeconds
         let exp = iat + configuration.jwtExpirySeconds
-        let claims: [String: JSON] = [
+        let claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(user.id), "aud": "authenticated", "exp": .int(exp), "iat": .int(iat),
             "email": .string(user.email ?? ""), "phone": "", "app_metadata": .object(user.appMetadata),
             "user_metadata": .object(user.userMetadata), "role": "authenticated", "aal": "aal1",
@@ -110,7 +111,7 @@ actor GoTrueStore {
     // MARK: Bearer checks
 
     /// The verified claims of a bearer token.
-    func claims(bearer: String?) throws(GoTrueError) -> [String: JSON] {
+    func claims(bearer: String?) throws(GoTrueError) -> [String: JSONValue] {
         guard let bearer, !bearer.isEmpty else { throw .noAuthorization }
         do {
             return try jwt.verify(bearer, now: nowSeconds)
@@ -153,5 +154,5 @@ actor GoTrueStore {
     }
 
     /// The messages as `GET /sesame/v1/supabase/messages` lists them.
-    func messagesJSON() -> JSON { ["messages": .array(messages.map(\.json))] }
+    func messagesJSON() -> JSONValue { ["messages": .array(messages.map(\.json))] }
 }

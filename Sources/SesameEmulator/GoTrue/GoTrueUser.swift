@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SesameCore
+import SesameLocalAPI
 
 /// One row of `auth.users` with its identities, as GoTrue's `models.User` serializes it.
 struct GoTrueUser: Sendable, Codable {
@@ -15,8 +16,8 @@ struct GoTrueUser: Sendable, Codable {
     var newEmail: String?
     var emailChangeSentAt: Int?
     var lastSignInAt: Int?
-    var appMetadata: [String: JSON] = [:]
-    var userMetadata: [String: JSON] = [:]
+    var appMetadata: [String: JSONValue] = [:]
+    var userMetadata: [String: JSONValue] = [:]
     var identities: [GoTrueIdentity] = []
     var createdAt: Int
     var updatedAt: Int
@@ -53,13 +54,13 @@ struct GoTrueUser: Sendable, Codable {
         let providers = identities.map(\.provider).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         guard !providers.isEmpty else { return }
         if appMetadata["provider"] == nil { appMetadata["provider"] = .string(providers[0]) }
-        appMetadata["providers"] = .array(providers.map(JSON.string))
+        appMetadata["providers"] = .array(providers.map(JSONValue.string))
     }
 
     /// The user object of GoTrue's API.
-    var json: JSON {
-        func time(_ ms: Int?) -> JSON? { ms.map { .string(RFC3339.format(milliseconds: $0)) } }
-        var o: [String: JSON] = [
+    var json: JSONValue {
+        func time(_ ms: Int?) -> JSONValue? { ms.map { .string(RFC3339.format(milliseconds: $0)) } }
+        var o: [String: JSONValue] = [
             "id": .string(id), "aud": "authenticated", "role": "authenticated",
             "email": .string(email ?? ""), "phone": "",
             "app_metadata": .object(appMetadata), "user_metadata": .object(userMetadata),
@@ -73,7 +74,7 @@ struct GoTrueUser: Sendable, Codable {
         o["invited_at"] = time(invitedAt)
         o["confirmation_sent_at"] = time(confirmationSentAt)
         o["recovery_sent_at"] = time(recoverySentAt)
-        o["new_email"] = newEmail.map(JSON.string)
+        o["new_email"] = newEmail.map(JSONValue.string)
         o["email_change_sent_at"] = time(emailChangeSentAt)
         o["last_sign_in_at"] = time(lastSignInAt)
         o["banned_until"] = time(bannedUntil)
@@ -89,12 +90,12 @@ struct GoTrueIdentity: Sendable, Codable {
     var providerId: String
     var userId: String
     var email: String?
-    var data: [String: JSON]
+    var data: [String: JSONValue]
     var createdAt: Int
     var updatedAt: Int
     var lastSignInAt: Int
 
-    init(provider: String, providerId: String, userId: String, email: String?, data: [String: JSON], now: Int) {
+    init(provider: String, providerId: String, userId: String, email: String?, data: [String: JSONValue], now: Int) {
         self.provider = provider
         self.providerId = providerId
         self.userId = userId
@@ -105,15 +106,15 @@ struct GoTrueIdentity: Sendable, Codable {
         self.lastSignInAt = now
     }
 
-    var json: JSON {
-        var o: [String: JSON] = [
+    var json: JSONValue {
+        var o: [String: JSONValue] = [
             "identity_id": .string(identityId), "id": .string(providerId), "user_id": .string(userId),
             "identity_data": .object(data), "provider": .string(provider),
             "last_sign_in_at": .string(RFC3339.format(milliseconds: lastSignInAt)),
             "created_at": .string(RFC3339.format(milliseconds: createdAt)),
             "updated_at": .string(RFC3339.format(milliseconds: updatedAt)),
         ]
-        o["email"] = email.map(JSON.string)
+        o["email"] = email.map(JSONValue.string)
         return .object(o)
     }
 }

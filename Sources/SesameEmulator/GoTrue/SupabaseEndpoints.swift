@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameLocalAPI
 
 /// The Supabase port: GoTrue at `/auth/v1`, PostgREST at `/rest/v1`, behind the `apikey` check
 /// of Supabase's gateway, plus the emulator-only `/sesame/v1/supabase/messages`.

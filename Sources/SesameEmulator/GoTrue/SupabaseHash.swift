@@ -1,4 +1,5 @@
 import Crypto
+import SesameLocalAPI
 
 /// The digests and random codes GoTrue uses.
 enum SupabaseHash {

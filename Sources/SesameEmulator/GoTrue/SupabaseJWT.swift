@@ -1,5 +1,6 @@
 import Crypto
 import SesameCore
+import SesameLocalAPI
 
 /// HS256 JWTs as Supabase signs them: the anon and service_role keys, GoTrue's access tokens.
 struct SupabaseJWT: Sendable {
@@ -12,8 +13,8 @@ struct SupabaseJWT: Sendable {
     static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
 
     /// `claims` signed with the secret.
-    func sign(_ claims: [String: JSON]) -> String {
-        sign(payload: JSON.object(claims).serializedBytes())
+    func sign(_ claims: [String: JSONValue]) -> String {
+        sign(payload: JSONValue.object(claims).serialized())
     }
 
     /// The JWT whose payload is exactly `payload` (JSON bytes).
@@ -26,12 +27,12 @@ struct SupabaseJWT: Sendable {
     /// The claims of `token` when it is an HS256 JWT signed with the secret and not expired at
     /// `now` (seconds since 1970).
     /// - Throws: ``SupabaseJWTError`` saying which check failed.
-    func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSON] {
+    func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSONValue] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed(parts: parts.count) }
         guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-            case .object(let header)? = try? JSON.parse(headerBytes),
-            case .object(let claims)? = try? JSON.parse(payloadBytes),
+            case .object(let header)? = try? JSONCoding.parse(headerBytes),
+            case .object(let claims)? = try? JSONCoding.parse(payloadBytes),
             let signature = Base64URL.decode(parts[2])
         else { throw .malformed(parts: 3) }
         guard header["alg"]?.stringValue == "HS256" else { throw .badSignature }
@@ -48,7 +49,7 @@ struct SupabaseJWT: Sendable {
     /// byte for byte Supabase's well-known local keys.
     func apiKey(role: String) -> String {
         var payload = #"{"iss":"supabase-demo","role":"#
-        payload += JSON.string(role).serialized()
+        payload += JSONValue.string(role).jsonString
         payload += #","exp":1983812996}"#
         return sign(payload: Array(payload.utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// Who a PostgREST request runs as: the `role` claim of its JWT and `auth.uid()` (its `sub`).
 struct PostgRESTRole: Sendable, Equatable {
@@ -23,7 +24,9 @@ extension GoTrueStore {
     }
 
     /// `GET /rest/v1/<table>?col=eq.v&select=a,b` (both tables are readable by everyone).
-    func restSelect(_ table: String, filters: [(String, String)], columns: [String]?) throws(PostgRESTError) -> JSON {
+    func restSelect(
+        _ table: String, filters: [(String, String)], columns: [String]?
+    ) throws(PostgRESTError) -> JSONValue {
         let schema = try Self.schema(table)
         try Self.checkFilters(filters, schema)
         let wanted = columns ?? schema.columns
@@ -38,20 +41,20 @@ extension GoTrueStore {
     /// `Prefer: resolution=merge-duplicates`. Checks run in Postgres's order: types, not-null,
     /// RLS `with check`, foreign key, primary key.
     func restInsert(
-        _ table: String, rows input: [[String: JSON]], as role: PostgRESTRole, upsert: Bool
-    ) throws(PostgRESTError) -> [[String: JSON]] {
+        _ table: String, rows input: [[String: JSONValue]], as role: PostgRESTRole, upsert: Bool
+    ) throws(PostgRESTError) -> [[String: JSONValue]] {
         let schema = try Self.schema(table)
         var working = tables
-        var written: [[String: JSON]] = []
+        var written: [[String: JSONValue]] = []
         for fields in input {
-            var row: [String: JSON] = [:]
+            var row: [String: JSONValue] = [:]
             for (column, value) in fields {
                 guard schema.columns.contains(column) else {
                     throw PostgRESTError(
                         httpStatus: 400, code: "PGRST204",
                         message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
                 }
-                let text: JSON = value.isNull ? .null : .string(value.stringValue ?? value.serialized())
+                let text: JSONValue = value.isNull ? .null : .string(value.stringValue ?? value.jsonString)
                 if schema.uuidColumns.contains(column), let s = text.stringValue {
                     guard UUID(uuidString: s) != nil else { throw .invalidUUID(s) }
                     row[column] = .string(s.lowercased())

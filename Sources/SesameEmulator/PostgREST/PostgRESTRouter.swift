@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// The `/rest/v1/*` routes: verifies the bearer JWT, parses PostgREST's query syntax
 /// (`col=eq.v`, `select=`) and `Prefer`, and calls the ``GoTrueStore`` table operations.
@@ -48,7 +49,7 @@ struct PostgRESTRouter: Sendable {
     /// The role and `auth.uid()` of the request's bearer JWT; no bearer is `anon`.
     func role(_ request: EmulatorRequest) throws(PostgRESTError) -> PostgRESTRole {
         guard let bearer = GoTrueRouter.bearer(request) else { return PostgRESTRole(role: "anon", uid: nil) }
-        let claims: [String: JSON]
+        let claims: [String: JSONValue]
         do {
             claims = try store.jwt.verify(bearer, now: store.clock.milliseconds() / 1000)
         } catch {
@@ -85,7 +86,7 @@ struct PostgRESTRouter: Sendable {
             let written = try await store.restInsert(
                 table, rows: rows, as: role, upsert: prefer["resolution"] == "merge-duplicates")
             if prefer["return"] == "representation" {
-                return .json(.array(written.map(JSON.object)), status: 201)
+                return .json(.array(written.map(JSONValue.object)), status: 201)
             }
             return EmulatorReply(status: 201)
         case "DELETE":
@@ -123,9 +124,9 @@ struct PostgRESTRouter: Sendable {
     }
 
     /// The insert body: one row object or an array of them.
-    static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSON]] {
+    static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSONValue]] {
         do {
-            return try JSON.decode(PostgRESTInsertBody.self, from: body).rows
+            return try JSONCoding.decode(PostgRESTInsertBody.self, from: body).rows
         } catch {
             throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
         }
@@ -135,14 +136,14 @@ struct PostgRESTRouter: Sendable {
 /// The typed body of a PostgREST insert: a JSON object (one row) or an array of objects. The
 /// columns are the table's, so a row stays a dictionary; ``GoTrueStore/restInsert`` checks them.
 struct PostgRESTInsertBody: Decodable, Sendable {
-    var rows: [[String: JSON]]
+    var rows: [[String: JSONValue]]
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let row = try? container.decode([String: JSON].self) {
+        if let row = try? container.decode([String: JSONValue].self) {
             rows = [row]
         } else {
-            rows = try container.decode([[String: JSON]].self)
+            rows = try container.decode([[String: JSONValue]].self)
         }
     }
 }

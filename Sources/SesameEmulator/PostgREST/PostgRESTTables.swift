@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// The two directory tables of the Supabase contract, with their constraints and row-level
 /// security policies, as plain values (owned by ``GoTrueStore`` so deletes cascade from users).
@@ -26,24 +27,24 @@ struct PostgRESTTables: Sendable, Codable {
     static let schemas = [usernames.name: usernames, details.name: details]
 
     /// Rows by table name, in insertion order.
-    private(set) var rows: [String: [[String: JSON]]] = [:]
+    private(set) var rows: [String: [[String: JSONValue]]] = [:]
 
-    func select(_ schema: Schema, where filters: [(String, String)]) -> [[String: JSON]] {
+    func select(_ schema: Schema, where filters: [(String, String)]) -> [[String: JSONValue]] {
         (rows[schema.name] ?? []).filter { row in Self.matches(row, filters) }
     }
 
-    static func matches(_ row: [String: JSON], _ filters: [(String, String)]) -> Bool {
+    static func matches(_ row: [String: JSONValue], _ filters: [(String, String)]) -> Bool {
         filters.allSatisfy { column, value in
             guard let cell = row[column] else { return false }
             return cell.stringValue == value
         }
     }
 
-    mutating func insert(_ row: [String: JSON], into schema: Schema) {
+    mutating func insert(_ row: [String: JSONValue], into schema: Schema) {
         rows[schema.name, default: []].append(row)
     }
 
-    mutating func replace(_ key: String, in schema: Schema, with row: [String: JSON]) {
+    mutating func replace(_ key: String, in schema: Schema, with row: [String: JSONValue]) {
         guard let index = rows[schema.name]?.firstIndex(where: { $0[schema.primaryKey]?.stringValue == key }) else {
             return
         }
@@ -52,7 +53,7 @@ struct PostgRESTTables: Sendable, Codable {
 
     /// Deletes matching rows that `allowed` admits; returns how many went.
     mutating func delete(
-        from schema: Schema, where filters: [(String, String)], allowed: ([String: JSON]) -> Bool
+        from schema: Schema, where filters: [(String, String)], allowed: ([String: JSONValue]) -> Bool
     ) -> Int {
         let before = rows[schema.name]?.count ?? 0
         rows[schema.name]?.removeAll { Self.matches($0, filters) && allowed($0) }

@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Synchronization
 
 /// How far one port's clock runs ahead of the configured clock (fault `clockSkewSeconds`;

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// What an emulator port serves: the Auth API or the Realtime Database REST API.
 ///

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// Random identifiers in the emulator's formats.
 enum RandomIdentifier {
     static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 extension Router where Context == EmulatorRequestContext {
     /// Adds a route whose handler sees the whole request (body already capped and read by

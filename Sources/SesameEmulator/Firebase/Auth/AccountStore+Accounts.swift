@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 extension AccountStore {
     /// `accounts:lookup`, reference §4.7. `users` is omitted when nothing matches.
     func lookup(_ body: LookupRequest, privileged: Bool) throws(IdentityToolkitError) -> GetAccountInfoResponse {
@@ -41,11 +43,11 @@ extension AccountStore {
 
     /// `accounts:batchDelete` (privileged): deletes every listed account. Without `force`, an
     /// enabled account is kept and reported in `errors` (`NOT_DISABLED`), as Google's service does.
-    func batchDelete(_ body: BatchDeleteRequest) throws(IdentityToolkitError) -> JSON {
+    func batchDelete(_ body: BatchDeleteRequest) throws(IdentityToolkitError) -> JSONValue {
         guard let ids = body.localIds else { throw .invalid("MISSING_LOCAL_ID") }
         if ids.count > 1000 { throw .invalid("TOO_MANY_IDS_TO_DELETE : Cannot delete more than 1000 accounts at once") }
         let force = body.force ?? false
-        var errors: [JSON] = []
+        var errors: [JSONValue] = []
         for (index, uid) in ids.enumerated() {
             guard let user = users[uid] else { continue }
             if !force && !user.disabled {
@@ -57,7 +59,7 @@ extension AccountStore {
             }
             users[uid] = nil
         }
-        var response: [String: JSON] = ["kind": "identitytoolkit#BatchDeleteAccountsResponse"]
+        var response: [String: JSONValue] = ["kind": "identitytoolkit#BatchDeleteAccountsResponse"]
         if !errors.isEmpty { response["errors"] = .array(errors) }
         return .object(response)
     }
@@ -96,14 +98,14 @@ extension AccountStore {
     }
 
     /// `accounts:createAuthUri`, reference §4.9 (hidden under email enumeration protection).
-    func createAuthUri(_ body: CreateAuthUriRequest) throws(IdentityToolkitError) -> JSON {
+    func createAuthUri(_ body: CreateAuthUriRequest) throws(IdentityToolkitError) -> JSONValue {
         guard let identifier = body.identifier.nonEmpty else { throw .invalid("MISSING_IDENTIFIER") }
         guard let continueUri = body.continueUri.nonEmpty else { throw .invalid("MISSING_CONTINUE_URI") }
         if body.providerId != nil { throw .notImplemented("NOT_IMPLEMENTED : providerId is not supported") }
         if !AccountStore.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
         if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
         let sessionId = body.sessionId.nonEmpty ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)
-        var response: [String: JSON] = [
+        var response: [String: JSONValue] = [
             "kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": .string(sessionId),
         ]
         if config.enableImprovedEmailPrivacy { return .object(response) }
@@ -123,25 +125,25 @@ extension AccountStore {
             }
         }
         response["registered"] = .bool(match != nil)
-        response["allProviders"] = .array(all.map(JSON.string))
-        response["signinMethods"] = .array(methods.map(JSON.string))
+        response["allProviders"] = .array(all.map(JSONValue.string))
+        response["signinMethods"] = .array(methods.map(JSONValue.string))
         return .object(response)
     }
 
     // MARK: Emulator-only endpoints (§7)
 
-    func listOobCodes() -> JSON {
+    func listOobCodes() -> JSONValue {
         ["oobCodes": .array(oobCodes.map(\.json))]
     }
 
-    func deleteAllAccounts() -> JSON {
+    func deleteAllAccounts() -> JSONValue {
         users = [:]
         return [:]
     }
 
-    func configuration() -> JSON { config.json }
+    func configuration() -> JSONValue { config.json }
 
-    func patchConfiguration(_ body: ConfigPatchRequest) -> JSON {
+    func patchConfiguration(_ body: ConfigPatchRequest) -> JSONValue {
         if let allow = body.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = allow }
         if let enable = body.emailPrivacyConfig?.enableImprovedEmailPrivacy {
             config.enableImprovedEmailPrivacy = enable

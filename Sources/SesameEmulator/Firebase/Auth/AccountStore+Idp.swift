@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 extension AccountStore {
     /// What a fake IdP credential says about the IdP account.
@@ -12,7 +13,7 @@ extension AccountStore {
         var photoUrl: String?
         var screenName: String?
         /// The IdP fields of the `signInWithIdp` response.
-        var response: [String: JSON]
+        var response: [String: JSONValue]
 
         var providerInfo: ProviderUserInfo {
             ProviderUserInfo(
@@ -43,9 +44,9 @@ extension AccountStore {
                 "INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
             )
         }
-        var claims: [String: JSON]
+        var claims: [String: JSONValue]
         if credential.hasPrefix("{") {
-            guard case .object(let o)? = try? JSON.parse(credential) else {
+            guard case .object(let o)? = try? JSONCoding.parse(credential) else {
                 throw .invalid(
                     "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
                 )
@@ -74,35 +75,35 @@ extension AccountStore {
         let name = claims["name"]?.stringValue
         let picture = claims["picture"]?.stringValue
         let screenName = claims["screen_name"]?.stringValue
-        var response: [String: JSON] = [
+        var response: [String: JSONValue] = [
             "kind": "identitytoolkit#VerifyAssertionResponse", "context": "", "providerId": .string(providerId),
         ]
-        response["displayName"] = name.map(JSON.string)
-        response["fullName"] = name.map(JSON.string)
-        response["screenName"] = screenName.map(JSON.string)
-        response["email"] = email.map(JSON.string)
-        response["emailVerified"] = claims["email_verified"]?.boolValue.map(JSON.bool)
-        response["photoUrl"] = picture.map(JSON.string)
+        response["displayName"] = name.map(JSONValue.string)
+        response["fullName"] = name.map(JSONValue.string)
+        response["screenName"] = screenName.map(JSONValue.string)
+        response["email"] = email.map(JSONValue.string)
+        response["emailVerified"] = claims["email_verified"]?.boolValue.map(JSONValue.bool)
+        response["photoUrl"] = picture.map(JSONValue.string)
         var federatedId = sub
         if providerId == "google.com" {
             federatedId = "https://accounts.google.com/\(sub)"
             var scopes = "openid https://www.googleapis.com/auth/userinfo.profile"
             if email != nil { scopes += " https://www.googleapis.com/auth/userinfo.email" }
-            response["firstName"] = claims["given_name"]?.stringValue.map(JSON.string)
-            response["lastName"] = claims["family_name"]?.stringValue.map(JSON.string)
-            var raw: [String: JSON] = ["granted_scopes": .string(scopes), "id": .string(sub), "locale": "en"]
-            raw["name"] = name.map(JSON.string)
+            response["firstName"] = claims["given_name"]?.stringValue.map(JSONValue.string)
+            response["lastName"] = claims["family_name"]?.stringValue.map(JSONValue.string)
+            var raw: [String: JSONValue] = ["granted_scopes": .string(scopes), "id": .string(sub), "locale": "en"]
+            raw["name"] = name.map(JSONValue.string)
             raw["given_name"] = claims["given_name"]
             raw["family_name"] = claims["family_name"]
             raw["verified_email"] = claims["email_verified"]
-            raw["email"] = email.map(JSON.string)
-            raw["picture"] = picture.map(JSON.string)
-            response["rawUserInfo"] = .string(JSON.object(raw).serialized())
+            raw["email"] = email.map(JSONValue.string)
+            raw["picture"] = picture.map(JSONValue.string)
+            response["rawUserInfo"] = .string(JSONValue.object(raw).jsonString)
         } else {
-            response["rawUserInfo"] = .string(JSON.object(claims).serialized())
+            response["rawUserInfo"] = .string(JSONValue.object(claims).jsonString)
         }
         response["federatedId"] = .string(federatedId)
-        response["oauthIdToken"] = idToken.map(JSON.string)
+        response["oauthIdToken"] = idToken.map(JSONValue.string)
         response["oauthAccessToken"] = .string(accessToken ?? "FirebaseAuthEmulatorFakeAccessToken_\(providerId)")
         return IdpAccount(
             providerId: providerId, rawId: sub, federatedId: federatedId, email: email, emailVerified: verified,
@@ -110,7 +111,7 @@ extension AccountStore {
     }
 
     /// `accounts:signInWithIdp`, reference §4.5: sign in, sign up, or link a fake IdP account.
-    func signInWithIdp(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> JSON {
+    func signInWithIdp(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> JSONValue {
         if body.returnRefreshToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : returnRefreshToken is not implemented yet.")
         }
@@ -161,7 +162,7 @@ extension AccountStore {
                 response["needConfirmation"] = true
                 response["localId"] = .string(owner.localId)
                 let verified = owner.federatedProviders.map(\.providerId)
-                response["verifiedProvider"] = .array(verified.map(JSON.string))
+                response["verifiedProvider"] = .array(verified.map(JSONValue.string))
                 return .object(response)
             }
             user = owner

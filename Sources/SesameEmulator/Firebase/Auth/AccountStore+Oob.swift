@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 extension AccountStore {
     static let requestTypeNames: [Int: String] = [
@@ -15,8 +16,9 @@ extension AccountStore {
     }
 
     /// `accounts:sendOobCode`, reference §4.3. `baseURL` is `http://host:port` for links.
-    func sendOobCode(_ body: SendOobCodeRequest, privileged: Bool, baseURL: String) throws(IdentityToolkitError) -> JSON
-    {
+    func sendOobCode(
+        _ body: SendOobCodeRequest, privileged: Bool, baseURL: String
+    ) throws(IdentityToolkitError) -> JSONValue {
         var requestType: String
         let number = body.requestType.flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
         if let number, let name = AccountStore.requestTypeNames[number] {
@@ -89,7 +91,7 @@ extension AccountStore {
             throw .invalidArgument(
                 "Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
         }
-        var response: [String: JSON] = [
+        var response: [String: JSONValue] = [
             "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail),
         ]
         if returnOobLink {
@@ -140,10 +142,10 @@ extension AccountStore {
 
     /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a
     /// `PASSWORD_RESET` code with `newPassword`.
-    func resetPassword(_ body: ResetPasswordRequest) throws(IdentityToolkitError) -> JSON {
+    func resetPassword(_ body: ResetPasswordRequest) throws(IdentityToolkitError) -> JSONValue {
         guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
-        var response: [String: JSON] = [
+        var response: [String: JSONValue] = [
             "kind": "identitytoolkit#ResetPasswordResponse", "requestType": .string(record.requestType),
         ]
         if record.requestType != "EMAIL_SIGNIN" { response["email"] = .string(record.email) }

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
     func signInWithPassword(
@@ -28,9 +30,9 @@ extension AccountStore {
         _ body: SignInWithCustomTokenRequest
     ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
         guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
-        var payload: [String: JSON]
+        var payload: [String: JSONValue]
         if token.hasPrefix("{") {
-            guard case .object(let o)? = try? JSON.parse(token) else {
+            guard case .object(let o)? = try? JSONCoding.parse(token) else {
                 throw .invalid(
                     "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
             }
@@ -48,7 +50,7 @@ extension AccountStore {
             payload = p
         }
         guard let uid = payload["uid"]?.stringValue, !uid.isEmpty else { throw .invalid("MISSING_IDENTIFIER") }
-        var claims: [String: JSON] = [:]
+        var claims: [String: JSONValue] = [:]
         switch payload["claims"] {
         case nil, .null?: break
         case .object(let o)?: claims = o

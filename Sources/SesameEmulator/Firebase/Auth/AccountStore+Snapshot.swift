@@ -1,12 +1,14 @@
+import SesameLocalAPI
+
 extension AccountStore {
     /// Accounts and configuration in the Firebase emulator's export layout
     /// (`auth_export/accounts.json`, `auth_export/config.json`).
-    func exportSnapshot() -> (accounts: DownloadAccountResponse, config: JSON) {
+    func exportSnapshot() -> (accounts: DownloadAccountResponse, config: JSONValue) {
         (DownloadAccountResponse(users: users.keys.sorted().map { AccountInfo(users[$0]!) }), config.json)
     }
 
     /// Replaces accounts (and, when given, configuration) with an exported snapshot.
-    func importSnapshot(accounts: JSON, config configJSON: JSON?) {
+    func importSnapshot(accounts: JSONValue, config configJSON: JSONValue?) {
         var imported: [String: UserRecord] = [:]
         for entry in accounts["users"]?.arrayValue ?? [] {
             if let user = UserRecord(exportJSON: entry) { imported[user.localId] = user }

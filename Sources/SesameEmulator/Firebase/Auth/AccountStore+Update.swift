@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 extension AccountStore {
     /// `accounts:update` (setAccountInfo), reference §4.6: by `idToken` or `oobCode`, or
     /// privileged by `localId`.

@@ -1,4 +1,5 @@
 import Logging
+import SesameLocalAPI
 
 /// The single owner of the Auth emulator's accounts, out-of-band codes and configuration.
 ///
@@ -61,7 +62,7 @@ actor AccountStore {
     /// - Returns: the token's user and its `firebase.sign_in_provider`.
     func verifyIdToken(
         _ idToken: String
-    ) throws(IdentityToolkitError) -> (user: UserRecord, signInProvider: String, payload: [String: JSON]) {
+    ) throws(IdentityToolkitError) -> (user: UserRecord, signInProvider: String, payload: [String: JSONValue]) {
         guard let (_, payload) = TokenFactory.decodeJWT(idToken) else { throw .invalid("INVALID_ID_TOKEN") }
         guard let uid = payload["user_id"]?.stringValue ?? payload["sub"]?.stringValue, let user = users[uid] else {
             throw .invalid("USER_NOT_FOUND")
@@ -86,7 +87,7 @@ actor AccountStore {
 
     /// Validates a `customAttributes` JSON string.
     static func checkCustomAttributes(_ text: String) throws(IdentityToolkitError) {
-        guard case .object(let claims)? = try? JSON.parse(text) else { throw .invalid("INVALID_CLAIMS") }
+        guard case .object(let claims)? = try? JSONCoding.parse(text) else { throw .invalid("INVALID_CLAIMS") }
         try checkClaims(claims)
         if text.utf8.count > 1000 { throw .invalid("CLAIMS_TOO_LARGE") }
     }
@@ -96,7 +97,7 @@ actor AccountStore {
         "firebase", "at_hash", "c_hash",
     ]
 
-    static func checkClaims(_ claims: [String: JSON]) throws(IdentityToolkitError) {
+    static func checkClaims(_ claims: [String: JSONValue]) throws(IdentityToolkitError) {
         for key in claims.keys.sorted() where reservedClaims.contains(key) {
             throw .invalid("FORBIDDEN_CLAIM : \(key)")
         }
@@ -114,7 +115,7 @@ actor AccountStore {
 
     /// Stores `user` and returns fresh tokens for it.
     func issueTokens(
-        for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSON] = [:]
+        for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSONValue] = [:]
     ) -> IssuedTokens {
         let now = nowMilliseconds
         user.lastRefreshAt = now

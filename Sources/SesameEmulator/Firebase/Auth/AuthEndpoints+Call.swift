@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 extension AuthEndpoints {
     /// One routed, authorised Identity Toolkit call.
     struct Call: Sendable {
@@ -15,9 +17,9 @@ extension AuthEndpoints {
             switch operation {
             case "token": body = try AuthEndpoints.tokenBody(type, request)
             case "accounts:batchGet":
-                var fields: [String: JSON] = [:]
+                var fields: [String: JSONValue] = [:]
                 if !request.body.isEmpty {
-                    fields = try IdentityToolkitRequestDecoding.decode([String: JSON].self, from: request.body)
+                    fields = try IdentityToolkitRequestDecoding.decode([String: JSONValue].self, from: request.body)
                 }
                 for (name, value) in request.query where fields[name] == nil { fields[name] = .string(value) }
                 body = try IdentityToolkitRequestDecoding.decode(type, fields: fields)
@@ -40,7 +42,7 @@ extension AuthEndpoints {
         if contentType.contains("json") || firstByte == UInt8(ascii: "{") {
             return try IdentityToolkitRequestDecoding.decode(type, from: request.body)
         }
-        var fields: [String: JSON] = [:]
+        var fields: [String: JSONValue] = [:]
         for (k, v) in FormURLEncoding.parse(String(decoding: request.body, as: UTF8.self)) where fields[k] == nil {
             fields[k] = .string(v)
         }

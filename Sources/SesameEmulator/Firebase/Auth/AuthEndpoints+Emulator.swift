@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameLocalAPI
 
 extension AuthEndpoints {
     /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
@@ -28,7 +29,7 @@ extension AuthEndpoints {
             return Self.actionError("missing oobCode query parameter")
         }
         let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
-        var success: JSON
+        var success: JSONValue
         switch mode {
         case "signIn":
             guard continueUrl != nil else { return Self.actionError("missing continueUrl query parameter") }

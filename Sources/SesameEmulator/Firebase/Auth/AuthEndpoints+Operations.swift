@@ -1,4 +1,5 @@
 import HTTPTypes
+import SesameLocalAPI
 
 extension AuthEndpoints {
     /// Every operation of the Auth port's Identity Toolkit and Secure Token surface, one

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// The Auth emulator's HTTP surface (reference §1, §4, §7, §10): routes a request to the
 /// ``AccountStore`` operation, after the API-key and `Authorization: Bearer owner` checks.

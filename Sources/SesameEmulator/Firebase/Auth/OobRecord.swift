@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// A pending out-of-band code (email link, password reset, email verification…).
 struct OobRecord: Sendable, Equatable {
     var oobCode: String
@@ -10,19 +12,19 @@ struct OobRecord: Sendable, Equatable {
     var localId: String?
 
     /// The form `GET /emulator/v1/projects/{p}/oobCodes` lists.
-    var json: JSON {
-        var o: [String: JSON] = [
+    var json: JSONValue {
+        var o: [String: JSONValue] = [
             "email": .string(email), "oobCode": .string(oobCode), "oobLink": .string(oobLink),
             "requestType": .string(requestType),
         ]
-        o["newEmail"] = newEmail.map(JSON.string)
+        o["newEmail"] = newEmail.map(JSONValue.string)
         return .object(o)
     }
 
-    var exportJSON: JSON {
+    var exportJSON: JSONValue {
         guard case .object(var o) = json else { return json }
         o["mode"] = .string(mode)
-        o["localId"] = localId.map(JSON.string)
+        o["localId"] = localId.map(JSONValue.string)
         return .object(o)
     }
 
@@ -39,7 +41,7 @@ struct OobRecord: Sendable, Equatable {
         self.localId = localId
     }
 
-    init?(exportJSON j: JSON) {
+    init?(exportJSON j: JSONValue) {
         guard let code = j["oobCode"]?.stringValue, let email = j["email"]?.stringValue,
             let type = j["requestType"]?.stringValue
         else { return nil }

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// One identity provider linked to an account (`providerUserInfo[]` in Identity Toolkit).
 ///
 /// Federated entries are stored on the account; the `password` and `phone` entries are derived
@@ -14,7 +16,7 @@ struct ProviderUserInfo: Sendable, Equatable, Encodable {
     var phoneNumber: String?
 
     /// Reads an exported entry (used by import).
-    init?(json: JSON) {
+    init?(json: JSONValue) {
         guard let providerId = json["providerId"]?.stringValue, let rawId = json["rawId"]?.stringValue else {
             return nil
         }

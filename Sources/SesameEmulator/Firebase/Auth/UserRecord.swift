@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// One account as the Auth emulator keeps it. Times are milliseconds since 1970 unless noted.
 ///
@@ -52,7 +53,7 @@ struct UserRecord: Sendable, Equatable {
 
     /// Reads a record in the `accounts:lookup` form, as export files keep it (the password is
     /// recovered from the emulator's `fakeHash:salt=…:password=…` hash).
-    init?(exportJSON j: JSON) {
+    init?(exportJSON j: JSONValue) {
         guard let localId = j["localId"]?.stringValue else { return nil }
         self.localId = localId
         email = j["email"]?.stringValue

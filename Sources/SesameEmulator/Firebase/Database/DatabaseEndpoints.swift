@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// The Realtime Database REST subset (reference §9): `GET`, `PUT`, `PATCH`, `POST`, `DELETE` on
 /// `/<path>.json`, namespaces by `?ns=`, ETags and `if-match`, `print=silent`, `shallow=true`.
@@ -68,7 +69,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         let wantsETag = request.header("x-firebase-etag")?.lowercased() == "true"
         let ifMatch = request.header("if-match")
 
-        func answer(_ value: JSON, etag: String, includeETag: Bool) -> EmulatorReply {
+        func answer(_ value: JSONValue, etag: String, includeETag: Bool) -> EmulatorReply {
             let headers = includeETag ? [("ETag", etag)] : []
             if silent { return EmulatorReply(status: 204, headers: headers, body: nil) }
             return .json(DatabaseValue.presentation(value), headers: headers)
@@ -111,9 +112,9 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         }
     }
 
-    static func parseBody(_ bytes: [UInt8], allowLenient: Bool) throws(DatabaseError) -> JSON {
+    static func parseBody(_ bytes: [UInt8], allowLenient: Bool) throws(DatabaseError) -> JSONValue {
         do {
-            return try JSON.parse(bytes)
+            return try JSONCoding.parse(bytes)
         } catch {
             if allowLenient { return .string(String(decoding: bytes, as: UTF8.self)) }
             throw DatabaseError.invalidJSON

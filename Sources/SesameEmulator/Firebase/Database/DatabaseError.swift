@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// An error the database port answers with: `{"error":"<message>"}` and an HTTP status.
 struct DatabaseError: Error, Sendable, Equatable {
@@ -27,7 +28,7 @@ struct DatabaseError: Error, Sendable, Equatable {
         )
     }
 
-    var json: JSON { ["error": .string(message)] }
+    var json: JSONValue { ["error": .string(message)] }
 
     var reply: EmulatorReply { .json(json, status: httpStatus) }
 }

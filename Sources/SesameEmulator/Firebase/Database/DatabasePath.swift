@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// A location in a database tree: the keys from the root, validated.
 struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
     var keys: [String]

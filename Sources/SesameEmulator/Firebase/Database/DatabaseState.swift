@@ -1,29 +1,33 @@
+import SesameLocalAPI
+
 /// The single owner of every database namespace's tree.
 ///
 /// Each operation completes inside the actor without suspending, so conditional writes are
 /// serialised: of two racing `if-match` writes on one location, exactly one matches.
 actor DatabaseState {
     let clock: EmulatorClock
-    private(set) var trees: [String: JSON] = [:]
-    private var rules: [String: JSON] = [:]
+    private(set) var trees: [String: JSONValue] = [:]
+    private var rules: [String: JSONValue] = [:]
 
     init(clock: EmulatorClock) { self.clock = clock }
 
     /// The outcome of a conditional operation.
     enum Outcome: Sendable {
         /// Done; the value now stored at the location and its ETag.
-        case done(JSON, etag: String)
+        case done(JSONValue, etag: String)
         /// `if-match` did not match; the current value and its ETag.
-        case preconditionFailed(JSON, etag: String)
+        case preconditionFailed(JSONValue, etag: String)
     }
 
-    func read(namespace: String, path: DatabasePath) -> (value: JSON, etag: String) {
+    func read(namespace: String, path: DatabasePath) -> (value: JSONValue, etag: String) {
         let value = DatabaseValue.child(of: trees[namespace] ?? .null, at: path.keys[...])
         return (value, DatabaseValue.etag(of: value))
     }
 
     /// Replaces the value at `path` when `ifMatch` is nil or equals its current ETag.
-    func write(namespace: String, path: DatabasePath, value: JSON, ifMatch: String?) throws(DatabaseError) -> Outcome {
+    func write(
+        namespace: String, path: DatabasePath, value: JSONValue, ifMatch: String?
+    ) throws(DatabaseError) -> Outcome {
         let normalized = try DatabaseValue.normalize(value, now: clock.milliseconds())
         let root = trees[namespace] ?? .null
         if let ifMatch {
@@ -37,9 +41,9 @@ actor DatabaseState {
     }
 
     /// Multi-location update: each key of `children` is a path relative to `path`.
-    func update(namespace: String, path: DatabasePath, children: [String: JSON]) throws(DatabaseError) {
+    func update(namespace: String, path: DatabasePath, children: [String: JSONValue]) throws(DatabaseError) {
         let now = clock.milliseconds()
-        var changes: [(DatabasePath, JSON)] = []
+        var changes: [(DatabasePath, JSONValue)] = []
         for (relative, child) in children {
             let sub = try DatabasePath(urlPath: relative)
             if sub.keys.isEmpty { throw .invalidKey(relative) }
@@ -54,12 +58,12 @@ actor DatabaseState {
     }
 
     /// Stores security rules (`/.settings/rules.json`); they are kept but never enforced.
-    func setRules(namespace: String, rules value: JSON) { rules[namespace] = value }
+    func setRules(namespace: String, rules value: JSONValue) { rules[namespace] = value }
 
-    func rules(namespace: String) -> JSON {
+    func rules(namespace: String) -> JSONValue {
         rules[namespace] ?? ["rules": [".read": true, ".write": true]]
     }
 
     /// Replaces every namespace (import).
-    func replaceAll(_ newTrees: [String: JSON]) { trees = newTrees }
+    func replaceAll(_ newTrees: [String: JSONValue]) { trees = newTrees }
 }

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// RTDB push keys: 20 characters, 8 encoding the time (so keys sort by creation) and 12 random.
 enum PushIdentifier {
     static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// Typed bodies of the GoTrue endpoints, with GoTrue's snake_case names. As in GoTrue (Go's
 /// `encoding/json`), unknown fields are ignored, `null` counts as absent, and a field of the
@@ -9,7 +10,7 @@ struct SignUpBody: Decodable, Sendable {
     var email: String?
     var phone: String?
     var password: String?
-    var data: [String: JSON]?
+    var data: [String: JSONValue]?
 }
 
 /// `POST /token?grant_type=password`.
@@ -44,7 +45,7 @@ struct OTPBody: Decodable, Sendable {
     var email: String?
     var phone: String?
     var createUser: Bool?
-    var data: [String: JSON]?
+    var data: [String: JSONValue]?
     var emailRedirectTo: String?
 
     enum CodingKeys: String, CodingKey {
@@ -76,8 +77,8 @@ struct VerifyBody: Decodable, Sendable {
 struct UserUpdateBody: Decodable, Sendable {
     var email: String?
     var password: String?
-    var data: [String: JSON]?
-    var appMetadata: [String: JSON]?
+    var data: [String: JSONValue]?
+    var appMetadata: [String: JSONValue]?
 
     enum CodingKeys: String, CodingKey {
         case email, password, data
@@ -90,10 +91,10 @@ struct AdminUserBody: Decodable, Sendable {
     var email: String?
     var password: String?
     var emailConfirm: Bool?
-    var userMetadata: [String: JSON]?
+    var userMetadata: [String: JSONValue]?
     /// Older clients send the user metadata as `data`.
-    var data: [String: JSON]?
-    var appMetadata: [String: JSON]?
+    var data: [String: JSONValue]?
+    var appMetadata: [String: JSONValue]?
     var banDuration: String?
 
     enum CodingKeys: String, CodingKey {
@@ -112,7 +113,7 @@ struct GenerateLinkBody: Decodable, Sendable {
     var newEmail: String?
     var password: String?
     var redirectTo: String?
-    var data: [String: JSON]?
+    var data: [String: JSONValue]?
 
     enum CodingKeys: String, CodingKey {
         case type, email, password, data
@@ -127,7 +128,7 @@ enum GoTrueRequestDecoding {
     ///   ``JSON/maximumDepth`` (or is otherwise refused by ``JSONPrecheck``), or has a field of the wrong type (naming the field).
     static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(GoTrueError) -> Body {
         let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSON.maximumDepth) {
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSONCoding.maximumDepth) {
             throw .badJSON(problem)
         }
         do {

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// A GoTrue API error: an HTTP status, one of GoTrue's snake_case error codes and a message.
 ///
@@ -21,7 +22,7 @@ struct GoTrueError: Error, Sendable, Equatable {
         if let oauthError {
             return .json(["error": .string(oauthError), "error_description": .string(message)], status: 400)
         }
-        var body: [String: JSON]
+        var body: [String: JSONValue]
         var headers = [("x-sb-error-code", code)]
         if versioned {
             body = ["code": .string(code), "message": .string(message)]
@@ -30,7 +31,7 @@ struct GoTrueError: Error, Sendable, Equatable {
             body = ["code": .int(httpStatus), "error_code": .string(code), "msg": .string(message)]
         }
         if let weakPasswordReasons {
-            body["weak_password"] = ["reasons": .array(weakPasswordReasons.map(JSON.string))]
+            body["weak_password"] = ["reasons": .array(weakPasswordReasons.map(JSONValue.string))]
         }
         return .json(.object(body), status: httpStatus, headers: headers)
     }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// A PostgREST error: `{"code","details","hint","message"}` with PostgREST's HTTP status.
 struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
@@ -16,8 +17,8 @@ struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
         }
         return .json(
             [
-                "code": .string(code), "message": .string(message), "details": details.map(JSON.string) ?? .null,
-                "hint": hint.map(JSON.string) ?? .null,
+                "code": .string(code), "message": .string(message), "details": details.map(JSONValue.string) ?? .null,
+                "hint": hint.map(JSONValue.string) ?? .null,
             ], status: httpStatus, headers: headers)
     }
 

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// Typed bodies of the account-management operations (reference §4.6–§4.9, admin API).
 
 /// `accounts:update` (setAccountInfo).
@@ -19,11 +21,11 @@ struct UpdateRequest: IdentityToolkitRequest {
     @Field var createdAt: Int?
     @Field var lastLoginAt: Int?
     var linkProviderUserInfo: [LinkedProvider]?
-    @Field var provider: JSON?
-    @Field var upgradeToFederatedLogin: JSON?
+    @Field var provider: JSONValue?
+    @Field var upgradeToFederatedLogin: JSONValue?
     @Field var returnSecureToken: Bool?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 
     /// One `linkProviderUserInfo` entry (privileged).
     struct LinkedProvider: Decodable, Sendable {
@@ -44,8 +46,8 @@ struct LookupRequest: IdentityToolkitRequest {
     @Field var email: [String]?
     @Field var phoneNumber: [String]?
     var federatedUserId: [FederatedUserId]?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 
     struct FederatedUserId: Decodable, Sendable {
         @Field var providerId: String?
@@ -57,24 +59,24 @@ struct LookupRequest: IdentityToolkitRequest {
 struct DeleteRequest: IdentityToolkitRequest {
     @Field var idToken: String?
     @Field var localId: String?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:batchDelete` (privileged).
 struct BatchDeleteRequest: IdentityToolkitRequest {
     @Field var localIds: [String]?
     @Field var force: Bool?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:batchGet` (privileged GET; the fields come from the query string).
 struct BatchGetRequest: IdentityToolkitRequest {
     @Field var maxResults: Int?
     @Field var nextPageToken: String?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:query` (privileged).
@@ -83,8 +85,8 @@ struct QueryRequest: IdentityToolkitRequest {
     @Field var offset: Int?
     @Field var limit: Int?
     @Field var returnUserInfo: Bool?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 
     struct Expression: Decodable, Sendable {
         @Field var email: String?
@@ -97,10 +99,10 @@ struct QueryRequest: IdentityToolkitRequest {
 struct CreateAuthUriRequest: IdentityToolkitRequest {
     @Field var identifier: String?
     @Field var continueUri: String?
-    @Field var providerId: JSON?
+    @Field var providerId: JSONValue?
     @Field var sessionId: String?
-    @Field var tenantId: JSON?
-    @Field var targetProjectId: JSON?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 }
 
 /// `PATCH /emulator/v1/projects/{p}/config`.

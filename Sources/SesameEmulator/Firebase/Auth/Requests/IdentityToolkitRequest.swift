@@ -1,10 +1,11 @@
 import Foundation
+import SesameLocalAPI
 
 /// The typed body of one Identity Toolkit operation. Every operation refuses `tenantId` (501) and
 /// an unprivileged `targetProjectId`, so every body reads them.
 protocol IdentityToolkitRequest: Decodable, Sendable {
-    var tenantId: JSON? { get }
-    var targetProjectId: JSON? { get }
+    var tenantId: JSONValue? { get }
+    var targetProjectId: JSONValue? { get }
 }
 
 enum IdentityToolkitRequestDecoding {
@@ -15,7 +16,7 @@ enum IdentityToolkitRequestDecoding {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             return try decode(type, from: Array("{}".utf8))
         }
-        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSON.maximumDepth) {
+        if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSONCoding.maximumDepth) {
             throw .parseError(problem)
         }
         let decoder = JSONDecoder()
@@ -35,9 +36,10 @@ enum IdentityToolkitRequestDecoding {
     }
 
     /// Decodes fields gathered from a form body or a query string.
-    static func decode<Body: Decodable>(_ type: Body.Type, fields: [String: JSON]) throws(IdentityToolkitError) -> Body
-    {
-        try decode(type, from: JSON.object(fields).serializedBytes())
+    static func decode<Body: Decodable>(
+        _ type: Body.Type, fields: [String: JSONValue]
+    ) throws(IdentityToolkitError) -> Body {
+        try decode(type, from: JSONValue.object(fields).serialized())
     }
 
     private static func typeName(_ type: Any.Type) -> String {

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameLocalAPI
 
 /// Typed answers of the account operations; `nil` properties are omitted from the JSON.
 

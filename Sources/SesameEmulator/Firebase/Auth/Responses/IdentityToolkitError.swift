@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// An error the Auth emulator answers with, in Identity Toolkit's envelope:
 /// `{"error":{"code":…,"message":…,"errors":[{"message","reason","domain"}],"status"?}}`.

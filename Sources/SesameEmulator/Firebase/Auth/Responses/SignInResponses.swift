@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// Typed answers of the sign-in operations; `nil` properties are omitted from the JSON.
 
 /// The tokens a sign-in issues: an ID token, its refresh token, and the lifetime in seconds (a
@@ -8,7 +10,7 @@ struct IssuedTokens: Sendable {
     var expiresIn: String
 
     /// The same fields for answers still built as JSON objects (`signInWithIdp`).
-    var fields: [String: JSON] {
+    var fields: [String: JSONValue] {
         ["idToken": .string(idToken), "refreshToken": .string(refreshToken), "expiresIn": .string(expiresIn)]
     }
 }

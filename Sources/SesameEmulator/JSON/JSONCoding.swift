@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// Why a body could not be read as JSON.
 struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -7,58 +8,20 @@ struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     var description: String { message }
 }
 
-extension JSON: Codable {
+/// How the emulator reads and writes JSON besides ``JSONValue``'s own parser and writer:
+/// typed bodies and answers through Foundation's coders, after ``JSONPrecheck``.
+enum JSONCoding {
     /// Nesting deeper than this is refused before decoding, so hostile input cannot exhaust the
     /// stack.
     static let maximumDepth = 256
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Most likely first: every failed attempt costs a thrown DecodingError.
-        if container.decodeNil() {
-            self = .null
-        } else if let s = try? container.decode(String.self) {
-            self = .string(s)
-        } else if let i = try? container.decode(Int.self) {
-            self = .int(i)
-        } else if let b = try? container.decode(Bool.self) {
-            self = .bool(b)
-        } else if let o = try? container.decode([String: JSON].self) {
-            self = .object(o)
-        } else if let a = try? container.decode([JSON].self) {
-            self = .array(a)
-        } else {
-            self = .double(try container.decode(Double.self))
-        }
+    /// Parses one JSON document into a ``JSONValue``, nested at most ``maximumDepth`` levels.
+    static func parse(_ bytes: some Collection<UInt8>) throws(JSONValue.ParseError) -> JSONValue {
+        try JSONValue.parse(bytes, maximumDepth: maximumDepth)
     }
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let b): try container.encode(b)
-        case .int(let i): try container.encode(i)
-        case .double(let d):
-            // Integral doubles within ±2^53 are written as integers, so 1.0 and 1 encode alike.
-            if d.rounded() == d, abs(d) < 9_007_199_254_740_992 {
-                try container.encode(Int(d))
-            } else {
-                try container.encode(d)
-            }
-        case .string(let s): try container.encode(s)
-        case .array(let a): try container.encode(a)
-        case .object(let o): try container.encode(o)
-        }
-    }
-
-    /// Decodes one JSON document (Foundation's `JSONDecoder`).
-    /// - Throws: ``JSONParseError`` for text that is not JSON or nests deeper than ``maximumDepth``.
-    static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSON {
-        try decode(JSON.self, from: bytes)
-    }
-
-    /// Decodes a Swift string as one JSON document.
-    static func parse(_ text: String) throws(JSONParseError) -> JSON {
+    /// ``parse(_:)`` of a Swift string's UTF-8.
+    static func parse(_ text: String) throws(JSONValue.ParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
@@ -77,23 +40,32 @@ extension JSON: Codable {
         }
     }
 
-    /// Compact JSON text with object keys sorted, so equal values always give identical text
-    /// (the RTDB ETag depends on that).
-    func serialized() -> String {
-        String(decoding: serializedBytes(), as: UTF8.self)
-    }
-
-    /// UTF-8 bytes of ``serialized()``.
-    func serializedBytes() -> [UInt8] {
-        JSON.encodedBytes(self)
-    }
-
     /// Canonical bytes of any `Encodable`: compact, keys sorted, slashes unescaped.
     static func encodedBytes(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every value the emulator encodes is finite and string-keyed, so encoding cannot fail.
         return (try? Array(encoder.encode(value))) ?? Array("null".utf8)
+    }
+}
+
+extension JSONValue {
+    /// `.integer(value)`: the emulator counts in `Int`.
+    static func int(_ value: Int) -> JSONValue { .integer(Int64(value)) }
+
+    /// The number as an `Int`, if this is an integer (or a number with no fraction).
+    var intValue: Int? { int64Value.map { Int($0) } }
+
+    /// A short name of the value's type, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "boolean"
+        case .integer, .number: return "number"
+        case .string: return "string"
+        case .array: return "array"
+        case .object: return "object"
+        }
     }
 }
 
