@@ -128,7 +128,7 @@ let package = Package(
         .target(
             name: "SesameEmulator",
             dependencies: [
-                "SesameCore",
+                "SesameCore", "SesameLocalAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
@@ -227,7 +227,7 @@ let package = Package(
             name: "SesameEmulatorTests",
             dependencies: [
                 "SesameEmulator", "SesameEmulatorTesting", "SesameTesting",
-                "SesameCore",
+                "SesameCore", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),

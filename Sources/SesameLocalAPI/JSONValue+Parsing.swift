@@ -3,16 +3,22 @@
 /// It lives in this target, not in Foundation, so the framing and validation code can be
 /// fuzzed with coverage and costs no bridging. Nesting is capped at 64 levels.
 extension JSONValue {
+    /// How deep ``parse(_:maximumDepth:)`` lets values nest unless told otherwise.
+    public static let defaultMaximumDepth = 64
+
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
         public var offset: Int
         public var reason: String
         public var description: String { "\(reason) at byte \(offset)" }
     }
 
-    /// Parses exactly one JSON value (surrounded by optional white space) from `bytes`.
-    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes) throws(ParseError) -> JSONValue {
+    /// Parses exactly one JSON value (surrounded by optional white space) from `bytes`, nested
+    /// at most `maximumDepth` levels (64 unless given: a wire line never needs more).
+    public static func parse<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, maximumDepth: Int = defaultMaximumDepth
+    ) throws(ParseError) -> JSONValue {
         let result = Array(bytes).withUnsafeBytes { raw in
-            var parser = JSONParser(bytes: raw)
+            var parser = JSONParser(bytes: raw, maximumDepth: maximumDepth)
             return Result { () throws(ParseError) in try parser.parseDocument() }
         }
         return try result.get()
@@ -29,9 +35,12 @@ struct JSONParser {
     let bytes: UnsafeRawBufferPointer
     var index = 0
     var depth = 0
-    static let maximumDepth = 64
+    let maximumDepth: Int
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer, maximumDepth: Int = JSONValue.defaultMaximumDepth) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
 
     mutating func parseDocument() throws(JSONValue.ParseError) -> JSONValue {
         skipWhitespace()
@@ -84,7 +93,7 @@ struct JSONParser {
 
     mutating func enter() throws(JSONValue.ParseError) {
         depth += 1
-        if depth > Self.maximumDepth { throw fail("nesting too deep") }
+        if depth > maximumDepth { throw fail("nesting too deep") }
     }
 
     mutating func parseObject() throws(JSONValue.ParseError) -> JSONValue {

@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator

@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -23,7 +24,7 @@ struct AdminTests {
                 try await emu.admin("accounts", ["phoneNumber": "+15555550100"]).errorMessage == "PHONE_NUMBER_EXISTS")
             #expect(try await emu.admin("accounts", ["email": "admin@example.com"]).errorMessage == "EMAIL_EXISTS")
 
-            for query: JSON in [
+            for query: JSONValue in [
                 ["localId": ["admin-uid"]], ["email": ["admin@example.com"]], ["phoneNumber": ["+15555550100"]],
             ] {
                 let lookup = try await emu.admin("accounts:lookup", query)
@@ -105,7 +106,7 @@ struct AdminTests {
                         "requestType": .string(type), "email": "links@example.com", "returnOobLink": true,
                         "continueUrl": "https://app.example",
                     ])
-                #expect(answer.status == 200, "\(type) \(answer.json.serialized())")
+                #expect(answer.status == 200, "\(type) \(answer.json.jsonString)")
                 #expect(answer.json["oobCode"]?.stringValue?.count == 54)
                 #expect(answer.json["oobLink"]?.stringValue?.contains("/emulator/action?mode=") == true)
             }

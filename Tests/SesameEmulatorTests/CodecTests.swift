@@ -1,5 +1,6 @@
 import Foundation
 import SesameCore
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -28,19 +29,20 @@ struct CodecTests {
     @Test func etagsAreBase64OfTheSHA1OfCanonicalJSON() throws {
         // Expected values computed independently (Python hashlib) from the canonical text.
         #expect(DatabaseValue.etag(of: "abc") == "uH9L+bewf1lEMFSLZTtJmOS0BAI=")
-        let value = try JSON.parse(#"{"b":[true,null],"a":1}"#)
-        #expect(value.serialized() == #"{"a":1,"b":[true,null]}"#)
+        let value = try JSONCoding.parse(#"{"b":[true,null],"a":1}"#)
+        #expect(value.jsonString == #"{"a":1,"b":[true,null]}"#)
         #expect(DatabaseValue.etag(of: value) == "3xGzuSfOJHSvH1lWw3wvdBVIjqg=")
     }
 
     @Test func jsonRoundTripsAndIsCanonical() throws {
         let text = #"{"b":[1,2.5,-3e2,true,false,null],"a":"x\"\n\u00e9\ud83d\ude00/","c":{}}"#
-        let value = try JSON.parse(text)
+        let value = try JSONCoding.parse(text)
         #expect(value["a"] == "x\"\né😀/")
-        #expect(value["b"] == [1, .double(2.5), -300, true, false, nil])
-        #expect(value.serialized() == #"{"a":"x\"\né😀/","b":[1,2.5,-300,true,false,null],"c":{}}"#)
-        #expect(try JSON.parse(value.serialized()) == value)
-        #expect(JSON.double(1.0).serialized() == "1")
+        // An exponent makes a number, not an integer, even when its value is integral.
+        #expect(value["b"] == [1, .number(2.5), .number(-300), true, false, nil])
+        #expect(value.jsonString == #"{"a":"x\"\né😀/","b":[1,2.5,-300,true,false,null],"c":{}}"#)
+        #expect(try JSONCoding.parse(value.jsonString).jsonString == value.jsonString)
+        #expect(JSONValue.number(1.0).jsonString == "1")
     }
 
     @Test(arguments: [
@@ -48,16 +50,16 @@ struct CodecTests {
         "{\"a\":\"\u{01}\"}",
     ])
     func jsonRejectsInvalidText(_ text: String) {
-        #expect(throws: JSONParseError.self) { try JSON.parse(text) }
+        #expect(throws: JSONValue.ParseError.self) { try JSONCoding.parse(text) }
     }
 
     @Test func jsonRefusesDeepNesting() {
-        #expect(throws: JSONParseError.self) {
-            try JSON.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300))
+        #expect(throws: JSONValue.ParseError.self) {
+            try JSONCoding.parse(String(repeating: "[", count: 300) + String(repeating: "]", count: 300))
         }
-        #expect((try? JSON.parse(String(repeating: "[", count: 200) + String(repeating: "]", count: 200))) != nil)
+        #expect((try? JSONCoding.parse(String(repeating: "[", count: 200) + String(repeating: "]", count: 200))) != nil)
         // Brackets inside strings do not count.
-        #expect((try? JSON.parse("[\"" + String(repeating: "[", count: 300) + "\"]")) != nil)
+        #expect((try? JSONCoding.parse("[\"" + String(repeating: "[", count: 300) + "\"]")) != nil)
     }
 
     @Test func databaseValuesNormaliseAndPresent() throws {

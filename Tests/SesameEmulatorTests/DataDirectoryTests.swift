@@ -1,5 +1,6 @@
 import Foundation
 import SesameEmulatorTesting
+import SesameLocalAPI
 import SesameTesting
 import Testing
 
@@ -51,7 +52,7 @@ struct DataDirectoryTests {
 
         let second = try await Both.start(directory)
         let refreshed = try await second.firebase.refresh(try #require(guest["refreshToken"]?.stringValue))
-        #expect(refreshed.status == 200, "\(refreshed.json.serialized())")
+        #expect(refreshed.status == 200, "\(refreshed.json.jsonString)")
         #expect(refreshed.json["user_id"] == guest["localId"])
         let signIn = try await second.firebase.auth(
             "accounts:signInWithPassword", ["email": "kept@example.com", "password": "kept-pw"])
@@ -61,11 +62,11 @@ struct DataDirectoryTests {
         #expect(data.json == member["localId"])
 
         let supabaseRefreshed = try await second.supabase.refresh(supabaseGuest["refresh_token"]?.stringValue)
-        #expect(supabaseRefreshed.status == 200, "\(supabaseRefreshed.json.serialized())")
+        #expect(supabaseRefreshed.status == 200, "\(supabaseRefreshed.json.jsonString)")
         #expect(supabaseRefreshed.json["user"]?["id"] == supabaseGuest["user"]?["id"])
         let bearer = try #require(supabaseMember["access_token"]?.stringValue)
         let user = try await second.supabase.call("GET", "/auth/v1/user", bearer: bearer)
-        #expect(user.status == 200, "the session and the signing secret survive: \(user.json.serialized())")
+        #expect(user.status == 200, "the session and the signing secret survive: \(user.json.jsonString)")
         let password = try await second.supabase.call(
             "POST", "/auth/v1/token?grant_type=password", ["email": "kept@example.com", "password": "kept-pw"])
         #expect(password.json["user"]?["id"] == supabaseMember["user"]?["id"])
@@ -114,9 +115,9 @@ struct DataDirectoryTests {
         await first.stop()
         let second = try await Both.start(directory)
         let lookup = try await second.firebase.admin("accounts:lookup", ["localId": [guest["localId"] ?? .null]])
-        #expect(lookup.json["users"] == nil, "\(lookup.json.serialized())")
+        #expect(lookup.json["users"] == nil, "\(lookup.json.jsonString)")
         let refreshed = try await second.firebase.refresh(try #require(guest["refreshToken"]?.stringValue))
-        #expect(refreshed.status == 400, "\(refreshed.json.serialized())")
+        #expect(refreshed.status == 400, "\(refreshed.json.jsonString)")
         #expect(try await second.firebase.database("GET", "/a.json", query: "ns=gone").json == .null)
         await second.stop()
     }

@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -23,7 +24,7 @@ struct DatabaseTests {
             let deleted = try await emu.database("DELETE", "/users/alice.json")
             #expect(deleted.status == 200)
             #expect(deleted.json == .null)
-            #expect(try await emu.database("PUT", "/users/bob/name.json", JSON.null).status == 200)
+            #expect(try await emu.database("PUT", "/users/bob/name.json", JSONValue.null).status == 200)
             #expect(try await emu.database("GET", "/users.json").json == .null)
             #expect(try await emu.database("GET", "/.json").json == .null)
         }

@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -16,7 +17,7 @@ struct EmulatorEndpointTests {
                 ])
             let patched = try await emu.request(
                 "PATCH", "\(emu.authBase)/emulator/v1/projects/demo-project/config",
-                body: (["signIn": ["allowDuplicateEmails": true]] as JSON).serializedBytes())
+                body: (["signIn": ["allowDuplicateEmails": true]] as JSONValue).serialized())
             #expect(patched.json["signIn"]?["allowDuplicateEmails"] == true)
             _ = try await emu.signUp(email: "dup@example.com")
             _ = try await emu.signUp(email: "dup@example.com")

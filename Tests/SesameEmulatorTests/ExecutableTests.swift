@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SesameLocalAPI
 import SesameTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import NIOCore
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -8,9 +9,9 @@ import Testing
 /// latency longer than the caller is willing to wait.
 @Suite("Sesame fault extension: retryAfter, reset, garbage, clock skew, long latency")
 struct FaultExtensionTests {
-    func setFaults(_ emu: TestEmulator, base: String, _ body: JSON) async throws -> HTTPAnswer {
+    func setFaults(_ emu: TestEmulator, base: String, _ body: JSONValue) async throws -> HTTPAnswer {
         try await emu.request(
-            "POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(),
+            "POST", "\(base)/sesame/v1/faults", body: body.serialized(),
             headers: [("Content-Type", "application/json")])
     }
 
@@ -75,14 +76,14 @@ struct FaultExtensionTests {
             let anon = try await emu.signUpAnonymously()
             let refreshed = try await emu.refresh(try #require(anon["refreshToken"]?.stringValue))
             #expect(refreshed.status == 200)
-            #expect(throws: JSONParseError.self) { try JSON.parse(refreshed.bytes) }
+            #expect(throws: JSONValue.ParseError.self) { try JSONCoding.parse(refreshed.bytes) }
             _ = try await setFaults(emu, base: emu.authBase, ["garbage": false])
             #expect(try await emu.refresh(try #require(anon["refreshToken"]?.stringValue)).json["id_token"] != nil)
 
             _ = try await setFaults(emu, base: emu.databaseBase, ["garbage": true])
             let read = try await emu.database("GET", "/a.json")
             #expect(read.status == 200)
-            #expect(throws: JSONParseError.self) { try JSON.parse(read.bytes) }
+            #expect(throws: JSONValue.ParseError.self) { try JSONCoding.parse(read.bytes) }
         }
     }
 

@@ -1,12 +1,13 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
 
 @Suite("Sesame fault-injection extension")
 struct FaultTests {
-    func setFaults(_ emu: TestEmulator, base: String, _ body: JSON) async throws -> HTTPAnswer {
+    func setFaults(_ emu: TestEmulator, base: String, _ body: JSONValue) async throws -> HTTPAnswer {
         try await emu.request(
-            "POST", "\(base)/sesame/v1/faults", body: body.serializedBytes(),
+            "POST", "\(base)/sesame/v1/faults", body: body.serialized(),
             headers: [("Content-Type", "application/json")])
     }
 

@@ -1,5 +1,6 @@
 import SesameCore
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -94,7 +95,7 @@ struct LinkingTests {
 
     @Test func idpSignInCreatesThenFindsTheSameAccount() async throws {
         try await TestEmulator.with { emu in
-            let body: JSON = [
+            let body: JSONValue = [
                 "postBody": .string(
                     TestEmulator.idpPostBody(provider: "github.com", ["sub": "gh-1", "screen_name": "octo"])),
                 "requestUri": "http://localhost",
@@ -168,7 +169,7 @@ struct LinkingTests {
             _ = try await emu.signUp(email: "owner@example.com")
             let anon = try await emu.signUpAnonymously()
             let code = try await emu.sendSignInLink(to: "owner@example.com")
-            let body: JSON = ["idToken": anon["idToken"]!, "email": "owner@example.com", "oobCode": .string(code)]
+            let body: JSONValue = ["idToken": anon["idToken"]!, "email": "owner@example.com", "oobCode": .string(code)]
             let first = try await emu.auth("accounts:signInWithEmailLink", body)
             #expect(first.errorMessage == "EMAIL_EXISTS")
             let second = try await emu.auth("accounts:signInWithEmailLink", body)

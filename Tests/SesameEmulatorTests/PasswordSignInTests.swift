@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -16,7 +17,7 @@ struct PasswordSignInTests {
             #expect(ok.json["email"] == "bob@example.com")
             #expect(TestEmulator.claims(ok.json["idToken"])["firebase"]?["sign_in_provider"] == "password")
 
-            let cases: [(JSON, String)] = [
+            let cases: [(JSONValue, String)] = [
                 (["email": "nobody@example.com", "password": "whatever"], "EMAIL_NOT_FOUND"),
                 (["email": "bob@example.com", "password": "wrong-pw"], "INVALID_PASSWORD"),
                 (["password": "whatever"], "MISSING_EMAIL"),
@@ -26,7 +27,7 @@ struct PasswordSignInTests {
             for (body, message) in cases {
                 let answer = try await emu.auth("accounts:signInWithPassword", body)
                 #expect(answer.status == 400)
-                #expect(answer.errorMessage == message, "\(body.serialized())")
+                #expect(answer.errorMessage == message, "\(body.jsonString)")
             }
         }
     }
@@ -36,7 +37,7 @@ struct PasswordSignInTests {
             _ = try await emu.signUp(email: "carol@example.com")
             let patch = try await emu.request(
                 "PATCH", "\(emu.authBase)/emulator/v1/projects/demo-project/config",
-                body: (["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]] as JSON).serializedBytes())
+                body: (["emailPrivacyConfig": ["enableImprovedEmailPrivacy": true]] as JSONValue).serialized())
             #expect(patch.json["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"] == true)
             let unknown = try await emu.auth(
                 "accounts:signInWithPassword", ["email": "nobody@example.com", "password": "whatever"])

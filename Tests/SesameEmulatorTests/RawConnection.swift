@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import SesameLocalAPI
 
 /// One raw TCP exchange with a port: what came back and how the connection ended. Used where an
 /// HTTP client would hide the difference between a closed and a reset connection.

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -29,7 +30,7 @@ struct SignUpTests {
             #expect(claims["exp"]?.intValue == iat + 3600)
             #expect(claims["email"] == nil)
             let refresh = try #require(answer["refreshToken"]?.stringValue)
-            let decoded = try JSON.parse(try #require(Base64URL.decode(refresh)))
+            let decoded = try JSONCoding.parse(try #require(Base64URL.decode(refresh)))
             #expect(decoded["_AuthEmulatorRefreshToken"] == "DO NOT MODIFY")
             #expect(decoded["localId"]?.stringValue == uid)
             #expect(decoded["provider"] == "anonymous")
@@ -56,7 +57,7 @@ struct SignUpTests {
     @Test func signUpErrors() async throws {
         try await TestEmulator.with { emu in
             _ = try await emu.signUp(email: "taken@example.com")
-            let cases: [(JSON, String)] = [
+            let cases: [(JSONValue, String)] = [
                 (["email": "TAKEN@example.com", "password": "secret-pw"], "EMAIL_EXISTS"),
                 (
                     ["email": "new@example.com", "password": "12345"],
@@ -71,8 +72,8 @@ struct SignUpTests {
             ]
             for (body, message) in cases {
                 let answer = try await emu.auth("accounts:signUp", body)
-                #expect(answer.status == 400, "\(body.serialized())")
-                #expect(answer.errorMessage == message, "\(body.serialized())")
+                #expect(answer.status == 400, "\(body.jsonString)")
+                #expect(answer.errorMessage == message, "\(body.jsonString)")
                 #expect(answer.json["error"]?["code"] == 400)
                 #expect(answer.json["error"]?["errors"]?.arrayValue?.first?["message"]?.stringValue == message)
                 #expect(answer.json["error"]?["status"] == nil)

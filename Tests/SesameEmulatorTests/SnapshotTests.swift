@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator

@@ -3,6 +3,8 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import SesameEmulatorTesting
+import SesameLocalAPI
+import Synchronization
 import Testing
 
 @testable import SesameEmulator
@@ -13,7 +15,7 @@ struct HTTPAnswer: Sendable {
     var headers: [(String, String)]
     var bytes: [UInt8]
 
-    var json: JSON { (try? JSON.parse(bytes)) ?? .null }
+    var json: JSONValue { (try? JSONCoding.parse(bytes)) ?? .null }
 
     func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
@@ -62,18 +64,18 @@ struct TestEmulator: Sendable {
 
     /// `POST /identitytoolkit.googleapis.com/v1/<operation>?key=fake` with a JSON body.
     func auth(
-        _ operation: String, _ body: JSON, key: Bool = true, headers: [(String, String)] = []
+        _ operation: String, _ body: JSONValue, key: Bool = true, headers: [(String, String)] = []
     ) async throws -> HTTPAnswer {
         let url = "\(authBase)/identitytoolkit.googleapis.com/v1/\(operation)" + (key ? "?key=fake-api-key" : "")
         return try await request(
-            "POST", url, body: body.serializedBytes(), headers: [("Content-Type", "application/json")] + headers)
+            "POST", url, body: body.serialized(), headers: [("Content-Type", "application/json")] + headers)
     }
 
     /// An admin call: `POST …/v1/projects/demo-project/<operation>` with `Authorization: Bearer owner`.
-    func admin(_ operation: String, _ body: JSON) async throws -> HTTPAnswer {
+    func admin(_ operation: String, _ body: JSONValue) async throws -> HTTPAnswer {
         let url = "\(authBase)/identitytoolkit.googleapis.com/v1/projects/demo-project/\(operation)"
         return try await request(
-            "POST", url, body: body.serializedBytes(),
+            "POST", url, body: body.serialized(),
             headers: [("Content-Type", "application/json"), ("Authorization", "Bearer owner")])
     }
 
@@ -87,24 +89,24 @@ struct TestEmulator: Sendable {
 
     /// A database request on `path` (e.g. `/users/a.json`) in namespace `ns`.
     func database(
-        _ method: String, _ path: String, _ body: JSON? = nil, query: String = "ns=test",
+        _ method: String, _ path: String, _ body: JSONValue? = nil, query: String = "ns=test",
         headers: [(String, String)] = []
     ) async throws -> HTTPAnswer {
-        try await request(method, "\(databaseBase)\(path)?\(query)", body: body?.serializedBytes(), headers: headers)
+        try await request(method, "\(databaseBase)\(path)?\(query)", body: body?.serialized(), headers: headers)
     }
 
     /// Signs up an anonymous user; returns the response fields.
-    func signUpAnonymously() async throws -> JSON {
+    func signUpAnonymously() async throws -> JSONValue {
         let answer = try await auth("accounts:signUp", ["returnSecureToken": true])
         #expect(answer.status == 200)
         return answer.json
     }
 
     /// Signs up with email and password; returns the response fields.
-    func signUp(email: String, password: String = "secret-pw") async throws -> JSON {
+    func signUp(email: String, password: String = "secret-pw") async throws -> JSONValue {
         let answer = try await auth(
             "accounts:signUp", ["email": .string(email), "password": .string(password), "returnSecureToken": true])
-        #expect(answer.status == 200, "\(answer.json.serialized())")
+        #expect(answer.status == 200, "\(answer.json.jsonString)")
         return answer.json
     }
 
@@ -129,13 +131,13 @@ struct TestEmulator: Sendable {
     }
 
     /// The claims of an emulator ID token.
-    static func claims(_ idToken: JSON?) -> JSON {
+    static func claims(_ idToken: JSONValue?) -> JSONValue {
         guard let token = idToken?.stringValue, let (_, payload) = TokenFactory.decodeJWT(token) else { return .null }
         return .object(payload)
     }
 
     /// A fake IdP `postBody` carrying `claims` as a strict-JSON id_token.
-    static func idpPostBody(provider: String = "google.com", _ claims: JSON) -> String {
-        "providerId=\(provider)&id_token=\(FormURLEncoding.escape(claims.serialized()))"
+    static func idpPostBody(provider: String = "google.com", _ claims: JSONValue) -> String {
+        "providerId=\(provider)&id_token=\(FormURLEncoding.escape(claims.jsonString))"
     }
 }

@@ -1,4 +1,5 @@
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -23,12 +24,12 @@ struct TokenTests {
     @Test func refreshAcceptsJSONBodies() async throws {
         try await TestEmulator.with { emu in
             let anon = try await emu.signUpAnonymously()
-            for body: JSON in [
+            for body: JSONValue in [
                 ["grant_type": "refresh_token", "refresh_token": anon["refreshToken"]!],
                 ["grantType": "refresh_token", "refreshToken": anon["refreshToken"]!],
             ] {
                 let answer = try await emu.request(
-                    "POST", "\(emu.authBase)/securetoken.googleapis.com/v1/token?key=k", body: body.serializedBytes(),
+                    "POST", "\(emu.authBase)/securetoken.googleapis.com/v1/token?key=k", body: body.serialized(),
                     headers: [("Content-Type", "application/json")])
                 #expect(answer.status == 200)
                 #expect(answer.json["user_id"] == anon["localId"])

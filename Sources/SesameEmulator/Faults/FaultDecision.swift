@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// What the fault extension does to one request.
 enum FaultDecision: Sendable, Equatable {
     /// Handle normally after `delayMs` milliseconds.

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// The single owner of one port's fault settings and per-endpoint call counters.
 actor FaultInjector {
     private(set) var settings = FaultSettings()

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// Sesame's fault-injection settings for one port (`/sesame/v1/faults`).
 ///
 /// Not a Firebase feature. Faults apply to requests whose path starts with `pathPrefix`, or,

@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 /// The body of `POST /sesame/v1/faults`: every field optional; absent fields leave the setting
 /// unchanged, `null` leaves it unchanged too except for `pathPrefix`, `retryAfter` and
 /// `tokenExpiresIn`, which it clears.

@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameLocalAPI
 
 /// Tells the data directory's saver that a request was handled (whatever it did: the saver
 /// compares snapshots, so a read costs a snapshot and no write). Runs inside

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SesameLocalAPI
 
 /// Keeps a data directory (`--data-dir`) up to date with the emulator's state.
 ///

@@ -2,6 +2,7 @@
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import SesameLocalAPI
 #endif
 
 /// Crash-safe file replacement for the data directory, with plain system calls: a temporary

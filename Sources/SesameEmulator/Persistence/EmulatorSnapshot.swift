@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// Reads and writes export directories in the Firebase emulators' layout:
 /// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
@@ -11,20 +12,20 @@ enum EmulatorSnapshot {
     /// The files of a snapshot of the emulator's state, by path relative to the directory.
     static func files(auth: AccountStore, database: DatabaseState, supabase: GoTrueStore?) async -> [String: [UInt8]] {
         let (accounts, config) = await auth.exportSnapshot()
-        let metadata: JSON = [
+        let metadata: JSONValue = [
             "version": "sesame-emulator",
             "auth": ["version": "sesame-emulator", "path": "auth_export"],
             "database": ["version": "sesame-emulator", "path": "database_export"],
         ]
         var files: [String: [UInt8]] = [
-            "firebase-export-metadata.json": metadata.serializedBytes(),
-            "auth_export/accounts.json": JSON.encodedBytes(accounts),
-            "auth_export/config.json": config.serializedBytes(),
+            "firebase-export-metadata.json": metadata.serialized(),
+            "auth_export/accounts.json": JSONCoding.encodedBytes(accounts),
+            "auth_export/config.json": config.serialized(),
         ]
         for (namespace, tree) in await database.trees {
-            files["\(databaseDirectory)/\(namespace).json"] = tree.serializedBytes()
+            files["\(databaseDirectory)/\(namespace).json"] = tree.serialized()
         }
-        if let supabase { files[supabasePath] = JSON.encodedBytes(await supabase.exportSnapshot()) }
+        if let supabase { files[supabasePath] = JSONCoding.encodedBytes(await supabase.exportSnapshot()) }
         return files
     }
 
@@ -69,9 +70,9 @@ enum EmulatorSnapshot {
 
     /// The parsed contents of an export directory.
     struct Contents {
-        var accounts: JSON?
-        var config: JSON?
-        var trees: [String: JSON] = [:]
+        var accounts: JSONValue?
+        var config: JSONValue?
+        var trees: [String: JSONValue] = [:]
         var supabase: GoTrueSnapshot?
     }
 
@@ -107,10 +108,10 @@ enum EmulatorSnapshot {
     }
 
     /// The JSON in `url`, `nil` when the file does not exist.
-    static func parseFile(_ url: URL) throws -> JSON? {
+    static func parseFile(_ url: URL) throws -> JSONValue? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSON.parse(Array(try Data(contentsOf: url)))
+            return try JSONCoding.parse(Array(try Data(contentsOf: url)))
         } catch {
             throw SesameEmulatorError("cannot import \(url.path): \(error)")
         }

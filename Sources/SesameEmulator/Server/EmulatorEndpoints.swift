@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 /// What an emulator port serves: the Auth API or the Realtime Database REST API.
 ///
@@ -9,11 +10,12 @@ import Hummingbird
 /// error reply and never throw.
 protocol EmulatorEndpoints: Sendable {
     /// The name under which a request is counted by the fault extension (`accounts:signUp`,
-    /// `token`, `GET`…), or `nil` for paths that are not counted. Called for every request,
-    /// routed or not, before its body is read.
-    func callKey(for request: EmulatorRequest) -> String?
+    /// `token`, `GET`…), or `nil` when it is not counted. `route` is the path of the route the
+    /// request matched, as Hummingbird prints it (`/auth/v1/admin/users/{id}`), `nil` when none
+    /// did: only routed requests are counted. Called before the body is read.
+    func callKey(for request: EmulatorRequest, route: String?) -> String?
 
-    /// Further names the request is also counted under (a finer split of ``callKey(for:)``,
+    /// Further names the request is also counted under (a finer split of ``callKey(for:route:)``,
     /// such as `token:refresh_token` on the Supabase port). Default: none.
     func extraCallKeys(for request: EmulatorRequest) -> [String]
 
@@ -22,7 +24,7 @@ protocol EmulatorEndpoints: Sendable {
 
     /// Answers a request that the port's catch-all routes handed over (see the default
     /// ``addRoutes(to:)``); endpoints with their own routes do not need it.
-    func respond(to request: EmulatorRequest) async -> EmulatorReply
+    func respond(to request: EmulatorRequest) async throws -> EmulatorReply
 
     /// The port's error envelope for an injected failure or a transport-level problem.
     func errorReply(status: Int, message: String) -> EmulatorReply
@@ -49,7 +51,7 @@ extension EmulatorEndpoints {
     func addRoutes(to router: Router<EmulatorRequestContext>) {
         for path: RouterPath in ["/", "**"] {
             for method in [HTTPRequest.Method.get, .head, .put, .patch, .post, .delete] {
-                router.route(path, method) { request in await respond(to: request) }
+                router.route(path, method) { request in try await respond(to: request) }
             }
         }
     }

@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
+import SesameLocalAPI
 
 /// Runs in front of every route of a port: answers CORS preflights, applies the fault extension,
 /// enforces the 1 MiB body cap (reading the body once, for the route), turns "no route" into
@@ -27,9 +28,9 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
                 requestHeaders: head.header("access-control-request-headers"))
         }
         if !head.path.hasPrefix(FaultSettings.endpoint) {
-            switch await faults.admit(
-                path: head.path, key: endpoints.callKey(for: head), extraKeys: endpoints.extraCallKeys(for: head))
-            {
+            let key = endpoints.callKey(for: head, route: context.endpointPath)
+            let extraKeys = key == nil ? [] : endpoints.extraCallKeys(for: head)
+            switch await faults.admit(path: head.path, key: key, extraKeys: extraKeys) {
             case .drop:
                 try? await context.channel.close(mode: .all)
                 throw CancellationError()
@@ -64,6 +65,8 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
             response = endpoints.unroutedReply(for: head).response
+        } catch let error as any HTTPResponseError {
+            response = try error.response(from: request, context: context)
         }
         if !head.path.hasPrefix(FaultSettings.endpoint) {
             let hold = await faults.holdAnswer(path: head.path)

@@ -1,9 +1,10 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import SesameLocalAPI
 
 /// One HTTP answer from an endpoint. `body == nil` means no body (204, 303…).
-struct EmulatorReply: Sendable {
+struct EmulatorReply: Sendable, ResponseGenerator {
     var status: Int
     var headers: [(String, String)] = []
     var body: [UInt8]?
@@ -11,14 +12,16 @@ struct EmulatorReply: Sendable {
     static let jsonContentType = ("Content-Type", "application/json; charset=utf-8")
 
     /// A JSON answer.
-    static func json(_ value: JSON, status: Int = 200, headers: [(String, String)] = []) -> EmulatorReply {
-        EmulatorReply(status: status, headers: [jsonContentType] + headers, body: value.serializedBytes())
+    static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> EmulatorReply {
+        EmulatorReply(status: status, headers: [jsonContentType] + headers, body: value.serialized())
     }
 
     /// A JSON answer from a typed response; `nil` properties are omitted.
     static func encoded(_ value: some Encodable, status: Int = 200) -> EmulatorReply {
-        EmulatorReply(status: status, headers: [jsonContentType], body: JSON.encodedBytes(value))
+        EmulatorReply(status: status, headers: [jsonContentType], body: JSONCoding.encodedBytes(value))
     }
+
+    func response(from request: Request, context: some RequestContext) -> Response { response }
 
     /// The Hummingbird response.
     var response: Response {

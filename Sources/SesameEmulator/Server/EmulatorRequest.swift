@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameLocalAPI
 
 /// One HTTP request as the emulator's endpoints see it: path decoded, headers folded, body read
 /// (the middleware has already capped it).

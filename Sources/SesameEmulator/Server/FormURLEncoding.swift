@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 
 /// `application/x-www-form-urlencoded` (and URL query) parsing and escaping.
 enum FormURLEncoding {

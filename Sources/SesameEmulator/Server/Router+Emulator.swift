@@ -1,13 +1,16 @@
 import HTTPTypes
 import Hummingbird
+import SesameLocalAPI
 
 extension Router where Context == EmulatorRequestContext {
     /// Adds a route whose handler sees the whole request (body already capped and read by
-    /// ``EmulatorMiddleware``, path parameters percent-decoded) and answers an ``EmulatorReply``.
+    /// ``EmulatorMiddleware``, path parameters percent-decoded) and answers an ``EmulatorReply``,
+    /// or throws an `HTTPResponseError` in the port's error envelope (``IdentityToolkitError``,
+    /// ``GoTrueError``, ``PostgRESTError``, ``DatabaseError``), which the middleware renders.
     @discardableResult
     func route(
         _ path: RouterPath, _ method: HTTPRequest.Method,
-        _ handler: @escaping @Sendable (EmulatorRequest) async -> EmulatorReply
+        _ handler: @escaping @Sendable (EmulatorRequest) async throws -> EmulatorReply
     ) -> Self {
         on(path, method: method) { request, context -> Response in
             var emulatorRequest: EmulatorRequest
@@ -19,7 +22,7 @@ extension Router where Context == EmulatorRequestContext {
             for (name, value) in context.parameters {
                 emulatorRequest.parameters[String(name)] = FormURLEncoding.decodePath(String(value))
             }
-            return await handler(emulatorRequest).response
+            return try await handler(emulatorRequest).response
         }
     }
 }

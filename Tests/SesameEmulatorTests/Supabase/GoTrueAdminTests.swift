@@ -1,3 +1,4 @@
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -25,7 +26,7 @@ struct GoTrueAdminTests {
                     "email": "admin-made@example.com", "password": "secret-pw", "email_confirm": true,
                     "user_metadata": ["name": "Ada"],
                 ])
-            #expect(created.status == 200, "\(created.json.serialized())")
+            #expect(created.status == 200, "\(created.json.jsonString)")
             let id = try #require(created.json["id"]?.stringValue)
             #expect(created.json["email_confirmed_at"] != nil)
             #expect(created.json["user_metadata"]?["name"] == "Ada")
@@ -77,7 +78,7 @@ struct GoTrueAdminTests {
         try await SupabaseTestEmulator.with { emu in
             let link = try await emu.admin(
                 "POST", "generate_link", ["type": "magiclink", "email": "linked@example.com"])
-            #expect(link.status == 200, "\(link.json.serialized())")
+            #expect(link.status == 200, "\(link.json.jsonString)")
             #expect(link.json["verification_type"] == "signup")
             #expect(link.json["email"] == "linked@example.com")
             let otp = try #require(link.json["email_otp"]?.stringValue)

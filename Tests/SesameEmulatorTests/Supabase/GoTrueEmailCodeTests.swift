@@ -1,4 +1,5 @@
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator

@@ -1,4 +1,5 @@
 import SesameCore
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -6,8 +7,8 @@ import Testing
 @Suite("Supabase GoTrue: id_token grant (federated sign-in and linking)")
 struct GoTrueIdTokenTests {
     /// A fake IdP token: the emulator reads its claims and does not check the signature.
-    static func idToken(_ claims: JSON) -> String {
-        "\(Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8))).\(Base64URL.encode(claims.serializedBytes())).c2ln"
+    static func idToken(_ claims: JSONValue) -> String {
+        "\(Base64URL.encode(Array(#"{"alg":"RS256"}"#.utf8))).\(Base64URL.encode(claims.serialized())).c2ln"
     }
 
     @Test func signInCreatesAUserThenFindsItAgain() async throws {
@@ -15,7 +16,7 @@ struct GoTrueIdTokenTests {
             let token = Self.idToken(["sub": "g-1", "email": "fed@example.com", "email_verified": true])
             let first = try await emu.call(
                 "POST", "/auth/v1/token?grant_type=id_token", ["provider": "google", "id_token": .string(token)])
-            #expect(first.status == 200, "\(first.json.serialized())")
+            #expect(first.status == 200, "\(first.json.jsonString)")
             #expect(first.json["user"]?["identities"]?.arrayValue?.first?["provider"] == "google")
             #expect(first.json["user"]?["app_metadata"]?["provider"] == "google")
             #expect(
@@ -38,7 +39,7 @@ struct GoTrueIdTokenTests {
                 "POST", "/auth/v1/token?grant_type=id_token",
                 ["provider": "apple", "id_token": .string(token), "link_identity": true],
                 bearer: guest["access_token"]?.text)
-            #expect(linked.status == 200, "\(linked.json.serialized())")
+            #expect(linked.status == 200, "\(linked.json.jsonString)")
             #expect(linked.json["user"]?["id"] == guest["user"]?["id"])
             #expect(linked.json["user"]?["is_anonymous"] == false)
             #expect(SupabaseTestEmulator.claims(linked.json["access_token"])["is_anonymous"] == false)

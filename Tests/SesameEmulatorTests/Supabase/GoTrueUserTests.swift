@@ -1,4 +1,5 @@
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -13,7 +14,7 @@ struct GoTrueUserTests {
                 "PUT", "/auth/v1/user",
                 ["email": "guest@example.com", "password": "secret-pw", "data": ["plan": "free"]],
                 bearer: access)
-            #expect(update.status == 200, "\(update.json.serialized())")
+            #expect(update.status == 200, "\(update.json.jsonString)")
             #expect(update.json["id"] == session["user"]?["id"])
             #expect(update.json["is_anonymous"] == false)
             #expect(update.json["email"] == "guest@example.com")
@@ -145,14 +146,14 @@ struct GoTrueUserTests {
     @Test func signOutScopes() async throws {
         try await SupabaseTestEmulator.with { emu in
             _ = try await emu.passwordSession("scopes@example.com")
-            func signIn() async throws -> JSON {
+            func signIn() async throws -> JSONValue {
                 try await emu.call(
                     "POST", "/auth/v1/token?grant_type=password",
                     ["email": "scopes@example.com", "password": "secret-pw"]
                 ).json
             }
             let a = try await signIn(), b = try await signIn(), c = try await signIn()
-            func alive(_ s: JSON) async throws -> Bool {
+            func alive(_ s: JSONValue) async throws -> Bool {
                 try await emu.call("GET", "/auth/v1/user", bearer: s["access_token"]?.text).status == 200
             }
             let bogus = try await emu.call("POST", "/auth/v1/logout?scope=everything", bearer: a["access_token"]?.text)

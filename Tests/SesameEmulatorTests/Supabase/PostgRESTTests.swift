@@ -1,4 +1,5 @@
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -62,9 +63,9 @@ struct PostgRESTTests {
             let uid = try #require(session["user"]?["id"]?.stringValue)
             let access = session["access_token"]?.text
             let prefer = "resolution=merge-duplicates,return=minimal"
-            let row: JSON = ["uid": .string(uid), "username": "Ada", "email": .null]
+            let row: JSONValue = ["uid": .string(uid), "username": "Ada", "email": .null]
             #expect(try await emu.rest("POST", "username_details", row, bearer: access, prefer: prefer).status == 201)
-            let update: JSON = ["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]
+            let update: JSONValue = ["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]
             #expect(
                 try await emu.rest("POST", "username_details", update, bearer: access, prefer: prefer).status == 201)
             let details = try await emu.rest("GET", "username_details?uid=eq.\(uid)&select=username,email")

@@ -1,4 +1,5 @@
 import Foundation
+import SesameLocalAPI
 import SesameTesting
 import Testing
 

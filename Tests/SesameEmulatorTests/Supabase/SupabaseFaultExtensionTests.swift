@@ -1,4 +1,5 @@
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -7,7 +8,7 @@ import Testing
 /// Supabase port.
 @Suite("Supabase port: retryAfter, reset, garbage, clock skew")
 struct SupabaseFaultExtensionTests {
-    func setFaults(_ emu: SupabaseTestEmulator, _ body: JSON) async throws -> HTTPAnswer {
+    func setFaults(_ emu: SupabaseTestEmulator, _ body: JSONValue) async throws -> HTTPAnswer {
         try await emu.call("POST", "/sesame/v1/faults", body, apikey: nil)
     }
 
@@ -39,7 +40,7 @@ struct SupabaseFaultExtensionTests {
             #expect(try await emu.call("GET", "/auth/v1/settings").status == 200)
             let garbled = try await emu.rest("GET", "usernames")
             #expect(garbled.status == 200)
-            #expect(throws: JSONParseError.self) { try JSON.parse(garbled.bytes) }
+            #expect(throws: JSONValue.ParseError.self) { try JSONCoding.parse(garbled.bytes) }
             _ = try await emu.call("DELETE", "/sesame/v1/faults", apikey: nil)
             #expect(try await emu.rest("GET", "usernames").json == [])
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SesameEmulatorTesting
+import SesameLocalAPI
 import Testing
 
 @testable import SesameEmulator
@@ -30,7 +31,7 @@ struct SupabaseTestEmulator: Sendable {
 
     /// One request to `path` (e.g. `/auth/v1/signup`) with the anon `apikey` unless `apikey` says otherwise.
     func call(
-        _ method: String, _ path: String, _ body: JSON? = nil, bearer: String? = nil, versioned: Bool = false,
+        _ method: String, _ path: String, _ body: JSONValue? = nil, bearer: String? = nil, versioned: Bool = false,
         apikey: String? = "", headers: [(String, String)] = []
     ) async throws -> HTTPAnswer {
         var all = headers
@@ -39,17 +40,17 @@ struct SupabaseTestEmulator: Sendable {
         if versioned { all.append(("X-Supabase-Api-Version", "2024-01-01")) }
         if body != nil { all.append(("Content-Type", "application/json")) }
         return try await TestEmulator(emulator: emulator, time: time).request(
-            method, base + path, body: body?.serializedBytes(), headers: all, client: TestEmulator.noRedirects)
+            method, base + path, body: body?.serialized(), headers: all, client: TestEmulator.noRedirects)
     }
 
     /// An admin call with the service_role key as bearer and apikey.
-    func admin(_ method: String, _ path: String, _ body: JSON? = nil) async throws -> HTTPAnswer {
+    func admin(_ method: String, _ path: String, _ body: JSONValue? = nil) async throws -> HTTPAnswer {
         try await call(method, "/auth/v1/admin/" + path, body, bearer: serviceKey, apikey: serviceKey)
     }
 
     /// A PostgREST call; `bearer` defaults to the anon key, as supabase-js sends it.
     func rest(
-        _ method: String, _ pathAndQuery: String, _ body: JSON? = nil, bearer: String? = nil, prefer: String? = nil
+        _ method: String, _ pathAndQuery: String, _ body: JSONValue? = nil, bearer: String? = nil, prefer: String? = nil
     ) async throws -> HTTPAnswer {
         try await call(
             method, "/rest/v1/" + pathAndQuery, body, bearer: bearer ?? anonKey,
@@ -57,32 +58,32 @@ struct SupabaseTestEmulator: Sendable {
     }
 
     /// Signs up an anonymous user; returns the session.
-    func anonymousSession() async throws -> JSON {
+    func anonymousSession() async throws -> JSONValue {
         let answer = try await call("POST", "/auth/v1/signup", [:])
-        #expect(answer.status == 200, "\(answer.json.serialized())")
+        #expect(answer.status == 200, "\(answer.json.jsonString)")
         return answer.json
     }
 
     /// Signs up `email` (autoconfirm on); returns the session.
-    func passwordSession(_ email: String, password: String = "secret-pw") async throws -> JSON {
+    func passwordSession(_ email: String, password: String = "secret-pw") async throws -> JSONValue {
         let answer = try await call(
             "POST", "/auth/v1/signup", ["email": .string(email), "password": .string(password)])
-        #expect(answer.status == 200, "\(answer.json.serialized())")
+        #expect(answer.status == 200, "\(answer.json.jsonString)")
         return answer.json
     }
 
     func refresh(_ token: String?) async throws -> HTTPAnswer {
         try await call(
-            "POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": token.map(JSON.string) ?? .null])
+            "POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": token.map(JSONValue.string) ?? .null])
     }
 
     /// The messages the emulator "mailed".
-    func messages() async throws -> [JSON] {
+    func messages() async throws -> [JSONValue] {
         try await call("GET", "/sesame/v1/supabase/messages", apikey: nil).json["messages"]?.arrayValue ?? []
     }
 
     /// The claims of a JWT, without checking it.
-    static func claims(_ token: JSON?) -> [String: JSON] {
+    static func claims(_ token: JSONValue?) -> [String: JSONValue] {
         token?.stringValue.flatMap { TokenFactory.decodeJWT($0)?.payload } ?? [:]
     }
 }
@@ -92,6 +93,6 @@ extension HTTPAnswer {
     var goTrueCode: String? { json["error_code"]?.stringValue ?? json["code"]?.stringValue }
 }
 
-extension JSON {
+extension JSONValue {
     var text: String? { stringValue }
 }

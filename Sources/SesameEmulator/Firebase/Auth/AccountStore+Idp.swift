@@ -1,0 +1,204 @@
+import Foundation
+import SesameLocalAPI
+
+extension AccountStore {
+    /// What a fake IdP credential says about the IdP account.
+    struct IdpAccount {
+        var providerId: String
+        var rawId: String
+        var federatedId: String
+        var email: String?
+        var emailVerified: Bool
+        var displayName: String?
+        var photoUrl: String?
+        var screenName: String?
+        /// The IdP fields of the `signInWithIdp` response.
+        var response: [String: JSONValue]
+
+        var providerInfo: ProviderUserInfo {
+            ProviderUserInfo(
+                providerId: providerId, rawId: rawId, federatedId: federatedId, email: email?.lowercased(),
+                displayName: displayName, photoUrl: photoUrl, screenName: screenName)
+        }
+    }
+
+    /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5).
+    func parseIdpCredential(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> IdpAccount {
+        guard let requestUri = body.requestUri.nonEmpty else { throw .invalid("MISSING_REQUEST_URI") }
+        guard let components = URLComponents(string: requestUri), components.scheme != nil else {
+            throw .invalid("INVALID_REQUEST_URI")
+        }
+        let postBody = body.postBody ?? ""
+        var params: [String: String] = [:]
+        for (k, v) in FormURLEncoding.parse(components.percentEncodedQuery ?? "") { params[k] = v }
+        for (k, v) in FormURLEncoding.parse(postBody) { params[k] = v }
+        for (k, v) in FormURLEncoding.parse(components.percentEncodedFragment ?? "") { params[k] = v }
+        guard let providerId = params["providerId"], !providerId.isEmpty else {
+            throw .invalid(
+                "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)?\(postBody)")
+        }
+        let idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
+        let accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let credential = idToken ?? accessToken else {
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+            )
+        }
+        var claims: [String: JSONValue]
+        if credential.hasPrefix("{") {
+            guard case .object(let o)? = try? JSONCoding.parse(credential) else {
+                throw .invalid(
+                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+                )
+            }
+            claims = o
+        } else if let (_, payload) = TokenFactory.decodeJWT(credential) {
+            claims = payload
+        } else if idToken == nil {
+            throw .notImplemented(
+                "NOT_IMPLEMENTED : The Auth Emulator only accepts fake access tokens that are strict JSON or JWTs.")
+        } else {
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+            )
+        }
+        guard let subValue = claims["sub"], !subValue.isNull else {
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and should be a unique identifier.))"
+            )
+        }
+        guard let sub = subValue.stringValue else {
+            throw .invalid("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
+        }
+        let email = claims["email"]?.stringValue
+        let verified = claims["email_verified"]?.boolValue ?? false
+        let name = claims["name"]?.stringValue
+        let picture = claims["picture"]?.stringValue
+        let screenName = claims["screen_name"]?.stringValue
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#VerifyAssertionResponse", "context": "", "providerId": .string(providerId),
+        ]
+        response["displayName"] = name.map(JSONValue.string)
+        response["fullName"] = name.map(JSONValue.string)
+        response["screenName"] = screenName.map(JSONValue.string)
+        response["email"] = email.map(JSONValue.string)
+        response["emailVerified"] = claims["email_verified"]?.boolValue.map(JSONValue.bool)
+        response["photoUrl"] = picture.map(JSONValue.string)
+        var federatedId = sub
+        if providerId == "google.com" {
+            federatedId = "https://accounts.google.com/\(sub)"
+            var scopes = "openid https://www.googleapis.com/auth/userinfo.profile"
+            if email != nil { scopes += " https://www.googleapis.com/auth/userinfo.email" }
+            response["firstName"] = claims["given_name"]?.stringValue.map(JSONValue.string)
+            response["lastName"] = claims["family_name"]?.stringValue.map(JSONValue.string)
+            var raw: [String: JSONValue] = ["granted_scopes": .string(scopes), "id": .string(sub), "locale": "en"]
+            raw["name"] = name.map(JSONValue.string)
+            raw["given_name"] = claims["given_name"]
+            raw["family_name"] = claims["family_name"]
+            raw["verified_email"] = claims["email_verified"]
+            raw["email"] = email.map(JSONValue.string)
+            raw["picture"] = picture.map(JSONValue.string)
+            response["rawUserInfo"] = .string(JSONValue.object(raw).jsonString)
+        } else {
+            response["rawUserInfo"] = .string(JSONValue.object(claims).jsonString)
+        }
+        response["federatedId"] = .string(federatedId)
+        response["oauthIdToken"] = idToken.map(JSONValue.string)
+        response["oauthAccessToken"] = .string(accessToken ?? "FirebaseAuthEmulatorFakeAccessToken_\(providerId)")
+        return IdpAccount(
+            providerId: providerId, rawId: sub, federatedId: federatedId, email: email, emailVerified: verified,
+            displayName: name, photoUrl: picture, screenName: screenName, response: response)
+    }
+
+    /// `accounts:signInWithIdp`, reference §4.5: sign in, sign up, or link a fake IdP account.
+    func signInWithIdp(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> JSONValue {
+        if body.returnRefreshToken != nil {
+            throw .notImplemented("NOT_IMPLEMENTED : returnRefreshToken is not implemented yet.")
+        }
+        if body.pendingIdToken != nil {
+            throw .notImplemented("NOT_IMPLEMENTED : pendingIdToken is not implemented yet.")
+        }
+        let idp = try parseIdpCredential(body)
+        let returnIdpCredential = body.returnIdpCredential ?? false
+        var response = idp.response
+        let emailMatching = !config.allowDuplicateEmails
+        let idpEmail = idp.email?.lowercased()
+
+        func conflict(_ code: String) -> IdentityToolkitError? {
+            if returnIdpCredential { return nil }
+            return .invalid(code)
+        }
+
+        var user: UserRecord
+        if let idToken = body.idToken.nonEmpty {
+            user = try verifyIdToken(idToken).user
+            var failure: String?
+            if self.user(withProvider: idp.providerId, rawId: idp.rawId) != nil {
+                failure = "FEDERATED_USER_ID_ALREADY_LINKED"
+            } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail),
+                owner.localId != user.localId
+            {
+                failure = "EMAIL_EXISTS"
+            }
+            if let failure {
+                if let error = conflict(failure) { throw error }
+                response["errorMessage"] = .string(failure)
+                return .object(response)
+            }
+            user.federatedProviders.removeAll { $0.providerId == idp.providerId }
+            user.federatedProviders.append(idp.providerInfo)
+            if emailMatching, let idpEmail {
+                if user.email == nil {
+                    user.email = idpEmail
+                    user.emailVerified = idp.emailVerified
+                } else if user.email == idpEmail && idp.emailVerified {
+                    user.emailVerified = true
+                }
+            }
+        } else if let linked = self.user(withProvider: idp.providerId, rawId: idp.rawId) {
+            user = linked
+        } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail) {
+            guard idp.emailVerified else {
+                response["needConfirmation"] = true
+                response["localId"] = .string(owner.localId)
+                let verified = owner.federatedProviders.map(\.providerId)
+                response["verifiedProvider"] = .array(verified.map(JSONValue.string))
+                return .object(response)
+            }
+            user = owner
+            if user.emailVerified != true {
+                user.password = nil
+                user.salt = nil
+                user.passwordUpdatedAt = nil
+                user.phoneNumber = nil
+                user.emailLinkSignin = false
+                user.federatedProviders = []
+                user.validSince = nowSeconds
+                user.displayName = idp.displayName
+                user.photoUrl = idp.photoUrl
+            }
+            if user.federatedProviders.contains(where: { $0.providerId == idp.providerId }) {
+                response["emailRecycled"] = true
+                user.federatedProviders.removeAll { $0.providerId == idp.providerId }
+            }
+            user.federatedProviders.append(idp.providerInfo)
+            user.emailVerified = true
+        } else {
+            user = newUser()
+            if emailMatching, let idpEmail {
+                user.email = idpEmail
+                user.emailVerified = idp.emailVerified
+            }
+            user.displayName = idp.displayName
+            user.photoUrl = idp.photoUrl
+            user.federatedProviders = [idp.providerInfo]
+            response["isNewUser"] = true
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        user.lastLoginAt = nowMilliseconds
+        response["localId"] = .string(user.localId)
+        if response["email"] == nil, let email = user.email { response["email"] = .string(email) }
+        response.merge(issueTokens(for: &user, signInProvider: idp.providerId).fields) { _, new in new }
+        return .object(response)
+    }
+}

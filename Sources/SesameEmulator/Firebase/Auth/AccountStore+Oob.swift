@@ -1,0 +1,201 @@
+import Foundation
+import SesameLocalAPI
+
+extension AccountStore {
+    static let requestTypeNames: [Int: String] = [
+        0: "OOB_REQ_TYPE_UNSPECIFIED", 1: "PASSWORD_RESET", 2: "OLD_EMAIL_AGREE", 3: "NEW_EMAIL_ACCEPT",
+        4: "VERIFY_EMAIL", 5: "RECOVER_EMAIL", 6: "EMAIL_SIGNIN", 7: "VERIFY_AND_CHANGE_EMAIL",
+        8: "REVERT_SECOND_FACTOR_ADDITION",
+    ]
+
+    /// Whether `text` is an absolute URI with a scheme and a host.
+    static func isAbsoluteURI(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, let host = url.host, !host.isEmpty
+        else { return false }
+        return true
+    }
+
+    /// `accounts:sendOobCode`, reference §4.3. `baseURL` is `http://host:port` for links.
+    func sendOobCode(
+        _ body: SendOobCodeRequest, privileged: Bool, baseURL: String
+    ) throws(IdentityToolkitError) -> JSONValue {
+        var requestType: String
+        let number = body.requestType.flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
+        if let number, let name = AccountStore.requestTypeNames[number] {
+            requestType = name
+        } else {
+            var text: String?
+            if let json = body.requestType { text = try String.coerce(json, path: "/requestType") }
+            guard let t = text.nonEmpty else { throw .invalid("MISSING_REQ_TYPE") }
+            requestType = t
+        }
+        let returnOobLink = body.returnOobLink ?? false
+        if returnOobLink && !privileged { throw .invalid("INSUFFICIENT_PERMISSION") }
+        let continueUrl = body.continueUrl.nonEmpty
+        if let continueUrl, !AccountStore.isAbsoluteURI(continueUrl) {
+            throw .invalid("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
+        }
+        let record: OobRecord
+        var responseEmail: String
+        switch requestType {
+        case "EMAIL_SIGNIN":
+            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+            if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+            responseEmail = email.lowercased()
+            record = createOobRecord(
+                email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL,
+                continueUrl: continueUrl)
+        case "PASSWORD_RESET":
+            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+            responseEmail = email.lowercased()
+            guard let user = user(withEmail: email) else {
+                if config.enableImprovedEmailPrivacy {
+                    return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail)]
+                }
+                throw .invalid("EMAIL_NOT_FOUND")
+            }
+            record = createOobRecord(
+                email: responseEmail, requestType: requestType, mode: "resetPassword", baseURL: baseURL,
+                continueUrl: continueUrl, localId: user.localId)
+        case "VERIFY_EMAIL":
+            let user: UserRecord
+            if privileged, returnOobLink, body.idToken.nonEmpty == nil {
+                guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+                guard let found = self.user(withEmail: email) else { throw .invalid("USER_NOT_FOUND") }
+                user = found
+            } else {
+                guard let idToken = body.idToken.nonEmpty else { throw .invalid("INVALID_ID_TOKEN") }
+                user = try verifyIdToken(idToken).user
+            }
+            guard let email = user.email else { throw .invalid("MISSING_EMAIL") }
+            responseEmail = email
+            record = createOobRecord(
+                email: email, requestType: requestType, mode: "verifyEmail", baseURL: baseURL, continueUrl: continueUrl,
+                localId: user.localId)
+        case "VERIFY_AND_CHANGE_EMAIL":
+            guard let newEmail = body.newEmail.nonEmpty else { throw .invalid("MISSING_NEW_EMAIL") }
+            guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
+            let user = try verifyIdToken(idToken).user
+            if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
+            if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
+                throw .invalid("EMAIL_EXISTS")
+            }
+            responseEmail = user.email ?? newEmail.lowercased()
+            record = createOobRecord(
+                email: responseEmail, requestType: requestType, mode: "verifyAndChangeEmail", baseURL: baseURL,
+                continueUrl: continueUrl, newEmail: newEmail.lowercased(), localId: user.localId)
+        default:
+            if AccountStore.requestTypeNames.values.contains(requestType) {
+                throw .notImplemented("NOT_IMPLEMENTED : requestType \(requestType) is not supported")
+            }
+            throw .invalidArgument(
+                "Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
+        }
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail),
+        ]
+        if returnOobLink {
+            response["oobCode"] = .string(record.oobCode)
+            response["oobLink"] = .string(record.oobLink)
+        }
+        return .object(response)
+    }
+
+    /// `accounts:signInWithEmailLink`, reference §4.4. The code is consumed once it matches,
+    /// even when a later check fails.
+    func signInWithEmailLink(
+        _ body: SignInWithEmailLinkRequest
+    ) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
+        var linkTarget: UserRecord?
+        if let idToken = body.idToken.nonEmpty { linkTarget = try verifyIdToken(idToken).user }
+        guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+        guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
+        guard let record = oobRecord(code), record.requestType == "EMAIL_SIGNIN" else {
+            throw .invalid("INVALID_OOB_CODE")
+        }
+        let lowered = email.lowercased()
+        if lowered != record.email {
+            throw .invalid("INVALID_EMAIL : The email provided does not match the sign-in email address.")
+        }
+        consumeOobCode(code)
+        let owner = user(withEmail: lowered)
+        var isNewUser = false
+        var user: UserRecord
+        if let linkTarget {
+            user = linkTarget
+        } else if let owner {
+            user = owner
+        } else {
+            user = newUser()
+            isNewUser = true
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        if linkTarget != nil, let owner, owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
+        user.email = lowered
+        user.emailVerified = true
+        user.emailLinkSignin = true
+        user.lastLoginAt = nowMilliseconds
+        var response = SignInWithEmailLinkResponse(email: lowered, localId: user.localId, isNewUser: isNewUser)
+        response.carry(issueTokens(for: &user, signInProvider: "password"))
+        return response
+    }
+
+    /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a
+    /// `PASSWORD_RESET` code with `newPassword`.
+    func resetPassword(_ body: ResetPasswordRequest) throws(IdentityToolkitError) -> JSONValue {
+        guard let code = body.oobCode.nonEmpty else { throw .invalid("MISSING_OOB_CODE") }
+        guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
+        var response: [String: JSONValue] = [
+            "kind": "identitytoolkit#ResetPasswordResponse", "requestType": .string(record.requestType),
+        ]
+        if record.requestType != "EMAIL_SIGNIN" { response["email"] = .string(record.email) }
+        guard let newPassword = body.newPassword else { return .object(response) }
+        guard record.requestType == "PASSWORD_RESET" else { throw .invalid("INVALID_OOB_CODE") }
+        try checkPassword(newPassword)
+        consumeOobCode(code)
+        guard var user = record.localId.flatMap({ users[$0] }) ?? user(withEmail: record.email) else {
+            throw .invalid("INVALID_OOB_CODE")
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        setPassword(newPassword, on: &user)
+        user.emailVerified = true
+        user.federatedProviders = []
+        users[user.localId] = user
+        return .object(response)
+    }
+
+    /// Applies a `VERIFY_EMAIL`, `VERIFY_AND_CHANGE_EMAIL` or `RECOVER_EMAIL` code
+    /// (`accounts:update {oobCode}` and the action link). Returns the changed account.
+    func applyActionCode(_ code: String) throws(IdentityToolkitError) -> UserRecord {
+        guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
+        switch record.requestType {
+        case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":
+            break
+        default:
+            throw .notImplemented(
+                "NOT_IMPLEMENTED : \(record.requestType) codes cannot be applied with accounts:update")
+        }
+        guard var user = record.localId.flatMap({ users[$0] }) ?? user(withEmail: record.email) else {
+            throw .invalid("USER_NOT_FOUND")
+        }
+        consumeOobCode(code)
+        switch record.requestType {
+        case "VERIFY_AND_CHANGE_EMAIL":
+            if let newEmail = record.newEmail {
+                if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
+                    throw .invalid("EMAIL_EXISTS")
+                }
+                user.email = newEmail
+                user.validSince = nowSeconds
+            }
+        case "RECOVER_EMAIL":
+            user.email = record.email
+            user.validSince = nowSeconds
+        default:
+            if user.email != record.email { throw .invalid("INVALID_OOB_CODE") }
+        }
+        user.emailVerified = true
+        users[user.localId] = user
+        return user
+    }
+}

@@ -1,0 +1,88 @@
+import SesameLocalAPI
+
+extension AccountStore {
+    /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
+    func signInWithPassword(
+        _ body: SignInWithPasswordRequest
+    ) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
+        guard let email = body.email else { throw .invalid("MISSING_EMAIL") }
+        if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
+        guard let password = body.password.nonEmpty else { throw .invalid("MISSING_PASSWORD") }
+        if body.idToken != nil || body.pendingIdToken != nil {
+            throw .notImplemented("NOT_IMPLEMENTED : idToken and pendingIdToken are not supported")
+        }
+        let privacy = config.enableImprovedEmailPrivacy
+        guard var user = user(withEmail: email) else {
+            throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        guard let stored = user.password, stored == password else {
+            throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
+        }
+        user.lastLoginAt = nowMilliseconds
+        var response = SignInWithPasswordResponse(localId: user.localId, email: user.email ?? email.lowercased())
+        response.carry(issueTokens(for: &user, signInProvider: "password"))
+        return response
+    }
+
+    /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
+    func signInWithCustomToken(
+        _ body: SignInWithCustomTokenRequest
+    ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
+        guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
+        var payload: [String: JSONValue]
+        if token.hasPrefix("{") {
+            guard case .object(let o)? = try? JSONCoding.parse(token) else {
+                throw .invalid(
+                    "INVALID_CUSTOM_TOKEN : ((Auth Emulator only accepts strict JSON or JWTs as fake custom tokens.))")
+            }
+            payload = o
+        } else {
+            guard let (_, p) = TokenFactory.decodeJWT(token) else {
+                throw .invalid("INVALID_CUSTOM_TOKEN : Invalid assertion format. 3 dot separated segments required.")
+            }
+            let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
+            if p["aud"]?.stringValue != audience {
+                throw .invalid(
+                    "INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(p["aud"]?.stringValue ?? "") Note that custom tokens must be signed by a service account.))"
+                )
+            }
+            payload = p
+        }
+        guard let uid = payload["uid"]?.stringValue, !uid.isEmpty else { throw .invalid("MISSING_IDENTIFIER") }
+        var claims: [String: JSONValue] = [:]
+        switch payload["claims"] {
+        case nil, .null?: break
+        case .object(let o)?: claims = o
+        default: throw .invalid("INVALID_CLAIMS")
+        }
+        try AccountStore.checkClaims(claims)
+        var isNewUser = false
+        var user: UserRecord
+        if let existing = users[uid] {
+            user = existing
+        } else {
+            user = newUser(localId: uid)
+            user.customAuth = true
+            isNewUser = true
+        }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        user.lastLoginAt = nowMilliseconds
+        var response = SignInWithCustomTokenResponse(isNewUser: isNewUser)
+        response.carry(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
+        return response
+    }
+
+    /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.
+    func grantToken(_ body: TokenRequest) throws(IdentityToolkitError) -> TokenGrantResponse {
+        guard let grantType = body.grantType.nonEmpty else { throw .invalid("MISSING_GRANT_TYPE") }
+        if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
+        guard let refreshToken = body.refreshToken.nonEmpty else { throw .invalid("MISSING_REFRESH_TOKEN") }
+        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == projectId,
+            var user = users[grant.localId]
+        else { throw .invalid("INVALID_REFRESH_TOKEN") }
+        if user.disabled { throw .invalid("USER_DISABLED") }
+        let issued = issueTokens(for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims)
+        return TokenGrantResponse(tokens: issued, userId: user.localId)
+    }
+}

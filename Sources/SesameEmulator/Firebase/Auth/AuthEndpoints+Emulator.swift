@@ -1,0 +1,77 @@
+import Hummingbird
+import SesameLocalAPI
+
+extension AuthEndpoints {
+    /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
+    func addEmulatorRoutes(to router: Router<EmulatorRequestContext>) {
+        let project = "/emulator/v1/projects/{project}"
+        router.route("\(project)/oobCodes", .get) { _ in .json(await state.listOobCodes()) }
+        router.route("\(project)/accounts", .delete) { _ in .json(await state.deleteAllAccounts()) }
+        router.route("\(project)/config", .get) { _ in .json(await state.configuration()) }
+        router.route("\(project)/config", .patch) { request in
+            let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: request.body)
+            return .json(await state.patchConfiguration(body))
+        }
+        router.route("/emulator/action", .get) { request in await action(request) }
+    }
+
+    private static func actionError(_ message: String) -> EmulatorReply {
+        .json(["authEmulator": ["error": .string(message)]], status: 400)
+    }
+
+    /// What a user "clicks" in an emailed link: signIn redirects (303) to `continueUrl` with the
+    /// other query parameters; verifyEmail, resetPassword (needs `newPassword`), recoverEmail and
+    /// verifyAndChangeEmail apply the code, then redirect to `continueUrl` when one is given.
+    func action(_ request: EmulatorRequest) async -> EmulatorReply {
+        let query = request.query
+        guard let mode = query["mode"], !mode.isEmpty else { return Self.actionError("missing mode query parameter") }
+        guard let code = query["oobCode"], !code.isEmpty else {
+            return Self.actionError("missing oobCode query parameter")
+        }
+        let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        var success: JSONValue
+        switch mode {
+        case "signIn":
+            guard continueUrl != nil else { return Self.actionError("missing continueUrl query parameter") }
+            success = [:]
+        case "verifyEmail", "recoverEmail", "verifyAndChangeEmail":
+            do {
+                let user = try await state.applyActionCode(code)
+                success = [
+                    "authEmulator": [
+                        "success": "The email has been successfully verified.", "email": .string(user.email ?? ""),
+                    ]
+                ]
+            } catch {
+                return Self.actionError(error.message)
+            }
+        case "resetPassword":
+            guard let newPassword = query["newPassword"] else {
+                return Self.actionError("missing newPassword query parameter")
+            }
+            do {
+                let body = try IdentityToolkitRequestDecoding.decode(
+                    ResetPasswordRequest.self, fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])
+                _ = try await state.resetPassword(body)
+                success = ["authEmulator": ["success": "The password has been successfully updated."]]
+            } catch {
+                return Self.actionError(error.message)
+            }
+        default:
+            return Self.actionError("unsupported mode \(mode)")
+        }
+        guard let continueUrl else { return .json(success) }
+        var extras: [String] = []
+        for name in ["mode", "lang", "oobCode", "apiKey", "tenantId"] {
+            if let value = query[name] { extras.append("\(name)=\(FormURLEncoding.escape(value))") }
+        }
+        var location = continueUrl
+        var fragment = ""
+        if let hash = location.firstIndex(of: "#") {
+            fragment = String(location[hash...])
+            location = String(location[..<hash])
+        }
+        if !extras.isEmpty { location += (location.contains("?") ? "&" : "?") + extras.joined(separator: "&") }
+        return EmulatorReply(status: 303, headers: [("Location", location + fragment)], body: nil)
+    }
+}

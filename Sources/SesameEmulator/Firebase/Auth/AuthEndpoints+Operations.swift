@@ -1,0 +1,78 @@
+import HTTPTypes
+import SesameLocalAPI
+
+extension AuthEndpoints {
+    /// Every operation of the Auth port's Identity Toolkit and Secure Token surface, one
+    /// Hummingbird route per path each (see ``IdentityToolkitOperation``).
+    static let operations: [IdentityToolkitOperation] =
+        [
+            IdentityToolkitOperation(
+                name: "accounts", paths: [IdentityToolkitOperation.v1Project + "accounts"], method: .post,
+                privilegedOnly: false, honoursBearer: true
+            ) { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
+            },
+            .accounts("accounts:signUp", v3: "signupNewUser") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
+            },
+            .accounts("accounts:signInWithPassword", v3: "verifyPassword") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signInWithPassword(call.body(SignInWithPasswordRequest.self)))
+            },
+            .accounts("accounts:sendOobCode", v3: "getOobConfirmationCode") {
+                store, call throws(IdentityToolkitError) in
+                .encoded(
+                    try await store.sendOobCode(
+                        call.body(SendOobCodeRequest.self), privileged: call.privileged, baseURL: call.baseURL))
+            },
+            .accounts("accounts:signInWithEmailLink", v3: "emailLinkSignin") {
+                store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
+            },
+            .accounts("accounts:signInWithIdp", v3: "verifyAssertion") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signInWithIdp(call.body(SignInWithIdpRequest.self)))
+            },
+            .accounts("accounts:signInWithCustomToken", v3: "verifyCustomToken") {
+                store, call throws(IdentityToolkitError) in
+                .encoded(try await store.signInWithCustomToken(call.body(SignInWithCustomTokenRequest.self)))
+            },
+            .accounts("accounts:update", v3: "setAccountInfo") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.update(call.body(UpdateRequest.self), privileged: call.privileged))
+            },
+            .accounts("accounts:lookup", v3: "getAccountInfo") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.lookup(call.body(LookupRequest.self), privileged: call.privileged))
+            },
+            .accounts("accounts:delete", v3: "deleteAccount") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.delete(call.body(DeleteRequest.self), privileged: call.privileged))
+            },
+            .accounts("accounts:createAuthUri", v3: "createAuthUri") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.createAuthUri(call.body(CreateAuthUriRequest.self)))
+            },
+            .accounts("accounts:resetPassword", v3: "resetPassword") { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.resetPassword(call.body(ResetPasswordRequest.self)))
+            },
+            IdentityToolkitOperation(
+                name: "token", paths: ["/securetoken.googleapis.com/v1/token"], method: .post, privilegedOnly: false,
+                honoursBearer: false
+            ) { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.grantToken(call.body(TokenRequest.self)))
+            },
+            .accounts("accounts:batchDelete", privilegedOnly: true) { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.batchDelete(call.body(BatchDeleteRequest.self)))
+            },
+            .accounts("accounts:batchGet", method: .get, privilegedOnly: true) {
+                store, call throws(IdentityToolkitError) in
+                .encoded(try await store.batchGet(call.body(BatchGetRequest.self)))
+            },
+            .accounts("accounts:query", privilegedOnly: true) { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.query(call.body(QueryRequest.self)))
+            },
+        ] + unsupportedNames.map(IdentityToolkitOperation.unsupported)
+
+    /// Identity Toolkit operations that exist but that this emulator does not implement (501).
+    static let unsupportedNames = [
+        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber", "accounts:batchCreate",
+        "accounts:signInWithGameCenter", "accounts:revokeToken", "accounts:verifyIosClient",
+        "accounts:mfaEnrollment:start", "accounts:mfaEnrollment:finalize", "accounts:mfaSignIn:start",
+        "accounts:mfaSignIn:finalize", "accounts:issueSamlResponse",
+    ]
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SesameLocalAPI
+
+/// The Auth emulator's HTTP surface (reference §1, §4, §7, §10): routes a request to the
+/// ``AccountStore`` operation, after the API-key and `Authorization: Bearer owner` checks.
+struct AuthEndpoints: EmulatorEndpoints {
+    let state: AccountStore
+    let projectId: String
+    /// `host:port` used for links when a request has no `Host` header.
+    let fallbackHost: String
+    /// The port's clock skew (fault `clockSkewSeconds`), read by ``state``'s clock.
+    let clockSkew: ClockSkew
+
+    func addRoutes(to router: Router<EmulatorRequestContext>) {
+        router.route("/", .get) { _ in
+            .json([
+                "authEmulator": [
+                    "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
+                    "apiSpec": "/emulator/openapi.json",
+                ]
+            ])
+        }
+        for operation in Self.operations {
+            for path in operation.paths {
+                let projectScoped = path.hasPrefix(IdentityToolkitOperation.v1Project)
+                router.route(RouterPath(path), operation.method) { request in
+                    try await respond(to: request, operation: operation, projectScoped: projectScoped)
+                }
+            }
+        }
+        addEmulatorRoutes(to: router)
+    }
+
+    /// The operation name of each route path (as Hummingbird prints it), for the call counters.
+    static let operationNames: [String: String] = Dictionary(
+        Self.operations.flatMap { operation in operation.paths.map { (RouterPath($0).description, operation.name) } },
+        uniquingKeysWith: { first, _ in first })
+
+    func callKey(for request: EmulatorRequest, route: String?) -> String? {
+        route.flatMap { Self.operationNames[$0] }
+    }
+
+    func errorReply(status: Int, message: String) -> EmulatorReply {
+        let reason = status == 503 ? "backendError" : "invalid"
+        return IdentityToolkitError(
+            httpStatus: status, message: message, reason: reason, statusName: status == 400 ? nil : message
+        ).reply
+    }
+
+    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
+        IdentityToolkitError.notFound.reply
+    }
+
+    func payloadTooLargeReply() -> EmulatorReply {
+        IdentityToolkitError.payloadTooLarge.reply
+    }
+
+    func faultSettingsChanged(_ settings: FaultSettings) async {
+        clockSkew.set(seconds: settings.clockSkewSeconds)
+        await state.setTokenLifetime(settings.tokenTtlSeconds)
+        await state.setExpiresInText(settings.tokenExpiresIn)
+    }
+
+    /// The checks every operation shares (a bearer other than `owner` is 401, no API key 403,
+    /// project-scoped paths and admin operations need privilege), then the operation.
+    func respond(
+        to request: EmulatorRequest, operation: IdentityToolkitOperation, projectScoped: Bool
+    ) async throws(IdentityToolkitError) -> EmulatorReply {
+        let privileged = try Self.isPrivileged(request, allowBearer: operation.honoursBearer)
+        if !privileged {
+            let key = request.query["key"] ?? request.header("x-goog-api-key") ?? ""
+            if key.isEmpty { throw .missingAPIKey }
+            if projectScoped || operation.privilegedOnly { throw .insufficientPermission }
+        }
+        return try await operation.perform(
+            state, Call(request: request, operation: operation.name, privileged: privileged, baseURL: baseURL(request)))
+    }
+
+    /// `Bearer owner` (any case) or `Bearer ya29.…` is privileged; any other bearer value is a
+    /// 401 (when bearers are honoured at all); other schemes are ignored.
+    static func isPrivileged(_ request: EmulatorRequest, allowBearer: Bool) throws(IdentityToolkitError) -> Bool {
+        guard allowBearer, let header = request.header("authorization") else { return false }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        if token.lowercased() == "owner" || token.hasPrefix("ya29.") { return true }
+        throw IdentityToolkitError.unauthenticated
+    }
+
+    func baseURL(_ request: EmulatorRequest) -> String {
+        "http://" + (request.header("host") ?? fallbackHost)
+    }
+}

@@ -1,0 +1,86 @@
+import SesameLocalAPI
+
+/// Typed bodies of the sign-in and token operations (reference §4.1–§4.5, §4.10–§4.12).
+
+/// `accounts:signUp` and, privileged, `projects/{p}/accounts`.
+struct SignUpRequest: IdentityToolkitRequest {
+    @Field var email: String?
+    @Field var password: String?
+    @Field var idToken: String?
+    @Field var displayName: String?
+    @Field var photoUrl: String?
+    @Field var localId: String?
+    @Field var phoneNumber: String?
+    @Field var emailVerified: Bool?
+    @Field var disabled: Bool?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:signInWithPassword`.
+struct SignInWithPasswordRequest: IdentityToolkitRequest {
+    @Field var email: String?
+    @Field var password: String?
+    @Field var idToken: JSONValue?
+    @Field var pendingIdToken: JSONValue?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:signInWithCustomToken`.
+struct SignInWithCustomTokenRequest: IdentityToolkitRequest {
+    @Field var token: String?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `securetoken.googleapis.com/v1/token`: form-urlencoded or JSON, snake_case or camelCase.
+struct TokenRequest: IdentityToolkitRequest {
+    @Field var grantType: String?
+    @Field var refreshToken: String?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:sendOobCode`. `requestType` is a name or its proto number.
+struct SendOobCodeRequest: IdentityToolkitRequest {
+    @Field var requestType: JSONValue?
+    @Field var email: String?
+    @Field var newEmail: String?
+    @Field var idToken: String?
+    @Field var continueUrl: String?
+    @Field var returnOobLink: Bool?
+    @Field var canHandleCodeInApp: Bool?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:signInWithEmailLink`.
+struct SignInWithEmailLinkRequest: IdentityToolkitRequest {
+    @Field var email: String?
+    @Field var oobCode: String?
+    @Field var idToken: String?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:resetPassword`.
+struct ResetPasswordRequest: IdentityToolkitRequest {
+    @Field var oobCode: String?
+    @Field var newPassword: String?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `accounts:signInWithIdp`: the fake IdP credential travels in `requestUri` and `postBody`.
+struct SignInWithIdpRequest: IdentityToolkitRequest {
+    @Field var requestUri: String?
+    @Field var postBody: String?
+    @Field var idToken: String?
+    @Field var returnIdpCredential: Bool?
+    @Field var returnRefreshToken: JSONValue?
+    @Field var pendingIdToken: JSONValue?
+    @Field var returnSecureToken: Bool?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}

@@ -1,0 +1,103 @@
+import SesameCore
+import SesameLocalAPI
+
+/// Mints and reads the emulator's tokens.
+///
+/// ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature, so they end in
+/// `.`). Refresh tokens are standard base64 of
+/// `{"_AuthEmulatorRefreshToken":"DO NOT MODIFY","localId",…}`, deterministic and never expiring.
+struct TokenFactory: Sendable {
+    let projectId: String
+
+    static let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+
+    /// An ID token for `user`.
+    /// - Parameters:
+    ///   - signInProvider: `firebase.sign_in_provider` (`anonymous`, `password`, `custom`, an IdP id).
+    ///   - extraClaims: custom-token claims, merged at top level.
+    ///   - issuedAt: `iat`, seconds since 1970.
+    ///   - lifetime: seconds until `exp`.
+    func idToken(
+        for user: UserRecord, signInProvider: String, extraClaims: [String: JSONValue], issuedAt: Int, lifetime: Int
+    ) -> String {
+        var claims: [String: JSONValue] = [:]
+        claims["name"] = user.displayName.map(JSONValue.string)
+        claims["picture"] = user.photoUrl.map(JSONValue.string)
+        if let custom = user.customAttributes, case .object(let o)? = try? JSONCoding.parse(custom) {
+            for (k, v) in o { claims[k] = v }
+        }
+        for (k, v) in extraClaims { claims[k] = v }
+        claims["email"] = user.email.map(JSONValue.string)
+        claims["email_verified"] = user.emailVerified.map(JSONValue.bool)
+        claims["phone_number"] = user.phoneNumber.map(JSONValue.string)
+        if signInProvider == "anonymous" { claims["provider_id"] = "anonymous" }
+        claims["auth_time"] = .int((user.lastLoginAt ?? user.createdAt) / 1000)
+        claims["user_id"] = .string(user.localId)
+        var identities: [String: JSONValue] = [:]
+        if let email = user.email { identities["email"] = [.string(email)] }
+        for provider in user.providerUserInfo where provider.providerId != "password" {
+            var list = identities[provider.providerId]?.arrayValue ?? []
+            list.append(.string(provider.rawId))
+            identities[provider.providerId] = .array(list)
+        }
+        claims["firebase"] = ["identities": .object(identities), "sign_in_provider": .string(signInProvider)]
+        claims["iat"] = .int(issuedAt)
+        claims["exp"] = .int(issuedAt + lifetime)
+        claims["aud"] = .string(projectId)
+        claims["iss"] = .string("https://securetoken.google.com/\(projectId)")
+        claims["sub"] = .string(user.localId)
+        let payload = Base64URL.encode(JSONValue.object(claims).serialized())
+        return "\(Self.header).\(payload)."
+    }
+
+    /// The refresh token for a session of `localId`.
+    func refreshToken(localId: String, signInProvider: String, extraClaims: [String: JSONValue]) -> String {
+        let body = RefreshTokenPayload(
+            marker: "DO NOT MODIFY", localId: localId, provider: signInProvider, extraClaims: extraClaims,
+            projectId: projectId)
+        return Base64URL.standard(JSONCoding.encodedBytes(body))
+    }
+
+    /// The JSON inside a refresh token, as Google's emulator writes it.
+    struct RefreshTokenPayload: Codable, Sendable {
+        var marker: String
+        var localId: String
+        var provider: String?
+        var extraClaims: [String: JSONValue]?
+        var projectId: String
+
+        enum CodingKeys: String, CodingKey {
+            case marker = "_AuthEmulatorRefreshToken", localId, provider, extraClaims, projectId
+        }
+    }
+
+    /// The parts of a refresh token, or `nil` when it is not one of ours.
+    struct RefreshGrant: Sendable {
+        var localId: String
+        var signInProvider: String
+        var extraClaims: [String: JSONValue]
+        var projectId: String
+    }
+
+    /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
+    func decodeRefreshToken(_ token: String) -> RefreshGrant? {
+        guard let bytes = Base64URL.decode(token),
+            let payload = try? JSONCoding.decode(RefreshTokenPayload.self, from: bytes)
+        else { return nil }
+        return RefreshGrant(
+            localId: payload.localId, signInProvider: payload.provider ?? "password",
+            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId)
+    }
+
+    /// Decodes any JWT's header and payload without checking a signature; `nil` when the text
+    /// is not three dot-separated base64url segments holding JSON objects.
+    static func decodeJWT(_ token: String) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+            let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+            case .object(let header)? = try? JSONCoding.parse(headerBytes),
+            case .object(let payload)? = try? JSONCoding.parse(payloadBytes)
+        else { return nil }
+        return (header, payload)
+    }
+}

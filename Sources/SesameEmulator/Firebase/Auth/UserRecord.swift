@@ -1,0 +1,92 @@
+import Foundation
+import SesameLocalAPI
+
+/// One account as the Auth emulator keeps it. Times are milliseconds since 1970 unless noted.
+///
+/// Invariants kept by ``AccountStore``: `localId` is unique; `email` is stored lower-cased;
+/// `federatedProviders` never holds `password` or `phone` entries (those are derived).
+struct UserRecord: Sendable, Equatable {
+    var localId: String
+    var email: String?
+    var emailVerified: Bool?
+    var displayName: String?
+    var photoUrl: String?
+    var phoneNumber: String?
+    /// The password in clear (the emulator reveals it in `passwordHash`, as Google's does).
+    var password: String?
+    var salt: String?
+    var passwordUpdatedAt: Int?
+    /// Seconds since 1970; ID tokens issued earlier are revoked.
+    var validSince: Int?
+    var createdAt: Int
+    var lastLoginAt: Int?
+    var lastRefreshAt: Int?
+    var emailLinkSignin: Bool = false
+    var initialEmail: String?
+    var disabled: Bool = false
+    var customAttributes: String?
+    var customAuth: Bool = false
+    var federatedProviders: [ProviderUserInfo] = []
+
+    /// Every provider entry: `password` (when the account has a password or used an email
+    /// link), the federated ones, and `phone`.
+    var providerUserInfo: [ProviderUserInfo] {
+        var entries: [ProviderUserInfo] = []
+        if let email, password != nil || emailLinkSignin {
+            entries.append(
+                ProviderUserInfo(
+                    providerId: "password", rawId: email, federatedId: email, email: email,
+                    displayName: displayName, photoUrl: photoUrl))
+        }
+        entries.append(contentsOf: federatedProviders)
+        if let phoneNumber {
+            entries.append(ProviderUserInfo(providerId: "phone", rawId: phoneNumber, phoneNumber: phoneNumber))
+        }
+        return entries
+    }
+
+    /// `passwordHash` as the emulator shows it.
+    var passwordHash: String? {
+        guard let password, let salt else { return nil }
+        return "fakeHash:salt=\(salt):password=\(password)"
+    }
+
+    /// Reads a record in the `accounts:lookup` form, as export files keep it (the password is
+    /// recovered from the emulator's `fakeHash:salt=…:password=…` hash).
+    init?(exportJSON j: JSONValue) {
+        guard let localId = j["localId"]?.stringValue else { return nil }
+        self.localId = localId
+        email = j["email"]?.stringValue
+        emailVerified = j["emailVerified"]?.boolValue
+        displayName = j["displayName"]?.stringValue
+        photoUrl = j["photoUrl"]?.stringValue
+        phoneNumber = j["phoneNumber"]?.stringValue
+        salt = j["salt"]?.stringValue
+        if let hash = j["passwordHash"]?.stringValue, let range = hash.range(of: ":password=") {
+            password = String(hash[range.upperBound...])
+        }
+        passwordUpdatedAt = j["passwordUpdatedAt"]?.intValue
+        validSince = j["validSince"]?.stringValue.flatMap { Int($0) } ?? j["validSince"]?.intValue
+        createdAt = j["createdAt"]?.stringValue.flatMap { Int($0) } ?? j["createdAt"]?.intValue ?? 0
+        lastLoginAt = j["lastLoginAt"]?.stringValue.flatMap { Int($0) } ?? j["lastLoginAt"]?.intValue
+        lastRefreshAt = nil
+        emailLinkSignin = j["emailLinkSignin"]?.boolValue ?? false
+        initialEmail = j["initialEmail"]?.stringValue
+        disabled = j["disabled"]?.boolValue ?? false
+        customAttributes = j["customAttributes"]?.stringValue
+        customAuth = j["customAuth"]?.boolValue ?? false
+        federatedProviders = (j["providerUserInfo"]?.arrayValue ?? []).compactMap(ProviderUserInfo.init(json:))
+            .filter { $0.providerId != "password" && $0.providerId != "phone" }
+    }
+
+    init(localId: String, createdAt: Int) {
+        self.localId = localId
+        self.createdAt = createdAt
+        self.lastLoginAt = createdAt
+    }
+
+    /// Whether any sign-in method is attached (used to tell anonymous accounts apart).
+    var isAnonymous: Bool {
+        email == nil && password == nil && phoneNumber == nil && federatedProviders.isEmpty && !customAuth
+    }
+}

@@ -1,0 +1,43 @@
+import SesameLocalAPI
+
+/// A location in a database tree: the keys from the root, validated.
+struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
+    var keys: [String]
+
+    static let root = DatabasePath(keys: [])
+
+    /// Realtime Database trees are at most 32 levels deep.
+    static let maximumDepth = 32
+
+    /// Parses a URL path such as `/users/usernames/bob.json` (the `.json` suffix is optional).
+    /// - Throws: ``DatabaseError/invalidPath(_:)`` for keys with forbidden characters or a path
+    ///   deeper than ``maximumDepth``.
+    init(urlPath: String) throws(DatabaseError) {
+        var path = urlPath
+        if path.hasSuffix(".json") { path.removeLast(5) }
+        let keys = path.split(separator: "/").map(String.init)
+        for key in keys where !DatabasePath.isValidKey(key) { throw .invalidPath(urlPath) }
+        if keys.count > DatabasePath.maximumDepth { throw .invalidPath(urlPath) }
+        self.keys = keys
+    }
+
+    init(keys: [String]) { self.keys = keys }
+
+    /// A key may not be empty nor contain `. $ # [ ] /` or ASCII control characters.
+    static func isValidKey(_ key: String) -> Bool {
+        if key.isEmpty { return false }
+        for b in key.utf8 {
+            switch b {
+            case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: "/"), 0..<0x20, 0x7F:
+                return false
+            default: continue
+            }
+        }
+        return true
+    }
+
+    func appending(_ other: DatabasePath) -> DatabasePath { DatabasePath(keys: keys + other.keys) }
+
+    var description: String { "/" + keys.joined(separator: "/") }
+}

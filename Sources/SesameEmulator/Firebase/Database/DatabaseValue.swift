@@ -1,0 +1,95 @@
+import Crypto
+import SesameCore
+import SesameLocalAPI
+
+/// How the database stores values: no nulls and no empty containers inside objects, arrays as
+/// integer-keyed objects, server values resolved. Reading turns dense integer-keyed objects back
+/// into arrays.
+enum DatabaseValue {
+    /// The stored form of a written value; `.null` means "nothing here".
+    /// - Parameter now: milliseconds since 1970, for `{".sv":"timestamp"}`.
+    /// - Throws: ``DatabaseError`` for invalid keys or unknown server values.
+    static func normalize(_ value: JSONValue, now: Int) throws(DatabaseError) -> JSONValue {
+        switch value {
+        case .object(let o):
+            if let sv = o[".sv"] {
+                if sv.stringValue == "timestamp" { return .int(now) }
+                throw DatabaseError(
+                    httpStatus: 400, message: "Invalid data; unsupported server value \(sv.jsonString).")
+            }
+            if let inner = o[".value"] { return try normalize(inner, now: now) }
+            var out: [String: JSONValue] = [:]
+            for (key, child) in o {
+                if key == ".priority" { continue }
+                guard DatabasePath.isValidKey(key) else { throw .invalidKey(key) }
+                let n = try normalize(child, now: now)
+                if !n.isNull { out[key] = n }
+            }
+            return out.isEmpty ? .null : .object(out)
+        case .array(let a):
+            var out: [String: JSONValue] = [:]
+            for (index, child) in a.enumerated() {
+                let n = try normalize(child, now: now)
+                if !n.isNull { out[String(index)] = n }
+            }
+            return out.isEmpty ? .null : .object(out)
+        default:
+            return value
+        }
+    }
+
+    /// The value as a client reads it: integer-keyed objects with more than half of the indices
+    /// `0…max` present become arrays (missing entries `null`).
+    static func presentation(_ value: JSONValue) -> JSONValue {
+        guard case .object(let o) = value else { return value }
+        var maxIndex = -1
+        var allIndices = true
+        for key in o.keys {
+            guard let i = Int(key), i >= 0, String(i) == key else {
+                allIndices = false
+                break
+            }
+            maxIndex = max(maxIndex, i)
+        }
+        if allIndices, maxIndex >= 0, o.count * 2 > maxIndex + 1 {
+            var array = [JSONValue](repeating: .null, count: maxIndex + 1)
+            for (key, child) in o { array[Int(key)!] = presentation(child) }
+            return .array(array)
+        }
+        return .object(o.mapValues(presentation))
+    }
+
+    /// `shallow=true`: an object's children become `true`; primitives are unchanged.
+    static func shallow(_ value: JSONValue) -> JSONValue {
+        guard case .object(let o) = value else { return value }
+        return .object(o.mapValues { _ in .bool(true) })
+    }
+
+    /// The value at `keys` under `root` (`.null` when absent).
+    static func child(of root: JSONValue, at keys: ArraySlice<String>) -> JSONValue {
+        var node = root
+        for key in keys {
+            guard case .object(let o) = node, let next = o[key] else { return .null }
+            node = next
+        }
+        return node
+    }
+
+    /// `root` with the location `keys` replaced by `value` (already normalised); parents left
+    /// empty are removed.
+    static func replacing(in root: JSONValue, at keys: ArraySlice<String>, with value: JSONValue) -> JSONValue {
+        guard let first = keys.first else { return value }
+        var o: [String: JSONValue]
+        if case .object(let existing) = root { o = existing } else { o = [:] }
+        let updated = replacing(in: o.removeValue(forKey: first) ?? .null, at: keys.dropFirst(), with: value)
+        if !updated.isNull { o[first] = updated }
+        return o.isEmpty ? .null : .object(o)
+    }
+
+    /// The ETag of a stored value: `null_etag` for nothing, else base64 of the SHA-1 of its
+    /// canonical (key-sorted) JSON.
+    static func etag(of value: JSONValue) -> String {
+        if value.isNull { return "null_etag" }
+        return Base64URL.standard(Insecure.SHA1.hash(data: value.serialized()))
+    }
+}

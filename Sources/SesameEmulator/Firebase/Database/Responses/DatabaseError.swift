@@ -1,0 +1,40 @@
+import HTTPTypes
+import Hummingbird
+import SesameLocalAPI
+
+/// An error the database port answers with: `{"error":"<message>"}` and an HTTP status.
+struct DatabaseError: Error, Sendable, Equatable {
+    var httpStatus: Int
+    var message: String
+
+    static let invalidJSON = DatabaseError(
+        httpStatus: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
+    static let payloadTooLarge = DatabaseError(
+        httpStatus: 413, message: "Payload too large: the limit is 1048576 bytes.")
+
+    static func invalidPath(_ path: String) -> DatabaseError {
+        DatabaseError(
+            httpStatus: 400,
+            message:
+                "Invalid path: \(path). Paths must be non-empty strings and can't contain \".\", \"#\", \"$\", \"[\", or \"]\""
+        )
+    }
+
+    static func invalidKey(_ key: String) -> DatabaseError {
+        DatabaseError(
+            httpStatus: 400,
+            message:
+                "Invalid data; couldn't parse key \"\(key)\". Keys can't be empty or contain \".\", \"#\", \"$\", \"/\", \"[\", \"]\" or control characters."
+        )
+    }
+
+    var json: JSONValue { ["error": .string(message)] }
+
+    var reply: EmulatorReply { .json(json, status: httpStatus) }
+}
+
+extension DatabaseError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
+}

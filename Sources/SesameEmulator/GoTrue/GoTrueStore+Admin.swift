@@ -1,0 +1,99 @@
+import Foundation
+import SesameLocalAPI
+
+/// `/admin/users` (create, list, get, update, delete); the caller is checked by the router.
+extension GoTrueStore {
+    /// `GET /admin/users?page=&per_page=`: oldest first; returns the page and the total count.
+    func listUsers(page: Int, perPage: Int) -> (JSONValue, Int) {
+        let all = users.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        let start = min(all.count, max(0, page - 1) * perPage)
+        let slice = all[start..<min(all.count, start + perPage)]
+        return (["users": .array(slice.map(\.json)), "aud": "authenticated"], all.count)
+    }
+
+    func adminUser(_ id: String) throws(GoTrueError) -> GoTrueUser {
+        guard UUID(uuidString: id) != nil else { throw .validation("user_id must be an UUID") }
+        guard let user = users[id.lowercased()] else { throw .adminUserNotFound }
+        return user
+    }
+
+    /// `POST /admin/users`.
+    func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
+        guard let raw = body.email, !raw.isEmpty else {
+            throw .validation("An email address is required (this emulator does not support phone users)")
+        }
+        let email = try Self.validEmail(raw)
+        if user(byEmail: email) != nil { throw .emailExists }
+        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        if let password = body.password, !password.isEmpty {
+            try Self.checkPassword(password)
+            user.password = StoredPassword(password)
+        }
+        if body.emailConfirm == true { user.emailConfirmedAt = now }
+        user.userMetadata = body.userMetadata ?? body.data ?? [:]
+        user.ensureEmailIdentity(now: now)
+        for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value }
+        try applyBan(body.banDuration, to: &user)
+        users[user.id] = user
+        return user.json
+    }
+
+    /// `PUT /admin/users/{id}`.
+    func adminUpdateUser(_ id: String, _ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
+        var user = try adminUser(id)
+        if let raw = body.email, !raw.isEmpty {
+            let email = try Self.validEmail(raw)
+            if let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
+            user.email = email
+            user.newEmail = nil
+            user.ensureEmailIdentity(now: now)
+        }
+        if let password = body.password, !password.isEmpty {
+            try Self.checkPassword(password)
+            user.password = StoredPassword(password)
+        }
+        if let confirm = body.emailConfirm {
+            user.emailConfirmedAt = confirm ? (user.emailConfirmedAt ?? now) : nil
+            // GoTrue admin.go: confirming an email makes an anonymous user permanent.
+            if confirm, user.email != nil { user.isAnonymous = false }
+        }
+        for (key, value) in body.userMetadata ?? [:] { user.userMetadata[key] = value.isNull ? nil : value }
+        for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value.isNull ? nil : value }
+        try applyBan(body.banDuration, to: &user)
+        user.updatedAt = now
+        users[user.id] = user
+        return user.json
+    }
+
+    /// `DELETE /admin/users/{id}`: the user, its sessions and its PostgREST rows go.
+    func adminDeleteUser(_ id: String) throws(GoTrueError) -> JSONValue {
+        let user = try adminUser(id)
+        deleteUser(user.id)
+        return [:]
+    }
+
+    /// `ban_duration`: `none` lifts a ban; `<n>h`, `<n>m`, `<n>s` (or combinations like `1h30m`) set one.
+    private func applyBan(_ value: String?, to user: inout GoTrueUser) throws(GoTrueError) {
+        guard let text = value, !text.isEmpty else { return }
+        if text == "none" {
+            user.bannedUntil = nil
+            return
+        }
+        var seconds = 0
+        var digits = ""
+        for c in text {
+            if c.isNumber {
+                digits.append(c)
+            } else if let n = Int(digits), let unit = ["h": 3600, "m": 60, "s": 1][String(c)] {
+                seconds += n * unit
+                digits = ""
+            } else {
+                throw .validation("ban_duration must be \"none\" or a duration such as \"24h\" or \"90m\"")
+            }
+        }
+        guard digits.isEmpty, seconds > 0 else {
+            throw .validation("ban_duration must be \"none\" or a duration such as \"24h\" or \"90m\"")
+        }
+        user.bannedUntil = now + seconds * 1000
+    }
+}

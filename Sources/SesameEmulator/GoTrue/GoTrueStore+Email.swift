@@ -1,0 +1,199 @@
+import SesameLocalAPI
+
+/// The mailed one-time codes: `/otp`, `/recover`, `/verify` and `admin/generate_link`.
+extension GoTrueStore {
+    /// Makes a code of `type` for `email`, records the mail and returns the code. A new code
+    /// replaces the user's previous code of the same type.
+    /// - Parameters:
+    ///   - rateLimited: whether GoTrue's per-address send timer applies and restarts (errata G.8).
+    ///   - mailed: `false` for `admin/generate_link`, which hands the code back instead.
+    @discardableResult
+    func sendCode(
+        type: String, userId: String, email: String, origin: String, redirectTo: String?, rateLimited: Bool,
+        mailed: Bool = true
+    ) throws(GoTrueError) -> OneTimeCode {
+        let at = now
+        if rateLimited, let last = lastSent[email], at - last < Self.sendInterval * 1000 {
+            throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - at) / 1000))
+        }
+        let otp = SupabaseHash.otp()
+        let code = OneTimeCode(
+            type: type, userId: userId, email: email, otp: otp,
+            hashedToken: SupabaseHash.tokenHash(email: email, otp: otp),
+            sentAt: at, redirectTo: redirectTo)
+        codes.removeAll { $0.userId == userId && $0.type == type }
+        codes.append(code)
+        if rateLimited { lastSent[email] = at }
+        switch type {
+        case "recovery", "magiclink": users[userId]?.recoverySentAt = at
+        case "email_change", "email_change_current": users[userId]?.emailChangeSentAt = at
+        case "invite": users[userId]?.invitedAt = at
+        default: users[userId]?.confirmationSentAt = at
+        }
+        guard mailed else { return code }
+        messages.append(
+            SupabaseMessage(
+                type: type, email: email, otp: otp, hashedToken: code.hashedToken,
+                link: actionLink(code, origin: origin),
+                sentAt: at))
+        return code
+    }
+
+    func actionLink(_ code: OneTimeCode, origin: String) -> String {
+        let redirect = code.redirectTo ?? origin
+        return
+            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(FormURLEncoding.escape(redirect))"
+    }
+
+    /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
+    func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSONValue {
+        guard let raw = body.email, !raw.isEmpty else {
+            if body.phone?.isEmpty == false {
+                throw .unprocessable("phone_provider_disabled", "Unsupported phone provider")
+            }
+            throw .validation("An email address or phone number is required")
+        }
+        let email = try Self.validEmail(raw)
+        if let user = user(byEmail: email) {
+            try sendCode(
+                type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email,
+                origin: origin,
+                redirectTo: body.emailRedirectTo, rateLimited: true)
+            return [:]
+        }
+        guard body.createUser ?? true else {
+            throw .unprocessable("otp_disabled", "Signups not allowed for otp")
+        }
+        if let last = lastSent[email], now - last < Self.sendInterval * 1000 {
+            throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - now) / 1000))
+        }
+        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        user.userMetadata = body.data ?? [:]
+        user.ensureEmailIdentity(now: now)
+        users[user.id] = user
+        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+        return [:]
+    }
+
+    /// `POST /recover`: mails a recovery code when the address is known; answers `{}` either way.
+    func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSONValue {
+        let email = try Self.validEmail(body.email ?? "")
+        if let user = user(byEmail: email) {
+            try sendCode(
+                type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+        }
+        return [:]
+    }
+
+    static let verifyTypes: [String: Set<String>] = [
+        "email": ["signup", "magiclink", "recovery", "invite"], "signup": ["signup"],
+        "magiclink": ["magiclink", "signup"],
+        "recovery": ["recovery"], "invite": ["invite"], "email_change": ["email_change", "email_change_current"],
+    ]
+
+    /// `POST /verify` (and the link form): checks a code by `token` + `email` or by `token_hash`,
+    /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
+    func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSONValue, redirectTo: String?) {
+        guard let type = body.type, let accepted = Self.verifyTypes[type] else {
+            throw .validation(
+                "Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
+        }
+        let index: Int?
+        if let hash = body.tokenHash, !hash.isEmpty {
+            index = codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
+        } else {
+            guard let token = body.token, !token.isEmpty, let raw = body.email else {
+                throw .validation("Verify requires either a token_hash, or a token with an email address")
+            }
+            let email = raw.lowercased()
+            index = codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
+        }
+        guard let index, now - codes[index].sentAt <= Self.codeLifetime * 1000, var user = users[codes[index].userId]
+        else {
+            throw .otpExpired
+        }
+        let code = codes.remove(at: index)
+        let emailChange = code.type.hasPrefix("email_change")
+        if emailChange {
+            // Secure email change: a permanent user confirms from both addresses; the first answers
+            // GoTrue's message and no session.
+            if codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
+                return (["msg": .string(Self.otherHalfPending)], code.redirectTo)
+            }
+            let newEmail = code.type == "email_change" ? code.email : (user.newEmail ?? code.email)
+            if let other = self.user(byEmail: newEmail), other.id != user.id { throw .emailExists }
+            user.email = newEmail
+            user.newEmail = nil
+            user.isAnonymous = false
+        }
+        if user.emailConfirmedAt == nil || emailChange { user.emailConfirmedAt = now }
+        user.updatedAt = now
+        user.ensureEmailIdentity(now: now)
+        users[user.id] = user
+        let method =
+            ["signup": "otp", "invite": "invite", "magiclink": "magiclink", "recovery": "recovery"][code.type]
+            ?? code.type
+        return (startSession(userId: user.id, method: method, issuer: issuer), code.redirectTo)
+    }
+
+    static let otherHalfPending = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
+
+    /// `POST /admin/generate_link`: makes the code without mailing it (no send timer) and answers
+    /// the user plus `action_link`, `email_otp`, `hashed_token`, `verification_type`, `redirect_to`.
+    func generateLink(_ body: GenerateLinkBody, origin: String) throws(GoTrueError) -> JSONValue {
+        var type = body.type ?? ""
+        let email = try Self.validEmail(body.email ?? "")
+        let redirectTo = body.redirectTo
+        let data = body.data
+        var target = email
+        var existing = user(byEmail: email)
+        if existing == nil {
+            switch type {
+            case "magiclink": type = "signup"  // GoTrue signs the address up, with no usable password
+            case "recovery", "email_change_current", "email_change_new":
+                throw GoTrueError(httpStatus: 404, code: "user_not_found", message: "User with this email not found")
+            case "signup", "invite": break
+            default:
+                throw .validation("Invalid email action link type requested: \(type)")
+            }
+        }
+        switch type {
+        case "signup", "invite":
+            if let user = existing, user.emailConfirmedAt != nil { throw .emailExists }
+            if existing == nil {
+                var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+                if type == "signup", body.type == "signup" {
+                    let password = body.password ?? ""
+                    if password.isEmpty { throw .validation("Signup requires a valid password") }
+                    try Self.checkPassword(password)
+                    user.password = StoredPassword(password)
+                }
+                user.userMetadata = data ?? [:]
+                user.ensureEmailIdentity(now: now)
+                users[user.id] = user
+                existing = user
+            }
+        case "magiclink", "recovery":
+            break
+        case "email_change_current", "email_change_new":
+            let newEmail = try Self.validEmail(body.newEmail ?? "")
+            if let other = user(byEmail: newEmail), other.id != existing?.id { throw .emailExists }
+            users[existing?.id ?? ""]?.newEmail = newEmail
+            if type == "email_change_new" { target = newEmail }
+        default:
+            throw .validation("Invalid email action link type requested: \(type)")
+        }
+        guard let user = existing else { throw .adminUserNotFound }
+        let codeType = type == "email_change_new" ? "email_change" : type
+        let code = try sendCode(
+            type: codeType, userId: user.id, email: target, origin: origin, redirectTo: redirectTo, rateLimited: false,
+            mailed: false)
+        var out = users[user.id]?.json.objectValue ?? [:]
+        out["action_link"] = .string(actionLink(code, origin: origin))
+        out["email_otp"] = .string(code.otp)
+        out["hashed_token"] = .string(code.hashedToken)
+        out["verification_type"] = .string(type)
+        out["redirect_to"] = .string(redirectTo ?? origin)
+        return .object(out)
+    }
+}

@@ -1,0 +1,177 @@
+import SesameLocalAPI
+
+/// Sign-up and the `/token` grants: anonymous, email + password, refresh, id_token.
+extension GoTrueStore {
+    /// `POST /signup`: anonymous without email or phone, else an email + password user.
+    func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSONValue {
+        let rawEmail = body.email ?? ""
+        let phone = body.phone ?? ""
+        let data = body.data ?? [:]
+        if rawEmail.isEmpty && phone.isEmpty {
+            guard configuration.anonymousSignIns else { throw .anonymousDisabled }
+            var user = GoTrueUser(now: now, email: nil, isAnonymous: true)
+            user.userMetadata = data
+            users[user.id] = user
+            return startSession(userId: user.id, method: "anonymous", issuer: issuer)
+        }
+        if rawEmail.isEmpty { throw .unprocessable("phone_provider_disabled", "Phone signups are disabled") }
+        let email = try Self.validEmail(rawEmail)
+        guard let password = body.password, !password.isEmpty else {
+            throw .validation("Signup requires a valid password")
+        }
+        try Self.checkPassword(password)
+        if let existing = user(byEmail: email) {
+            if configuration.autoconfirm { throw .userAlreadyExists }
+            if existing.emailConfirmedAt != nil {
+                // GoTrue's anti-enumeration answer: a made-up, unconfirmed user; nothing is mailed.
+                var fake = GoTrueUser(now: now, email: email, isAnonymous: false)
+                fake.confirmationSentAt = now
+                fake.userMetadata = data
+                fake.appMetadata = ["provider": "email", "providers": ["email"]]
+                return fake.json
+            }
+            try sendCode(
+                type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            return users[existing.id]?.json ?? .null
+        }
+        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        user.password = StoredPassword(password)
+        user.userMetadata = data
+        if configuration.autoconfirm { user.emailConfirmedAt = now }
+        user.ensureEmailIdentity(now: now)
+        users[user.id] = user
+        if configuration.autoconfirm {
+            return startSession(userId: user.id, method: "password", issuer: issuer)
+        }
+        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: false)
+        return users[user.id]?.json ?? .null
+    }
+
+    /// `POST /token?grant_type=password`.
+    func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
+        guard let email = body.email, let password = body.password,
+            let user = user(byEmail: email), let stored = user.password, stored.matches(password)
+        else { throw .invalidCredentials }
+        if user.emailConfirmedAt == nil && !configuration.autoconfirm {
+            throw .badRequest("email_not_confirmed", "Email not confirmed")
+        }
+        if user.isBanned(at: now) { throw .badRequest("user_banned", "User is banned") }
+        return startSession(userId: user.id, method: "password", issuer: issuer)
+    }
+
+    /// `POST /token?grant_type=refresh_token`: rotation with the parent rule, the reuse interval
+    /// and family revocation (errata G.1–G.3).
+    func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
+        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
+            throw .refreshTokenInvalid
+        }
+        guard let row = refreshTokens.row(token) else { throw .refreshTokenNotFound }
+        guard let session = sessions[row.sessionId], let user = users[session.userId] else {
+            throw .badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
+        }
+        if user.isBanned(at: now) { throw .badRequest("user_banned", "Invalid Refresh Token: User Banned") }
+        switch refreshTokens.refresh(token, now: now, reuseIntervalSeconds: configuration.refreshReuseIntervalSeconds) {
+        case .rotated(let next), .current(let next):
+            sessions[session.id]?.refreshedAt = now
+            return sessionJSON(sessionId: session.id, refreshToken: next, issuer: issuer)
+        case .alreadyUsed:
+            throw .refreshTokenAlreadyUsed
+        case .notFound:
+            throw .refreshTokenNotFound
+        }
+    }
+
+    static let idTokenProviders: Set<String> = ["google", "apple", "azure", "facebook", "keycloak", "kakao"]
+
+    /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
+    /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
+    /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
+    func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSONValue {
+        let provider = body.provider ?? ""
+        guard Self.idTokenProviders.contains(provider) || provider.hasPrefix("custom:") else {
+            throw .oauth("invalid request", "Custom OIDC provider \"\(provider)\" not allowed")
+        }
+        guard let idToken = body.idToken, let (_, claims) = TokenFactory.decodeJWT(idToken),
+            let sub = claims["sub"]?.stringValue, !sub.isEmpty
+        else { throw .oauth("invalid request", "Bad ID token") }
+        try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
+        let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
+        let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
+        var data: [String: JSONValue] = [
+            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
+        ]
+        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        let identity = GoTrueIdentity(
+            provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
+        let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
+
+        if body.linkIdentity == true {
+            let (user, _) = try authenticate(bearer: bearer)
+            if let owner {
+                throw .unprocessable(
+                    "identity_already_exists",
+                    owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
+            }
+            if let email, let other = self.user(byEmail: email), other.id != user.id {
+                throw GoTrueError(
+                    httpStatus: 400, code: "email_exists",
+                    message: "A user with this email address has already been registered")
+            }
+            if email != nil && !verified && user.isAnonymous {
+                throw .unprocessable(
+                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+            }
+            link(identity, to: user.id, email: verified ? email : nil)
+            return startSession(userId: user.id, method: "oauth", issuer: issuer)
+        }
+
+        let userId: String
+        if let owner {
+            userId = owner.id
+        } else if let email, verified, let existing = user(byEmail: email) {
+            userId = existing.id
+            link(identity, to: userId, email: nil)
+        } else {
+            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+            if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
+            users[user.id] = user
+            link(identity, to: user.id, email: nil)
+            userId = user.id
+            if email != nil && user.emailConfirmedAt == nil {
+                throw .unprocessable(
+                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+            }
+        }
+        if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
+        return startSession(userId: userId, method: "oauth", issuer: issuer)
+    }
+
+    /// Adds an identity; an anonymous user with a verified `email` becomes permanent.
+    private func link(_ identity: GoTrueIdentity, to userId: String, email: String?) {
+        guard var user = users[userId] else { return }
+        var identity = identity
+        identity.userId = userId
+        user.identities.append(identity)
+        if user.isAnonymous, let email {
+            user.email = email
+            user.emailConfirmedAt = now
+            user.isAnonymous = false
+        }
+        user.updatedAt = now
+        user.refreshProviders()
+        users[userId] = user
+    }
+
+    /// GoTrue's nonce rule: both present (the token holding SHA-256 of the raw nonce) or both absent.
+    static func checkNonce(raw: String?, inToken: String?) throws(GoTrueError) {
+        switch (raw, inToken) {
+        case (nil, nil): return
+        case (let raw?, let hashed?):
+            if hashed != SupabaseHash.sha256Hex(raw) {
+                throw .oauth("invalid request", "Nonces mismatch")
+            }
+        default:
+            throw .oauth("invalid request", "Passed nonce and nonce in id_token should either both exist or not.")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import SesameLocalAPI
+
+/// The signed-in user's own endpoints: `GET /user`, `PUT /user`, `POST /logout`.
+extension GoTrueStore {
+    func currentUser(bearer: String?) throws(GoTrueError) -> JSONValue {
+        try authenticate(bearer: bearer).0.json
+    }
+
+    /// `PUT /user`: metadata, password and email changes (GoTrue `UserUpdate`, errata G.7).
+    func updateUser(_ body: UserUpdateBody, bearer: String?, origin: String) throws(GoTrueError) -> JSONValue {
+        let (current, session) = try authenticate(bearer: bearer)
+        var user = current
+        if body.appMetadata != nil {
+            throw .forbidden("not_admin", "Updating app_metadata requires admin privileges")
+        }
+        let email = try body.email.flatMap { $0.isEmpty ? nil : $0 }.map { (e: String) throws(GoTrueError) in
+            try Self.validEmail(e)
+        }
+        let password = body.password.flatMap { $0.isEmpty ? nil : $0 }
+        if user.isAnonymous, password != nil, email == nil {
+            throw .unprocessable(
+                "validation_failed", "Updating password of an anonymous user without an email or phone is not allowed")
+        }
+        let changingEmail = email != nil && email != user.email
+        if changingEmail, let email, let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
+        if let password {
+            try Self.checkPassword(password)
+            if user.password?.matches(password) == true {
+                throw .unprocessable("same_password", "New password should be different from the old password.")
+            }
+            user.password = StoredPassword(password)
+            endSessions(sessionIds(of: user.id).filter { $0 != session.id })
+        }
+        if let data = body.data {
+            for (key, value) in data { user.userMetadata[key] = value.isNull ? nil : value }
+        }
+        user.updatedAt = now
+        var pendingEmail: String?
+        if changingEmail, let email {
+            if user.isAnonymous && configuration.autoconfirm {
+                // Like GoTrue's emailChangeVerify: confirmed at once, provider left unset.
+                let provider = user.appMetadata["provider"]
+                user.email = email
+                user.emailConfirmedAt = now
+                user.isAnonymous = false
+                user.ensureEmailIdentity(now: now)
+                user.appMetadata["provider"] = provider
+            } else {
+                user.newEmail = email
+                pendingEmail = email
+            }
+        } else if password != nil, user.email != nil, !user.identities.contains(where: { $0.provider == "email" }) {
+            user.ensureEmailIdentity(now: now)
+        }
+        users[user.id] = user
+        if let pendingEmail {
+            try sendCode(
+                type: "email_change", userId: user.id, email: pendingEmail, origin: origin, redirectTo: nil,
+                rateLimited: true)
+            // Secure email change (GoTrue's default): a permanent user also confirms from the current address.
+            if !current.isAnonymous, let currentEmail = current.email {
+                try sendCode(
+                    type: "email_change_current", userId: user.id, email: currentEmail, origin: origin, redirectTo: nil,
+                    rateLimited: false)
+            }
+        }
+        return users[user.id]?.json ?? .null
+    }
+
+    /// `POST /logout?scope=global|local|others` (default `global`).
+    func logout(scope: String?, bearer: String?) throws(GoTrueError) {
+        let scope = scope ?? "global"
+        guard ["global", "local", "others"].contains(scope) else {
+            throw .validation("Unsupported logout scope \"\(scope)\": use global, local or others")
+        }
+        let (user, session) = try authenticate(bearer: bearer)
+        switch scope {
+        case "local": endSessions([session.id])
+        case "others": endSessions(sessionIds(of: user.id).filter { $0 != session.id })
+        default: endSessions(sessionIds(of: user.id))
+        }
+    }
+}

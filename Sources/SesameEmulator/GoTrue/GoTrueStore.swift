@@ -1,0 +1,158 @@
+import Foundation
+import SesameLocalAPI
+
+/// The single owner of the Supabase surface's state: `auth.users` (with identities), sessions,
+/// refresh-token chains, one-time codes, the "sent" mails and the PostgREST tables, so that a
+/// user's deletion cascades atomically.
+actor GoTrueStore {
+    let configuration: SupabaseEmulatorConfiguration
+    let jwt: SupabaseJWT
+    let clock: EmulatorClock
+
+    var users: [String: GoTrueUser] = [:]
+    var sessions: [String: GoTrueSession] = [:]
+    var refreshTokens = RefreshTokenChain()
+    var codes: [OneTimeCode] = []
+    var messages: [SupabaseMessage] = []
+    /// When `/otp` or `/recover` last mailed an address (GoTrue's per-user send timer).
+    var lastSent: [String: Int] = [:]
+    var tables = PostgRESTTables()
+
+    static let minimumPasswordLength = 6
+    /// `GOTRUE_SMTP_MAX_FREQUENCY`: seconds between two mails to one address.
+    static let sendInterval = 60
+    /// `GOTRUE_MAILER_OTP_EXP`: lifetime of a one-time code, seconds.
+    static let codeLifetime = 86_400
+
+    init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock) {
+        self.configuration = configuration
+        self.jwt = SupabaseJWT(secret: configuration.jwtSecret)
+        self.clock = clock
+    }
+
+    var now: Int { clock.milliseconds() }
+    var nowSeconds: Int { now / 1000 }
+
+    func user(byEmail email: String) -> GoTrueUser? {
+        let wanted = email.lowercased()
+        return users.values.first { $0.email == wanted }
+    }
+
+    /// A normalized email address, or 400 `validation_failed` when it is not one.
+    static func validEmail(_ raw: String) throws(GoTrueError) -> String {
+        let email = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), email.count <= 255 else {
+            throw .validation("Unable to validate email address: invalid format")
+        }
+        return email
+    }
+
+    static func checkPassword(_ password: String) throws(GoTrueError) {
+        if password.count < minimumPasswordLength { throw .weakPassword(minimum: minimumPasswordLength) }
+    }
+
+    // MARK: Sessions
+
+    /// Starts a session for `userId` signed in by `method` and returns GoTrue's session JSON.
+    func startSession(userId: String, method: String, issuer: String) -> JSONValue {
+        let at = now
+        let session = GoTrueSession(
+            id: UUID().uuidString.lowercased(), userId: userId, amr: [(method, at / 1000)], createdAt: at)
+        sessions[session.id] = session
+        users[userId]?.lastSignInAt = at
+        if let index = users[userId]?.identities.firstIndex(where: { $0.provider == Self.identityProvider(for: method) }
+        ) {
+            users[userId]?.identities[index].lastSignInAt = at
+        }
+        let refresh = refreshTokens.issue(sessionId: session.id, parent: nil, now: at)
+        return sessionJSON(sessionId: session.id, refreshToken: refresh, issuer: issuer)
+    }
+
+    private static func identityProvider(for method: String) -> String {
+        method == "password" || method == "otp" || method == "magiclink" ? "email" : method
+    }
+
+    /// `{access_token, token_type, expires_in, expires_at, refresh_token, user}` for a session.
+    func sessionJSON(sessionId: String, refreshToken: String, issuer: String) -> JSONValue {
+        guard let session = sessions[sessionId], let user = users[session.userId] else { return .null }
+        let (token, expiresAt) = accessToken(user: user, session: session, issuer: issuer)
+        return [
+            "access_token": .string(token), "token_type": "bearer", "expires_in": .int(configuration.jwtExpirySeconds),
+            "expires_at": .int(expiresAt), "refresh_token": .string(refreshToken), "user": user.json,
+        ]
+    }
+
+    /// An access token with GoTrue's claims (reference A.5); returns it and its `exp`.
+    func accessToken(user: GoTrueUser, session: GoTrueSession, issuer: String) -> (String, Int) {
+        let iat = nowSeconds
+        let exp = iat + configuration.jwtExpirySeconds
+        let claims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(user.id), "aud": "authenticated", "exp": .int(exp), "iat": .int(iat),
+            "email": .string(user.email ?? ""), "phone": "", "app_metadata": .object(user.appMetadata),
+            "user_metadata": .object(user.userMetadata), "role": "authenticated", "aal": "aal1",
+            "amr": session.amrClaim, "session_id": .string(session.id), "is_anonymous": .bool(user.isAnonymous),
+        ]
+        return (jwt.sign(claims), exp)
+    }
+
+    /// Ends sessions and deletes their refresh tokens.
+    func endSessions(_ ids: [String]) {
+        for id in ids {
+            sessions[id] = nil
+            refreshTokens.removeSession(id)
+        }
+    }
+
+    func sessionIds(of userId: String) -> [String] {
+        sessions.values.filter { $0.userId == userId }.map(\.id)
+    }
+
+    // MARK: Bearer checks
+
+    /// The verified claims of a bearer token.
+    func claims(bearer: String?) throws(GoTrueError) -> [String: JSONValue] {
+        guard let bearer, !bearer.isEmpty else { throw .noAuthorization }
+        do {
+            return try jwt.verify(bearer, now: nowSeconds)
+        } catch .expired {
+            throw .badJWT("token has invalid claims: token is expired")
+        } catch {
+            throw .badJWT("signature is invalid")
+        }
+    }
+
+    /// The user and session a user endpoint acts for (errata G.4, G.5).
+    func authenticate(bearer: String?) throws(GoTrueError) -> (GoTrueUser, GoTrueSession) {
+        let claims = try claims(bearer: bearer)
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
+            throw .badJWT("invalid claim: missing sub claim")
+        }
+        guard let user = users[sub] else { throw .userNotFound }
+        guard let sid = claims["session_id"]?.stringValue, let session = sessions[sid], session.userId == sub else {
+            throw .sessionNotFound
+        }
+        return (user, session)
+    }
+
+    /// Admin endpoints need a bearer JWT whose `role` is `service_role` or `supabase_admin`.
+    func requireAdmin(bearer: String?) throws(GoTrueError) {
+        let claims = try claims(bearer: bearer)
+        guard let role = claims["role"]?.stringValue, ["service_role", "supabase_admin"].contains(role) else {
+            throw .notAdmin
+        }
+    }
+
+    // MARK: Deletion
+
+    /// Deletes a user with everything that references it (`on delete cascade`).
+    func deleteUser(_ id: String) {
+        endSessions(sessionIds(of: id))
+        users[id] = nil
+        codes.removeAll { $0.userId == id }
+        tables.deleteRows(of: id)
+    }
+
+    /// The messages as `GET /sesame/v1/supabase/messages` lists them.
+    func messagesJSON() -> JSONValue { ["messages": .array(messages.map(\.json))] }
+}

@@ -1,0 +1,139 @@
+import Crypto
+import Foundation
+import SesameCore
+import SesameLocalAPI
+
+/// One row of `auth.users` with its identities, as GoTrue's `models.User` serializes it.
+struct GoTrueUser: Sendable, Codable {
+    var id: String
+    var email: String?
+    var password: StoredPassword?
+    var emailConfirmedAt: Int?
+    var invitedAt: Int?
+    var confirmationSentAt: Int?
+    var recoverySentAt: Int?
+    /// A pending email change (`new_email`).
+    var newEmail: String?
+    var emailChangeSentAt: Int?
+    var lastSignInAt: Int?
+    var appMetadata: [String: JSONValue] = [:]
+    var userMetadata: [String: JSONValue] = [:]
+    var identities: [GoTrueIdentity] = []
+    var createdAt: Int
+    var updatedAt: Int
+    var bannedUntil: Int?
+    var isAnonymous: Bool
+
+    init(now: Int, email: String?, isAnonymous: Bool) {
+        self.id = UUID().uuidString.lowercased()
+        self.email = email
+        self.isAnonymous = isAnonymous
+        self.createdAt = now
+        self.updatedAt = now
+    }
+
+    func isBanned(at now: Int) -> Bool { bannedUntil.map { $0 > now } ?? false }
+
+    /// Adds (or refreshes) the `email` identity for the current email address.
+    mutating func ensureEmailIdentity(now: Int) {
+        guard let email else { return }
+        identities.removeAll { $0.provider == "email" }
+        identities.append(
+            GoTrueIdentity(
+                provider: "email", providerId: id, userId: id, email: email,
+                data: [
+                    "sub": .string(id), "email": .string(email), "email_verified": .bool(emailConfirmedAt != nil),
+                    "phone_verified": false,
+                ],
+                now: now))
+        refreshProviders()
+    }
+
+    /// Recomputes `app_metadata.provider(s)` from the identities, as GoTrue does.
+    mutating func refreshProviders() {
+        let providers = identities.map(\.provider).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        guard !providers.isEmpty else { return }
+        if appMetadata["provider"] == nil { appMetadata["provider"] = .string(providers[0]) }
+        appMetadata["providers"] = .array(providers.map(JSONValue.string))
+    }
+
+    /// The user object of GoTrue's API.
+    var json: JSONValue {
+        func time(_ ms: Int?) -> JSONValue? { ms.map { .string(RFC3339.format(milliseconds: $0)) } }
+        var o: [String: JSONValue] = [
+            "id": .string(id), "aud": "authenticated", "role": "authenticated",
+            "email": .string(email ?? ""), "phone": "",
+            "app_metadata": .object(appMetadata), "user_metadata": .object(userMetadata),
+            "identities": .array(identities.map(\.json)),
+            "created_at": .string(RFC3339.format(milliseconds: createdAt)),
+            "updated_at": .string(RFC3339.format(milliseconds: updatedAt)),
+            "is_anonymous": .bool(isAnonymous),
+        ]
+        o["email_confirmed_at"] = time(emailConfirmedAt)
+        o["confirmed_at"] = time(emailConfirmedAt)
+        o["invited_at"] = time(invitedAt)
+        o["confirmation_sent_at"] = time(confirmationSentAt)
+        o["recovery_sent_at"] = time(recoverySentAt)
+        o["new_email"] = newEmail.map(JSONValue.string)
+        o["email_change_sent_at"] = time(emailChangeSentAt)
+        o["last_sign_in_at"] = time(lastSignInAt)
+        o["banned_until"] = time(bannedUntil)
+        return .object(o)
+    }
+}
+
+/// One row of `auth.identities`.
+struct GoTrueIdentity: Sendable, Codable {
+    var identityId = UUID().uuidString.lowercased()
+    var provider: String
+    /// The provider's subject (the user id for `email`).
+    var providerId: String
+    var userId: String
+    var email: String?
+    var data: [String: JSONValue]
+    var createdAt: Int
+    var updatedAt: Int
+    var lastSignInAt: Int
+
+    init(provider: String, providerId: String, userId: String, email: String?, data: [String: JSONValue], now: Int) {
+        self.provider = provider
+        self.providerId = providerId
+        self.userId = userId
+        self.email = email
+        self.data = data
+        self.createdAt = now
+        self.updatedAt = now
+        self.lastSignInAt = now
+    }
+
+    var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "identity_id": .string(identityId), "id": .string(providerId), "user_id": .string(userId),
+            "identity_data": .object(data), "provider": .string(provider),
+            "last_sign_in_at": .string(RFC3339.format(milliseconds: lastSignInAt)),
+            "created_at": .string(RFC3339.format(milliseconds: createdAt)),
+            "updated_at": .string(RFC3339.format(milliseconds: updatedAt)),
+        ]
+        o["email"] = email.map(JSONValue.string)
+        return .object(o)
+    }
+}
+
+/// A salted SHA-256 of a password (the emulator is not a password store; it only must not keep
+/// passwords in clear).
+struct StoredPassword: Sendable, Codable {
+    let salt: [UInt8]
+    let digest: [UInt8]
+
+    init(_ password: String) {
+        var generator = SystemRandomNumberGenerator()
+        salt = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        digest = Self.hash(password, salt: salt)
+    }
+
+    func matches(_ password: String) -> Bool { Self.hash(password, salt: salt) == digest }
+
+    private static func hash(_ password: String, salt: [UInt8]) -> [UInt8] {
+        Array(SHA256.hash(data: salt + Array(password.utf8)))
+    }
+}

@@ -1,0 +1,96 @@
+import HTTPTypes
+import Hummingbird
+import SesameLocalAPI
+
+/// A GoTrue API error: an HTTP status, one of GoTrue's snake_case error codes and a message.
+///
+/// Rendered in one of GoTrue's shapes (reference A.4): requests that send
+/// `X-Supabase-Api-Version: 2024-01-01` or later get `{"code":"<code>","message":…}` and the
+/// header echoed; others get the legacy `{"code":<status>,"error_code":"<code>","msg":…}`. Both
+/// carry `x-sb-error-code`. Some `/token` failures use the OAuth shape `{"error","error_description"}`.
+struct GoTrueError: Error, Sendable, Equatable {
+    var httpStatus: Int
+    var code: String
+    var message: String
+    /// `weak_password.reasons` (`length`, `characters`, `pwned`).
+    var weakPasswordReasons: [String]? = nil
+    /// When set, the error is OAuth-shaped (`error` = this value) and always 400.
+    var oauthError: String? = nil
+
+    /// The reply for a request that did (`versioned`) or did not ask for the 2024-01-01 shape.
+    func reply(versioned: Bool) -> EmulatorReply {
+        if let oauthError {
+            return .json(["error": .string(oauthError), "error_description": .string(message)], status: 400)
+        }
+        var body: [String: JSONValue]
+        var headers = [("x-sb-error-code", code)]
+        if versioned {
+            body = ["code": .string(code), "message": .string(message)]
+            headers.append((GoTrueRouter.apiVersionHeader, GoTrueRouter.apiVersion))
+        } else {
+            body = ["code": .int(httpStatus), "error_code": .string(code), "msg": .string(message)]
+        }
+        if let weakPasswordReasons {
+            body["weak_password"] = ["reasons": .array(weakPasswordReasons.map(JSONValue.string))]
+        }
+        return .json(.object(body), status: httpStatus, headers: headers)
+    }
+}
+
+extension GoTrueError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    /// The error in the shape `request` asked for (``GoTrueRouter/isVersioned(_:)``).
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let version = HTTPField.Name(GoTrueRouter.apiVersionHeader).flatMap { request.headers[$0] }
+        return reply(versioned: GoTrueRouter.isVersioned(version)).response
+    }
+}
+
+extension GoTrueError {
+    static func badRequest(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 400, code: code, message: message)
+    }
+    static func unprocessable(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 422, code: code, message: message)
+    }
+    static func forbidden(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 403, code: code, message: message)
+    }
+    static func oauth(_ error: String, _ description: String) -> GoTrueError {
+        GoTrueError(httpStatus: 400, code: error, message: description, oauthError: error)
+    }
+
+    static let noAuthorization = GoTrueError(
+        httpStatus: 401, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+    static func badJWT(_ detail: String) -> GoTrueError {
+        .forbidden("bad_jwt", "invalid JWT: unable to parse or verify signature, \(detail)")
+    }
+    static let userNotFound = forbidden("user_not_found", "User from sub claim in JWT does not exist")
+    static let sessionNotFound = forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
+    static let notAdmin = forbidden("not_admin", "User not allowed")
+    static let invalidCredentials = badRequest("invalid_credentials", "Invalid login credentials")
+    static let otpExpired = forbidden("otp_expired", "Token has expired or is invalid")
+    static let emailExists = unprocessable("email_exists", "A user with this email address has already been registered")
+    static let userAlreadyExists = unprocessable("user_already_exists", "User already registered")
+    static let refreshTokenNotFound = badRequest(
+        "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+    static let refreshTokenAlreadyUsed = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
+    static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
+    static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+    static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
+    static func validation(_ message: String) -> GoTrueError { badRequest("validation_failed", message) }
+    static func badJSON(_ detail: String) -> GoTrueError {
+        badRequest("bad_json", "Could not parse request body as JSON: \(detail)")
+    }
+    static func weakPassword(minimum: Int) -> GoTrueError {
+        GoTrueError(
+            httpStatus: 422, code: "weak_password", message: "Password should be at least \(minimum) characters.",
+            weakPasswordReasons: ["length"])
+    }
+    static func overEmailSendRateLimit(seconds: Int) -> GoTrueError {
+        GoTrueError(
+            httpStatus: 429, code: "over_email_send_rate_limit",
+            message: "For security purposes, you can only request this after \(seconds) seconds.")
+    }
+}

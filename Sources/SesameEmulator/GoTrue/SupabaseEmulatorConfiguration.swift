@@ -1,0 +1,43 @@
+import SesameLocalAPI
+
+/// How the emulator's Supabase surface (GoTrue at `/auth/v1`, a PostgREST subset at `/rest/v1`)
+/// behaves. The defaults are those of `supabase start`'s local stack, with rotation on and
+/// hosted Supabase's 10-second reuse interval.
+public struct SupabaseEmulatorConfiguration: Sendable {
+    /// Supabase's well-known local development secret.
+    public static let developmentSecret = "super-secret-jwt-token-with-at-least-32-characters-long"
+
+    /// The port; 0 picks a free one (read it back from ``SesameEmulator/supabasePort``).
+    public var port: Int
+    /// The HS256 secret every JWT (anon key, service_role key, access tokens) is signed with.
+    public var jwtSecret: String
+    /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
+    public var jwtExpirySeconds: Int
+    /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
+    public var refreshReuseIntervalSeconds: Int
+    /// Whether email addresses count as confirmed without a mail (`GOTRUE_MAILER_AUTOCONFIRM`).
+    public var autoconfirm: Bool
+    /// Whether `POST /signup` without email or phone makes an anonymous user.
+    public var anonymousSignIns: Bool
+    /// The PostgREST function that deletes the caller's account (`delete_user`); `nil` = not
+    /// deployed, so `POST /rest/v1/rpc/<name>` answers 404 `PGRST202`.
+    public var deleteFunction: String?
+
+    public init(
+        port: Int = 54321,
+        jwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret,
+        jwtExpirySeconds: Int = 3600,
+        refreshReuseIntervalSeconds: Int = 10,
+        autoconfirm: Bool = true,
+        anonymousSignIns: Bool = true,
+        deleteFunction: String? = "delete_user"
+    ) {
+        self.port = port
+        self.jwtSecret = jwtSecret
+        self.jwtExpirySeconds = jwtExpirySeconds
+        self.refreshReuseIntervalSeconds = refreshReuseIntervalSeconds
+        self.autoconfirm = autoconfirm
+        self.anonymousSignIns = anonymousSignIns
+        self.deleteFunction = deleteFunction
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import SesameLocalAPI
+
+/// Who a PostgREST request runs as: the `role` claim of its JWT and `auth.uid()` (its `sub`).
+struct PostgRESTRole: Sendable, Equatable {
+    var role: String
+    var uid: String?
+
+    var bypassesRLS: Bool { role == "service_role" }
+}
+
+/// The PostgREST subset over the directory tables and the delete-account function.
+extension GoTrueStore {
+    static func schema(_ table: String) throws(PostgRESTError) -> PostgRESTTables.Schema {
+        guard let schema = PostgRESTTables.schemas[table] else { throw .unknownTable(table) }
+        return schema
+    }
+
+    static func checkFilters(_ filters: [(String, String)], _ schema: PostgRESTTables.Schema) throws(PostgRESTError) {
+        for (column, value) in filters {
+            guard schema.columns.contains(column) else { throw .unknownColumn(schema.name, column) }
+            if schema.uuidColumns.contains(column), UUID(uuidString: value) == nil { throw .invalidUUID(value) }
+        }
+    }
+
+    /// `GET /rest/v1/<table>?col=eq.v&select=a,b` (both tables are readable by everyone).
+    func restSelect(
+        _ table: String, filters: [(String, String)], columns: [String]?
+    ) throws(PostgRESTError) -> JSONValue {
+        let schema = try Self.schema(table)
+        try Self.checkFilters(filters, schema)
+        let wanted = columns ?? schema.columns
+        for column in wanted where !schema.columns.contains(column) { throw .unknownColumn(table, column) }
+        return .array(
+            tables.select(schema, where: filters).map { row in
+                .object(Dictionary(uniqueKeysWithValues: wanted.map { ($0, row[$0] ?? .null) }))
+            })
+    }
+
+    /// `POST /rest/v1/<table>`: inserts all rows or none; `upsert` is
+    /// `Prefer: resolution=merge-duplicates`. Checks run in Postgres's order: types, not-null,
+    /// RLS `with check`, foreign key, primary key.
+    func restInsert(
+        _ table: String, rows input: [[String: JSONValue]], as role: PostgRESTRole, upsert: Bool
+    ) throws(PostgRESTError) -> [[String: JSONValue]] {
+        let schema = try Self.schema(table)
+        var working = tables
+        var written: [[String: JSONValue]] = []
+        for fields in input {
+            var row: [String: JSONValue] = [:]
+            for (column, value) in fields {
+                guard schema.columns.contains(column) else {
+                    throw PostgRESTError(
+                        httpStatus: 400, code: "PGRST204",
+                        message: "Could not find the '\(column)' column of '\(table)' in the schema cache")
+                }
+                let text: JSONValue = value.isNull ? .null : .string(value.stringValue ?? value.jsonString)
+                if schema.uuidColumns.contains(column), let s = text.stringValue {
+                    guard UUID(uuidString: s) != nil else { throw .invalidUUID(s) }
+                    row[column] = .string(s.lowercased())
+                } else {
+                    row[column] = text
+                }
+            }
+            for column in schema.columns where row[column] == nil { row[column] = .null }
+            for column in schema.notNull where row[column]?.isNull ?? true { throw .notNull(table, column: column) }
+            let uid = row["uid"]?.stringValue ?? ""
+            let authenticated = role.role != "anon"
+            if !role.bypassesRLS, role.uid != uid { throw .rowLevelSecurity(table, authenticated: authenticated) }
+            if users[uid] == nil { throw .foreignKey(table, uid: uid) }
+            let key = row[schema.primaryKey]?.stringValue ?? ""
+            if let existing = working.select(schema, where: [(schema.primaryKey, key)]).first {
+                guard upsert else { throw .duplicateKey(table, column: schema.primaryKey, value: key) }
+                if !role.bypassesRLS, !schema.ownerMayUpdate || existing["uid"]?.stringValue != role.uid {
+                    throw PostgRESTError(
+                        httpStatus: authenticated ? 403 : 401, code: "42501",
+                        message: "new row violates row-level security policy (USING expression) for table \"\(table)\"")
+                }
+                working.replace(key, in: schema, with: row)
+            } else {
+                working.insert(row, into: schema)
+            }
+            written.append(row)
+        }
+        tables = working
+        return written
+    }
+
+    /// `DELETE /rest/v1/<table>?…`: deletes the matching rows the caller's policies allow.
+    func restDelete(_ table: String, filters: [(String, String)], as role: PostgRESTRole) throws(PostgRESTError) -> Int
+    {
+        let schema = try Self.schema(table)
+        try Self.checkFilters(filters, schema)
+        return tables.delete(from: schema, where: filters) { row in
+            role.bypassesRLS || (schema.ownerMayDelete && role.uid != nil && row["uid"]?.stringValue == role.uid)
+        }
+    }
+
+    /// `POST /rest/v1/rpc/<name>`: only the configured delete function exists; it deletes
+    /// `auth.uid()`'s user (cascading), is not executable by `anon`, and is a no-op without a uid.
+    func restCall(_ name: String, as role: PostgRESTRole) throws(PostgRESTError) {
+        guard let function = configuration.deleteFunction, function == name else { throw .unknownFunction(name) }
+        if role.role == "anon" { throw .permissionDenied(function: name) }
+        if let uid = role.uid, users[uid] != nil { deleteUser(uid) }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import SesameLocalAPI
+
+/// How PostgREST requests are read: query filters, the `Prefer` header and insert bodies.
+extension PostgRESTRouter {
+    /// `col=eq.value` pairs; any other operator is refused.
+    static func filters(_ query: [String: String]) throws(PostgRESTError) -> [(String, String)] {
+        var out: [(String, String)] = []
+        for (name, value) in query.sorted(by: { $0.key < $1.key }) where !reservedParameters.contains(name) {
+            guard value.hasPrefix("eq.") else { throw .badFilter(value) }
+            out.append((name, String(value.dropFirst(3))))
+        }
+        return out
+    }
+
+    /// `Prefer: return=minimal, resolution=merge-duplicates` as a dictionary.
+    static func preferences(_ header: String?) -> [String: String] {
+        var out: [String: String] = [:]
+        for item in (header ?? "").split(separator: ",") {
+            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2 { out[pair[0]] = pair[1] }
+        }
+        return out
+    }
+
+    /// The insert body: one row object or an array of them.
+    static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSONValue]] {
+        do {
+            return try JSONCoding.decode(PostgRESTInsertBody.self, from: body).rows
+        } catch {
+            throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
+        }
+    }
+}
+
+/// The typed body of a PostgREST insert: a JSON object (one row) or an array of objects. The
+/// columns are the table's, so a row stays a dictionary; ``GoTrueStore/restInsert`` checks them.
+struct PostgRESTInsertBody: Decodable, Sendable {
+    var rows: [[String: JSONValue]]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let row = try? container.decode([String: JSONValue].self) {
+            rows = [row]
+        } else {
+            rows = try container.decode([[String: JSONValue]].self)
+        }
+    }
+}
