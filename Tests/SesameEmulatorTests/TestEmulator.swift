@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import SesameCore
 import SesameEmulatorTesting
 import SesameLocalAPI
 import Synchronization
@@ -81,7 +82,7 @@ struct TestEmulator: Sendable {
 
     /// `POST /securetoken.googleapis.com/v1/token` with a form body.
     func refresh(_ refreshToken: String) async throws -> HTTPAnswer {
-        let form = "grant_type=refresh_token&refresh_token=\(FormURLEncoding.escape(refreshToken))"
+        let form = "grant_type=refresh_token&refresh_token=\(PercentEncoding.queryValue(refreshToken))"
         return try await request(
             "POST", "\(authBase)/securetoken.googleapis.com/v1/token?key=fake-api-key", body: Array(form.utf8),
             headers: [("Content-Type", "application/x-www-form-urlencoded")])
@@ -138,6 +139,6 @@ struct TestEmulator: Sendable {
 
     /// A fake IdP `postBody` carrying `claims` as a strict-JSON id_token.
     static func idpPostBody(provider: String = "google.com", _ claims: JSONValue) -> String {
-        "providerId=\(provider)&id_token=\(FormURLEncoding.escape(claims.jsonString))"
+        "providerId=\(provider)&id_token=\(PercentEncoding.queryValue(claims.jsonString))"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import SesameFirebase
 import Testing
 

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import SesameCore
 import SesameHTTP
 import Testing
 

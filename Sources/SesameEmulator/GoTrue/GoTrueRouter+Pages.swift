@@ -1,3 +1,4 @@
+import SesameCore
 import SesameLocalAPI
 
 /// The GoTrue answers that are not plain store calls: the `GET /verify` link and `/settings`.
@@ -12,16 +13,16 @@ extension GoTrueRouter {
             target = request.query["redirect_to"] ?? stored ?? origin
             if let message = session["msg"]?.stringValue {
                 return EmulatorReply(
-                    status: 303, headers: [("Location", target + "#message=" + FormURLEncoding.escape(message))])
+                    status: 303, headers: [("Location", target + "#message=" + PercentEncoding.queryValue(message))])
             }
             let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
                 let value = session[key].map { $0.stringValue ?? $0.jsonString } ?? ""
-                return "\(key)=\(FormURLEncoding.escape(value))"
+                return "\(key)=\(PercentEncoding.queryValue(value))"
             }
-            target += "#" + (fields + ["type=\(FormURLEncoding.escape(body.type ?? ""))"]).joined(separator: "&")
+            target += "#" + (fields + ["type=\(PercentEncoding.queryValue(body.type ?? ""))"]).joined(separator: "&")
         } catch {
             target +=
-                "#error=access_denied&error_code=\(error.code)&error_description=\(FormURLEncoding.escape(error.message))"
+                "#error=access_denied&error_code=\(error.code)&error_description=\(PercentEncoding.queryValue(error.message))"
         }
         return EmulatorReply(status: 303, headers: [("Location", target)], body: nil)
     }

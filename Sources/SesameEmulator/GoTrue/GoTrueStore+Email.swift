@@ -1,3 +1,4 @@
+import SesameCore
 import SesameLocalAPI
 
 /// The mailed one-time codes: `/otp`, `/recover`, `/verify` and `admin/generate_link`.
@@ -42,7 +43,7 @@ extension GoTrueStore {
     func actionLink(_ code: OneTimeCode, origin: String) -> String {
         let redirect = code.redirectTo ?? origin
         return
-            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(FormURLEncoding.escape(redirect))"
+            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.

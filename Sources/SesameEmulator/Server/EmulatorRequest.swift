@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameCore
 import SesameLocalAPI
 
 /// One HTTP request as the emulator's endpoints see it: path decoded, headers folded, body read
@@ -39,8 +40,8 @@ struct EmulatorRequest: Sendable {
         }
         if headers["host"] == nil, let authority = request.head.authority { headers["host"] = authority }
         self.init(
-            method: request.method.rawValue, path: FormURLEncoding.decodePath(request.uri.path),
-            query: FormURLEncoding.parseDictionary(request.uri.query ?? ""), headers: headers, body: [])
+            method: request.method.rawValue, path: PercentEncoding.path(request.uri.path),
+            query: PercentEncoding.formDictionary(request.uri.query ?? ""), headers: headers, body: [])
     }
 
     /// The whole request; its body was collected by ``EmulatorMiddleware``.

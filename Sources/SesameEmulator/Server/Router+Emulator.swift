@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SesameCore
 import SesameLocalAPI
 
 extension Router where Context == EmulatorRequestContext {
@@ -20,7 +21,7 @@ extension Router where Context == EmulatorRequestContext {
                 emulatorRequest = try await EmulatorRequest.read(request)
             }
             for (name, value) in context.parameters {
-                emulatorRequest.parameters[String(name)] = FormURLEncoding.decodePath(String(value))
+                emulatorRequest.parameters[String(name)] = PercentEncoding.path(String(value))
             }
             return try await handler(emulatorRequest).response
         }

@@ -1,3 +1,4 @@
+import SesameCore
 import SesameHTTP
 
 /// The URLs of Identity Toolkit and Secure Token for one configuration (docs/firebase.md, "Endpoints").

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import SesameHTTP
 
 /// The REST URLs of one Realtime Database (docs/usernames.md).

@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import SesameLocalAPI
 import SesameTesting
 

@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+import SesameCore
 import SesameLocalAPI
 import SesameTesting
 import Testing

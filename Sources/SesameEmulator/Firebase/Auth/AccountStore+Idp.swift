@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import SesameLocalAPI
 
 extension AccountStore {
@@ -30,9 +31,9 @@ extension AccountStore {
         }
         let postBody = body.postBody ?? ""
         var params: [String: String] = [:]
-        for (k, v) in FormURLEncoding.parse(components.percentEncodedQuery ?? "") { params[k] = v }
-        for (k, v) in FormURLEncoding.parse(postBody) { params[k] = v }
-        for (k, v) in FormURLEncoding.parse(components.percentEncodedFragment ?? "") { params[k] = v }
+        for (k, v) in PercentEncoding.formFields(components.percentEncodedQuery ?? "") { params[k] = v }
+        for (k, v) in PercentEncoding.formFields(postBody) { params[k] = v }
+        for (k, v) in PercentEncoding.formFields(components.percentEncodedFragment ?? "") { params[k] = v }
         guard let providerId = params["providerId"], !providerId.isEmpty else {
             throw .invalid(
                 "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)?\(postBody)")

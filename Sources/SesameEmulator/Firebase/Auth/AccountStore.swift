@@ -1,4 +1,5 @@
 import Logging
+import SesameCore
 import SesameLocalAPI
 
 /// The single owner of the Auth emulator's accounts, out-of-band codes and configuration.
@@ -142,7 +143,7 @@ actor AccountStore {
     ) -> OobRecord {
         let code = RandomIdentifier.oobCode()
         var link = "\(baseURL)/emulator/action?mode=\(mode)&lang=en&oobCode=\(code)&apiKey=fake-api-key"
-        if let continueUrl { link += "&continueUrl=\(FormURLEncoding.escape(continueUrl))" }
+        if let continueUrl { link += "&continueUrl=\(PercentEncoding.queryValue(continueUrl))" }
         let record = OobRecord(
             oobCode: code, email: email, requestType: requestType, mode: mode, oobLink: link, newEmail: newEmail,
             localId: localId)

@@ -1,3 +1,4 @@
+import SesameCore
 import SesameLocalAPI
 
 extension AuthEndpoints {
@@ -43,7 +44,7 @@ extension AuthEndpoints {
             return try IdentityToolkitRequestDecoding.decode(type, from: request.body)
         }
         var fields: [String: JSONValue] = [:]
-        for (k, v) in FormURLEncoding.parse(String(decoding: request.body, as: UTF8.self)) where fields[k] == nil {
+        for (k, v) in PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) where fields[k] == nil {
             fields[k] = .string(v)
         }
         for (k, v) in request.query where k != "key" && fields[k] == nil { fields[k] = .string(v) }

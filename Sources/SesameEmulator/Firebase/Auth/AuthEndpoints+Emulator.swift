@@ -1,4 +1,5 @@
 import Hummingbird
+import SesameCore
 import SesameLocalAPI
 
 extension AuthEndpoints {
@@ -63,7 +64,7 @@ extension AuthEndpoints {
         guard let continueUrl else { return .json(success) }
         var extras: [String] = []
         for name in ["mode", "lang", "oobCode", "apiKey", "tenantId"] {
-            if let value = query[name] { extras.append("\(name)=\(FormURLEncoding.escape(value))") }
+            if let value = query[name] { extras.append("\(name)=\(PercentEncoding.queryValue(value))") }
         }
         var location = continueUrl
         var fragment = ""
