@@ -173,9 +173,13 @@ struct SesameCtlOutputTests {
         #expect(NotificationRenderer.line(for: local, json: false)?.hasSuffix("; reconnecting") == true)
     }
 
-    @Test func jsonTextEscapes() {
-        #expect(JSONText.quote("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
-        #expect(JSONText.object([("merge", "null"), ("state", "{}")]) == #"{"merge":null,"state":{}}"#)
+    @Test func signInResultJSONHoldsTheMergeAndTheState() {
+        let state = SesameState(
+            status: "anonymous", user: nil, tokenExpiresAt: nil, connectivity: "online", needsUsername: false,
+            pendingMerges: [], sequence: 3)
+        let json = SignInResultText.json((state: state, merge: nil))
+        #expect(json["merge"] == .null)
+        #expect(json["state"] == state.json)
     }
 
     @Test func theManualPageListsEveryCommand() {

@@ -57,25 +57,40 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a body that drips past the deadline ends the call at its deadline, as a timeout")
     func drippingBody() async throws {
-        try await Self.withEmulator(requestTimeout: .seconds(1)) { (emulator, transport) async throws in
+        try await Self.withEmulator { (emulator, transport) async throws in
             let base = "http://127.0.0.1:\(emulator.authPort)"
-            // Without a drip the same call completes within the deadline.
-            let lookup = HTTPRequest(
-                name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
-            #expect(try await transport.send(lookup).status == 400)
-            // The head comes at once; the body would take 60 s.
-            let drip = HTTPRequest.json(
-                name: "faults", method: .POST, url: base + "/sesame/v1/faults",
-                body: ["dripBodyMs": 1000, "dripBytes": 60])
-            #expect(try await transport.send(drip).status == 200)
-            let clock = ContinuousClock()
-            let started = clock.now
-            await #expect(throws: HTTPTransportError.requestTimedOut) {
-                _ = try await transport.send(lookup)
+            // A 5 s deadline: long enough for a loopback call on a loaded test machine, far
+            // shorter than the 60 s the dripping body takes.
+            let deadline = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
+            do {
+                try await Self.dripPastTheDeadline(base: base, deadline: deadline, setup: transport)
+            } catch {
+                await deadline.shutdown()
+                throw error
             }
-            // Ended by the 1 s deadline, far from the 60 s the body would have taken.
-            #expect(clock.now - started < .seconds(20))
+            await deadline.shutdown()
         }
+    }
+
+    private static func dripPastTheDeadline(
+        base: String, deadline: AsyncHTTPClientTransport, setup transport: AsyncHTTPClientTransport
+    ) async throws {
+        // Without a drip the same call completes within the deadline.
+        let lookup = HTTPRequest(
+            name: "lookup", method: .POST, url: base + "/identitytoolkit.googleapis.com/v1/accounts:lookup?key=k")
+        #expect(try await deadline.send(lookup).status == 400)
+        // The head comes at once; the body would take 60 s.
+        let drip = HTTPRequest.json(
+            name: "faults", method: .POST, url: base + "/sesame/v1/faults",
+            body: ["dripBodyMs": 1000, "dripBytes": 60])
+        #expect(try await transport.send(drip).status == 200)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: HTTPTransportError.requestTimedOut) {
+            _ = try await deadline.send(lookup)
+        }
+        // Ended by the 5 s deadline, far from the 60 s the body would have taken.
+        #expect(clock.now - started < .seconds(30))
     }
 
     @Test("nothing listening is a connect failure, described without the URL")

@@ -19,7 +19,7 @@ struct SendLinkCommand: AsyncParsableCommand {
     func run() async throws {
         let sent = try await options.withClient { try await $0.sendSignInLink(email: email, continueUrl: continueUrl) }
         options.output(
-            json: JSONText.object([("email", JSONText.quote(sent))]),
+            json: JSONValue.object(["email": .string(sent)]),
             text: "sent a sign-in link to \(sent): run `sesamectl complete-link 'URL'` with the link from the email "
                 + "(Supabase: or `sesamectl complete-link --code CODE --email \(sent)` with its code)")
     }

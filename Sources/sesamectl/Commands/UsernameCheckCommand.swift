@@ -17,9 +17,9 @@ struct UsernameCheckCommand: AsyncParsableCommand {
         }
         let isOwn = Self.isOwnName(answer, of: state)
         options.output(
-            json: JSONText.object([
-                ("available", answer.available ? "true" : "false"), ("reason", JSONText.optional(answer.reason)),
-                ("username", JSONText.quote(answer.username)),
+            json: JSONValue.object([
+                "available": .bool(answer.available), "reason": answer.reason.map(JSONValue.string) ?? .null,
+                "username": .string(answer.username),
             ]),
             text: Self.text(answer, isOwn: isOwn))
         if !answer.available { throw ExitCode(ExitStatus.failure.rawValue) }

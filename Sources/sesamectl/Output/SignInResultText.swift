@@ -2,8 +2,8 @@ import SesameClient
 
 /// The output of the commands that sign in (`sign-in`, `complete-link`, `sign-in-idp`).
 enum SignInResultText {
-    static func json(_ result: (state: SesameState, merge: SesameMerge?)) -> String {
-        JSONText.object([("merge", result.merge?.json.jsonString ?? "null"), ("state", result.state.json.jsonString)])
+    static func json(_ result: (state: SesameState, merge: SesameMerge?)) -> JSONValue {
+        .object(["merge": result.merge?.json ?? .null, "state": result.state.json])
     }
 
     static func text(_ result: (state: SesameState, merge: SesameMerge?)) -> String {
