@@ -220,7 +220,9 @@ let package = Package(
         .testTarget(name: "SesameLocalAPITests", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
         .testTarget(
             name: "SesameKeyringTests",
-            dependencies: ["SesameKeyring", "SesameCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "SesameKeyring", "SesameCore", "SesameTesting", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -56,7 +56,7 @@ struct ExecutableTests {
         _ = try await response.body.collect(upTo: 1 << 20)
 
         process.terminate()
-        process.waitUntilExit()
+        try await waitForExit(of: process)
         #expect(process.terminationStatus == 0)
         #expect(
             FileManager.default.fileExists(atPath: work.appendingPathComponent("export/auth_export/accounts.json").path)

@@ -29,7 +29,7 @@ import Testing
                 // Let it run on for up to 4 ms (a few writes), then kill it mid-flight.
                 try await Task.sleep(for: .microseconds(Int.random(in: 0...4000)))
             }
-            writer.kill()
+            try await writer.kill()
             #expect(replaced, "round \(round): the writer never wrote")
             if TemporaryDirectory.siblings(of: path).contains(where: { $0.contains(".tmp-") }) { killedMidWrite += 1 }
 

@@ -31,7 +31,7 @@ import Testing
         let replaced = try await writer.awaitReplacement(
             of: directory.keyringPath, from: WriterProcess.inode(directory.keyringPath))
         guard replaced else {
-            writer.kill()
+            try await writer.kill()
             Issue.record("the writer process never wrote the keyring")
             return
         }
@@ -42,7 +42,7 @@ import Testing
         #expect(error?.message.contains(directory.keyringPath) == true)
 
         // The kernel drops the lock with the process.
-        writer.kill()
+        try await writer.kill()
         let after = try EncryptedFileSessionStore.open(path: directory.keyringPath, environment: [:])
         let state = try await after.load()
         #expect(state?.emailLinkAddress?.hasPrefix(WriterProcess.tag) == true)

@@ -26,11 +26,18 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        defer {
+        do {
+            try await Self.expectReport(socketPath: socketPath)
+        } catch {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            try await waitForExit(of: process)
+            throw error
         }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try await waitForExit(of: process)
+    }
 
+    private static func expectReport(socketPath: String) async throws {
         // The tool binds the socket, then execs the child on the first connection.
         var connected: RawConnection?
         try await eventually("systemd-socket-activate listens", timeout: .seconds(30)) {

@@ -113,3 +113,11 @@ public func runCommand(
         stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
         stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
 }
+
+/// Waits until `process` has ended, polling, so no thread is held meanwhile. Never call
+/// `Process.waitUntilExit()` from a test: Foundation reaps children on the same dispatch
+/// threads that run the tests' tasks, and on a two-core machine two tests blocked in it held
+/// both, so neither child was ever reaped and `make test` hung (a killed writer left a zombie).
+public func waitForExit(of process: Process, timeout: Duration = .seconds(30)) async throws {
+    try await eventually("process \(process.processIdentifier) exits", timeout: timeout) { !process.isRunning }
+}

@@ -54,7 +54,7 @@ struct SupabaseExecutableTests {
         #expect(
             lines.contains("sesame-emulator: supabase service_role key \(SupabaseExecutableTests.wellKnownService)"))
         process.terminate()
-        process.waitUntilExit()
+        try await waitForExit(of: process)
         #expect(process.terminationStatus == 0)
     }
 }

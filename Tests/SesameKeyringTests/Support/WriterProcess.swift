@@ -1,4 +1,5 @@
 import Foundation
+import SesameTesting
 import Testing
 
 @testable import SesameKeyring
@@ -28,10 +29,11 @@ struct WriterProcess {
         return WriterProcess(process: process)
     }
 
-    /// Kills the child with SIGKILL and reaps it.
-    func kill() {
+    /// Kills the child with SIGKILL and waits until it is reaped (without holding a thread:
+    /// see SesameTesting's `waitForExit`).
+    func kill() async throws {
         _ = Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try await waitForExit(of: process)
     }
 
     /// Waits until the inode of `path` differs from `inode` (the child replaced the file).
