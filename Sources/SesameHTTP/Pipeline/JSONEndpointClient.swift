@@ -104,7 +104,7 @@ public struct JSONEndpointClient<Classifier: BackendErrorClassifier>: Sendable {
             let failure = failure(response, call: request.name)
             log(
                 "refused", request, response,
-                ["\(Classifier.backend).error_code": "\(Classifier.code(of: failure) ?? "-")"])
+                ["\(Classifier.backend).error_code": "\(loggableErrorCode(Classifier.code(of: failure)))"])
             throw Classifier.classify(failure, context: context)
         }
         return response
@@ -132,4 +132,17 @@ public struct JSONEndpointClient<Classifier: BackendErrorClassifier>: Sendable {
 extension UInt8 {
     /// Space, tab, line feed or carriage return: what may surround or make up an empty body.
     fileprivate var isJSONWhitespace: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
+}
+
+/// A backend's error code as the log may show it: a word in one case with `_` or `-`
+/// (`EMAIL_EXISTS`, `otp_expired`) or a status number (`422`); anything else a backend answered
+/// there (a message, an address, a mixed-case value that could be a token) is logged as `?`.
+func loggableErrorCode(_ code: String?) -> String {
+    guard let code else { return "-" }
+    let scalars = code.unicodeScalars
+    let separator: (Unicode.Scalar) -> Bool = { $0 == "_" || $0 == "-" }
+    let upper = scalars.allSatisfy { ("A"..."Z").contains($0) || separator($0) }
+    let lower = scalars.allSatisfy { ("a"..."z").contains($0) || separator($0) }
+    let status = scalars.count <= 3 && scalars.allSatisfy { ("0"..."9").contains($0) }
+    return !code.isEmpty && code.utf8.count <= 64 && (upper || lower || status) ? code : "?"
 }
