@@ -17,6 +17,8 @@ public struct SesameNotification: Sendable, Hashable {
         case accountMerge(SesameMerge)
         /// The daemon is stopping; the client reconnects by itself.
         case shutdown(reason: String)
+        /// A sign-in flow started, changed status or ended; `state.signInPrompt` shows the open one.
+        case signInFlowChanged(flow: SesameSignInFlow, state: SesameState)
         /// Local: the connection to the daemon was lost; the client is reconnecting.
         case connectionLost(SesameClientError)
         /// Local: the client is connected (again) to this daemon instance and subscribed, so no

@@ -6,6 +6,7 @@ public enum LocalAPIEvent: String, Sendable, Hashable, CaseIterable {
     case connectivityChanged
     case accountMerge
     case shutdown
+    case signInFlowChanged
 
     /// What `subscribe` without `events` delivers: everything but `accountMerge`.
     public static let defaultSet: Set<LocalAPIEvent> = Set(allCases).subtracting([.accountMerge])
@@ -13,7 +14,7 @@ public enum LocalAPIEvent: String, Sendable, Hashable, CaseIterable {
     /// Whether the event advances `sequence`.
     public var advancesSequence: Bool {
         switch self {
-        case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged: true
+        case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged, .signInFlowChanged: true
         case .accountMerge, .shutdown: false
         }
     }

@@ -22,6 +22,11 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
     case setUsername
     case checkUsername
     case completeMerge
+    case startSignIn
+    case completeSignIn
+    case awaitSignIn
+    case cancelSignIn
+    case signInWithCustomToken
 
     /// The least role that may call the method (`subscribe` with `migrator` needs manager).
     public var requiredRole: LocalAPIRole {
@@ -54,6 +59,10 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the method changes the session (these run one at a time, in arrival order).
     public var changesSession: Bool {
-        requiredRole == .manager
+        switch self {
+        // Waiting for a flow, or ending one, must not queue behind the flow's own sign-in.
+        case .awaitSignIn, .cancelSignIn: false
+        default: requiredRole == .manager
+        }
     }
 }

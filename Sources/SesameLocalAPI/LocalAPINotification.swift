@@ -6,6 +6,7 @@ public enum LocalAPINotification: Sendable, Hashable {
     case connectivityChanged(connectivity: String, sequence: Int64)
     case accountMerge(merge: WireMerge, sequence: Int64)
     case shutdown(reason: String, sequence: Int64)
+    case signInFlowChanged(flow: WireSignInFlow, state: WireState, sequence: Int64)
 
     public var event: LocalAPIEvent {
         switch self {
@@ -15,13 +16,15 @@ public enum LocalAPINotification: Sendable, Hashable {
         case .connectivityChanged: .connectivityChanged
         case .accountMerge: .accountMerge
         case .shutdown: .shutdown
+        case .signInFlowChanged: .signInFlowChanged
         }
     }
 
     public var sequence: Int64 {
         switch self {
         case .authStateChanged(_, _, _, let s), .idTokenChanged(_, _, let s), .userUpdated(_, let s),
-            .connectivityChanged(_, let s), .accountMerge(_, let s), .shutdown(_, let s):
+            .connectivityChanged(_, let s), .accountMerge(_, let s), .shutdown(_, let s),
+            .signInFlowChanged(_, _, let s):
             s
         }
     }
@@ -43,6 +46,8 @@ public enum LocalAPINotification: Sendable, Hashable {
             .object(["merge": merge.json, "sequence": .integer(sequence)])
         case .shutdown(let reason, let sequence):
             .object(["reason": .string(reason), "sequence": .integer(sequence)])
+        case .signInFlowChanged(let flow, let state, let sequence):
+            .object(["flow": flow.json, "state": state.json, "sequence": .integer(sequence)])
         }
     }
 
@@ -76,6 +81,12 @@ public enum LocalAPINotification: Sendable, Hashable {
             self = .accountMerge(merge: merge, sequence: sequence)
         case .shutdown:
             self = .shutdown(reason: params["reason"]?.stringValue ?? "", sequence: sequence)
+        case .signInFlowChanged:
+            guard let flowJSON = params["flow"], let flow = WireSignInFlow(json: flowJSON),
+                let stateJSON = params["state"],
+                let state = WireState(json: stateJSON)
+            else { return nil }
+            self = .signInFlowChanged(flow: flow, state: state, sequence: sequence)
         }
     }
 }

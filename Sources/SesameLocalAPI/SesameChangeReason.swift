@@ -27,6 +27,8 @@ public struct SesameChangeReason: RawRepresentable, Sendable, Hashable, CustomSt
     public static let userUpdated = Self(rawValue: "user-updated")
     /// `connectivityChanged`.
     public static let connectivityChanged = Self(rawValue: "connectivity-changed")
+    /// `signInFlowChanged`: a sign-in flow started, changed status or ended (`signInPrompt`).
+    public static let signInFlowChanged = Self(rawValue: "sign-in-flow-changed")
     /// The client missed notifications (a gap in `sequence`) and read the state again.
     public static let resynchronized = Self(rawValue: "resynchronized")
 

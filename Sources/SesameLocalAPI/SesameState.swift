@@ -14,14 +14,18 @@ public struct SesameState: Sendable, Hashable {
     public var pendingMerges: [SesameMerge]
     /// The version of the state within one daemon instance; it grows by one per state event.
     public var sequence: Int64
+    /// The open interactive sign-in flow any program may show (PROTOCOL.md, "Sign-in flows").
+    public var signInPrompt: SesameSignInPrompt?
     /// Why SesameClient's `stateChanges` yielded this state; nil for the results of calls.
     /// Not part of the wire object.
     public var changeReason: SesameChangeReason?
 
     public init(
         status: SesameStatus, user: SesameUser?, tokenExpiresAt: Date?, connectivity: SesameConnectivity,
-        needsUsername: Bool, pendingMerges: [SesameMerge], sequence: Int64, changeReason: SesameChangeReason? = nil
+        needsUsername: Bool, pendingMerges: [SesameMerge], sequence: Int64, changeReason: SesameChangeReason? = nil,
+        signInPrompt: SesameSignInPrompt? = nil
     ) {
+        self.signInPrompt = signInPrompt
         self.status = status
         self.user = user
         self.tokenExpiresAt = tokenExpiresAt
@@ -35,12 +39,12 @@ public struct SesameState: Sendable, Hashable {
     /// The server side's spelling, with `status` and `connectivity` as their raw values.
     public init(
         status: String, user: SesameUser?, tokenExpiresAt: Date?, connectivity: String, needsUsername: Bool,
-        pendingMerges: [SesameMerge], sequence: Int64
+        pendingMerges: [SesameMerge], sequence: Int64, signInPrompt: SesameSignInPrompt? = nil
     ) {
         self.init(
             status: SesameStatus(rawValue: status), user: user, tokenExpiresAt: tokenExpiresAt,
             connectivity: SesameConnectivity(rawValue: connectivity), needsUsername: needsUsername,
-            pendingMerges: pendingMerges, sequence: sequence)
+            pendingMerges: pendingMerges, sequence: sequence, signInPrompt: signInPrompt)
     }
 
     /// Whether a user is signed in (anonymous or not).
@@ -60,6 +64,7 @@ public struct SesameState: Sendable, Hashable {
             "token": tokenExpiresAt.map { .object(["expiresAt": .string(WireTime.string($0))]) } ?? .null,
             "connectivity": .string(connectivity.rawValue), "needsUsername": .bool(needsUsername),
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
+            "signInPrompt": signInPrompt?.json ?? .null,
         ])
     }
 
@@ -73,6 +78,7 @@ public struct SesameState: Sendable, Hashable {
         self.needsUsername = json["needsUsername"]?.boolValue ?? false
         self.pendingMerges = json["pendingMerges"]?.arrayValue?.compactMap { SesameMerge(json: $0) } ?? []
         self.sequence = sequence
+        self.signInPrompt = json["signInPrompt"].flatMap { SesameSignInPrompt(json: $0) }
         self.changeReason = nil
     }
 }

@@ -16,10 +16,12 @@ public struct SessionEvent: Sendable, Hashable {
         case connectivityChanged
         case mergeRecorded(Merge)
         case shutdown(reason: String)
+        /// A sign-in flow started, changed status or ended (`state.signInPrompt` shows the open one).
+        case signInFlowChanged(SignInFlow)
 
         public var advancesSequence: Bool {
             switch self {
-            case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged: true
+            case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged, .signInFlowChanged: true
             case .snapshot, .mergeRecorded, .shutdown: false
             }
         }

@@ -30,6 +30,11 @@ enum LocalAPICall: Sendable {
     case setUsername(String)
     case checkUsername(String)
     case completeMerge(mergeId: String)
+    case startSignIn(SignInFlowRequest)
+    case completeSignIn(flowId: String, callbackUrl: String)
+    case awaitSignIn(flowId: String, timeout: Double)
+    case cancelSignIn(flowId: String)
+    case signInWithCustomToken(token: String)
 
     /// Reads the parameters of `method` (whose role the caller was checked for).
     /// - Throws: `-32602` naming the parameter that is missing or mistyped.
@@ -88,6 +93,15 @@ enum LocalAPICall: Sendable {
         case .completeMerge: return .completeMerge(mergeId: try params.string("mergeId"))
         case .setUsername: return .setUsername(try params.string("username"))
         case .checkUsername: return .checkUsername(try params.string("username"))
+        case .startSignIn: return .startSignIn(try signInFlowRequest(from: params))
+        case .completeSignIn:
+            return .completeSignIn(flowId: try params.string("flowId"), callbackUrl: try params.string("callbackUrl"))
+        case .awaitSignIn:
+            let timeout = try params.optionalNumber("timeout") ?? 300
+            guard timeout >= 0 else { throw .invalidParams("\"timeout\" must not be negative.") }
+            return .awaitSignIn(flowId: try params.string("flowId"), timeout: timeout)
+        case .cancelSignIn: return .cancelSignIn(flowId: try params.string("flowId"))
+        case .signInWithCustomToken: return .signInWithCustomToken(token: try params.string("token"))
         }
     }
 

@@ -192,6 +192,17 @@ struct LocalAPIDispatcher: Sendable {
             var result: [String: JSONValue] = ["username": .string(username), "available": .bool(check.available)]
             if let reason = check.reason { result["reason"] = .string(reason.rawValue) }
             return .object(result)
+        case .startSignIn(let request):
+            return (try await service.startSignIn(request)).wire.json
+        case .completeSignIn(let flowId, let callbackUrl):
+            return outcomeJSON(try await service.completeSignIn(flowId: flowId, callbackUrl: callbackUrl))
+        case .awaitSignIn(let flowId, let timeout):
+            return outcomeJSON(try await service.awaitSignIn(flowId: flowId, timeout: timeout))
+        case .cancelSignIn(let flowId):
+            try await service.cancelSignIn(flowId: flowId)
+            return .object([:])
+        case .signInWithCustomToken(let token):
+            return outcomeJSON(try await service.signInWithCustomToken(token))
         case .hello, .getState, .subscribe, .unsubscribe:
             throw LocalAPIError.internalError
         }

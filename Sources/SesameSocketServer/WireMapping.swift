@@ -24,7 +24,25 @@ extension AuthState {
         WireState(
             status: status.rawValue, user: user?.wire, tokenExpiresAt: tokenExpiresAt,
             connectivity: connectivity.rawValue, needsUsername: needsUsername,
-            pendingMerges: pendingMerges.map(\.wire), sequence: sequence)
+            pendingMerges: pendingMerges.map(\.wire), sequence: sequence, signInPrompt: signInPrompt?.wire)
+    }
+}
+
+extension SignInPrompt {
+    var wire: SesameSignInPrompt {
+        SesameSignInPrompt(
+            flowId: flowId, providerId: providerId, flow: kind.rawValue, verificationUri: verificationUri,
+            verificationUriComplete: verificationUriComplete, userCode: userCode, expiresAt: expiresAt)
+    }
+}
+
+extension SignInFlow {
+    var wire: WireSignInFlow {
+        WireSignInFlow(
+            flowId: flowId, providerId: providerId, flow: kind.rawValue, status: status.rawValue,
+            verificationUri: verificationUri, verificationUriComplete: verificationUriComplete, userCode: userCode,
+            authorizationUrl: authorizationUrl, expiresAt: expiresAt, intervalSeconds: intervalSeconds,
+            purpose: purpose.rawValue)
     }
 }
 
@@ -68,6 +86,9 @@ extension SessionEventWire {
             return .accountMerge(merge: merge.wire, sequence: event.sequence)
         case .shutdown(let reason):
             return .shutdown(reason: reason, sequence: event.sequence)
+        case .signInFlowChanged(let flow):
+            return .signInFlowChanged(
+                flow: flow.wire, state: event.state.wire(sequence: event.sequence), sequence: event.sequence)
         }
     }
 }

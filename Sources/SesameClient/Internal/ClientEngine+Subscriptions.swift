@@ -124,6 +124,8 @@ extension ClientEngine {
             event = .accountMerge(merge)
         case .shutdown(let reason, _):
             event = .shutdown(reason: reason)
+        case .signInFlowChanged(let flow, let state, _):
+            event = .signInFlowChanged(flow: flow, state: state)
         }
         consumers.offer(notification: SesameNotification(event: event, sequence: notification.sequence, jsonLine: line))
     }

@@ -131,6 +131,9 @@ struct StreamTracker {
             next = state
             next?.connectivity = SesameConnectivity(rawValue: connectivity)
             next?.changeReason = .connectivityChanged
+        case .signInFlowChanged(_, let changed, _):
+            next = changed
+            next?.changeReason = .signInFlowChanged
         case .accountMerge, .shutdown:
             return
         }

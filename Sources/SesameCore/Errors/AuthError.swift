@@ -8,6 +8,10 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable reason, spelled as on the wire.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         // The person must do something (wire code 1000).
+        case expiredSignInFlow = "expired-sign-in-flow"
+        case signInCancelled = "sign-in-cancelled"
+        case accessDenied = "access-denied"
+        case invalidCustomToken = "invalid-custom-token"
         case emailAlreadyInUse = "email-already-in-use"
         case credentialAlreadyInUse = "credential-already-in-use"
         case accountExistsWithDifferentCredential = "account-exists-with-different-credential"
@@ -113,6 +117,11 @@ extension AuthError.Reason {
     /// A sentence that tells the person what to do next.
     public var defaultMessage: String {
         switch self {
+        case .expiredSignInFlow: "The sign-in took too long and expired: start it again."
+        case .signInCancelled: "The sign-in was cancelled: start it again when you are ready."
+        case .accessDenied: "The sign-in was declined at the identity provider: start it again to retry."
+        case .invalidCustomToken:
+            "The sign-in token is malformed, expired or refused: ask the project's server for a new one."
         case .emailAlreadyInUse:
             "That email already has an account: sign in to it instead; your guest data will be merged into it."
         case .credentialAlreadyInUse:

@@ -39,6 +39,21 @@ public protocol RemoteAuthProvider: Sendable {
     ) async throws(RemoteAuthError) -> SignInResult
     /// Signs in with a federated identity, or with `linkingTo` links it to that account.
     func signIn(federated: FederatedCredential, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult
+    /// Checks, without calling the backend, that it can sign in with a token of this provider:
+    /// `.unsupported` when it cannot (Supabase takes ID tokens only, so a provider that yields
+    /// none cannot be used there). Called before a person is sent anywhere.
+    func checkFederatedSignIn(providerId: String, yieldsIDToken: Bool) throws(RemoteAuthError)
+    /// Starts a browser sign-in run by the backend (no client secret on this machine).
+    func startBrowserSignIn(providerId: String, redirectUri: String) async throws(RemoteAuthError) -> BrowserSignInStart
+    /// Finishes a browser sign-in with the URL the browser came back to (its `state` already
+    /// checked), or with `linkingTo` links the identity to that account.
+    func completeBrowserSignIn(
+        _ start: BrowserSignInStart, callbackUrl: String, linkingTo: IDToken?
+    ) async throws(RemoteAuthError) -> BrowserSignInCompletion
+    /// Signs in with a token minted by the project's server (a Firebase custom token, the
+    /// `hashed_token` of a Supabase admin-generated magic link). A refused token is
+    /// `.rejected(invalid-custom-token)`.
+    func signIn(customToken: String) async throws(RemoteAuthError) -> SignInResult
     /// The sign-in methods an email has (`password`, `emailLink`, `google.com`, …); nil when
     /// the backend hides them (email-enumeration protection).
     func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]?

@@ -12,11 +12,14 @@ public struct AuthState: Sendable, Hashable {
     /// The place of this state in the order of changes (docs/protocol.md, "Sequence and
     /// ordering"): the sequence of the last change it includes.
     public var sequence: Int64
+    /// The open interactive sign-in flow any program may show; nil when none is open.
+    public var signInPrompt: SignInPrompt?
 
     public init(
         status: AuthStatus, user: User?, tokenExpiresAt: Date?, connectivity: Connectivity,
-        needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0
+        needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0, signInPrompt: SignInPrompt? = nil
     ) {
+        self.signInPrompt = signInPrompt
         self.sequence = sequence
         self.status = status
         self.user = user

@@ -23,6 +23,9 @@ enum NotificationRenderer {
             return "\(sequence)accountMerge \(merge.mergeId): \(merge.fromUid) -> \(merge.toUid)"
         case .shutdown(let reason):
             return "\(sequence)shutdown: sesamed is stopping (\(reason.isEmpty ? "no reason given" : reason))"
+        case .signInFlowChanged(let flow, _):
+            let code = flow.userCode.map { ", code \($0)" } ?? ""
+            return "\(sequence)signInFlowChanged \(flow.flowId): \(flow.providerId) \(flow.flow) \(flow.status)\(code)"
         case .connectionLost(.connectionClosed):
             return "sesamed closed the connection; reconnecting"
         case .connectionLost(let error):
