@@ -139,6 +139,31 @@ struct FirebaseFederatedFlowTests {
         }
     }
 
+    @Test func aGitHubBrowserSignInCarriesAnAccessTokenOnly() async throws {
+        try await TestEmulator.with { emu in
+            let signedIn = try await complete(emu, try await browserSignIn(emu, "github.com", email: "cat@example.com"))
+            #expect(signedIn.status == 200, "\(signedIn.json.jsonString)")
+            #expect(signedIn.json["providerId"] == "github.com" && signedIn.json["screenName"] == "cat")
+            #expect(signedIn.json["oauthIdToken"] == nil)
+            #expect(signedIn.json["oauthAccessToken"]?.stringValue?.hasPrefix("gho_") == true)
+        }
+    }
+
+    @Test func anApprovalWithAGivenSubIsThatAccount() async throws {
+        try await TestEmulator.with { emu in
+            let idp = FakeIdP(emu, "google.com")
+            let start = try await idp.startDevice()
+            let approved = try await idp.json(
+                "device/approve", ["userCode": start["user_code"] ?? .null, "email": "sub@example.com", "sub": "42"])
+            #expect(approved.status == 200)
+            let idToken = try #require(try await idp.poll(start).json["id_token"]?.stringValue)
+            let signedIn = try await emu.auth(
+                "accounts:signInWithIdp",
+                ["requestUri": "http://localhost", "postBody": .string("id_token=\(idToken)&providerId=google.com")])
+            #expect(signedIn.json["federatedId"] == "https://accounts.google.com/42")
+        }
+    }
+
     @Test func aDeviceFlowIdTokenSignsInWithThePostBody() async throws {
         try await TestEmulator.with { emu in
             let idp = FakeIdP(emu, "microsoft.com")

@@ -122,6 +122,26 @@ struct GoTrueBrowserFlowTests {
         }
     }
 
+    @Test func withoutAChallengeTheCallbackPutsTheSessionInTheFragment() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let start = try await emu.call(
+                "GET", "/auth/v1/authorize?provider=azure&redirect_to=http%3A%2F%2F127.0.0.1%3A41234%2Fimplicit",
+                apikey: nil)
+            let location = try #require(start.header("location"))
+            #expect(location.hasPrefix(emu.base + "/emulator/v1/idp/microsoft.com/authorize?"))
+            let idp = FakeIdP(
+                TestEmulator(emulator: emu.emulator, time: emu.time), "microsoft.com", origin: emu.base)
+            let callback = try #require(try await idp.consent(location, email: "ms@example.com").header("location"))
+            let back = try await emu.call("GET", String(callback.dropFirst(emu.base.count)), apikey: nil)
+            let target = try #require(back.header("location"))
+            #expect(target.hasPrefix("http://127.0.0.1:41234/implicit#"))
+            let fragment = FakeIdP.fragment(target)
+            #expect(fragment["token_type"] == "bearer" && fragment["provider_token"]?.isEmpty == false)
+            let user = try await emu.call("GET", "/auth/v1/user", bearer: fragment["access_token"])
+            #expect(user.status == 200 && user.json["email"] == "ms@example.com")
+        }
+    }
+
     @Test func aMagicLinkTokenHashFromGenerateLinkSignsInOnce() async throws {
         try await SupabaseTestEmulator.with { emu in
             let user = try await emu.passwordSession("fleet@example.com")
