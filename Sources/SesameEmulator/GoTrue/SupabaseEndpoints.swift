@@ -20,7 +20,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         guard route != nil else { return nil }
         if let sub = Self.subpath(request.path, under: GoTrueRouter.prefix) { return GoTrueRouter.callKey(sub) }
         if let sub = Self.subpath(request.path, under: PostgRESTRouter.prefix) { return PostgRESTRouter.callKey(sub) }
-        return nil
+        return IdentityProviderRoutes.callKey(route: route)
     }
 
     /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a

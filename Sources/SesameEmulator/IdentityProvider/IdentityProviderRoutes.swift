@@ -35,6 +35,15 @@ struct IdentityProviderRoutes: Sendable {
         router.route(RouterPath(Self.base + "jwks"), .get) { _ in .json(provider.signer.jwks) }
     }
 
+    /// The fault extension's counter name of a fake-provider route: `idp:` and the path after
+    /// the provider id (`idp:token`, `idp:device/code`, `idp:device/approve`), whatever the
+    /// provider; `nil` for other routes.
+    static func callKey(route: String?) -> String? {
+        let prefix = FakeIdentityProvider.prefix + "/{provider}/"
+        guard let route, route.hasPrefix(prefix) else { return nil }
+        return "idp:" + route.dropFirst(prefix.count)
+    }
+
     static func providerId(_ request: EmulatorRequest) -> String { request.parameters["provider"] ?? "" }
 
     func origin(_ request: EmulatorRequest) -> String { "http://" + (request.header("host") ?? fallbackHost) }

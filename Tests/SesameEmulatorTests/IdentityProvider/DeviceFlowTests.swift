@@ -81,6 +81,8 @@ struct DeviceFlowTests {
             emu.time.advance(seconds: 15)
             let done = try await idp.poll(start)
             #expect(done.status == 200 && done.json["id_token"] != nil)
+            let faults = try await emu.request("GET", emu.authBase + "/sesame/v1/faults")
+            #expect(faults.json["calls"]?["idp:token"] == 5 && faults.json["calls"]?["idp:device/code"] == 1)
         }
     }
 

@@ -42,7 +42,7 @@ struct AuthEndpoints: EmulatorEndpoints {
         uniquingKeysWith: { first, _ in first })
 
     func callKey(for request: EmulatorRequest, route: String?) -> String? {
-        route.flatMap { Self.operationNames[$0] }
+        route.flatMap { Self.operationNames[$0] } ?? IdentityProviderRoutes.callKey(route: route)
     }
 
     func errorReply(status: Int, message: String) -> EmulatorReply {
