@@ -79,9 +79,11 @@ public final class SesameEmulator: Sendable {
         try await saver?.load()
 
         let (bound, boundContinuation) = AsyncStream.makeStream(of: (String, Int).self)
+        let identityProvider = FakeIdentityProvider(clock: configuration.clock)
         let authEndpoints = AuthEndpoints(
             state: auth, projectId: configuration.projectId,
-            fallbackHost: "\(configuration.host):\(configuration.authPort)", clockSkew: authSkew)
+            fallbackHost: "\(configuration.host):\(configuration.authPort)", clockSkew: authSkew,
+            identityProvider: identityProvider)
         let databaseEndpoints = DatabaseEndpoints(
             state: database, defaultNamespace: configuration.defaultNamespace, clockSkew: databaseSkew)
         let shared = PortSettings(host: configuration.host, logger: logger, bound: boundContinuation, saver: saver)
@@ -91,7 +93,8 @@ public final class SesameEmulator: Sendable {
         ]
         if let supabase = configuration.supabase, let store = supabaseStore {
             let endpoints = SupabaseEndpoints(
-                store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew)
+                store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew,
+                identityProvider: identityProvider)
             apps.append(Self.application(name: "supabase", endpoints: endpoints, port: supabase.port, shared))
         }
         // The saver first: graceful shutdown stops services in reverse order, so it saves last.

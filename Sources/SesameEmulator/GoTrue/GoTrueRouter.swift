@@ -15,6 +15,8 @@ struct GoTrueRouter: Sendable {
     let checkAPIKey: @Sendable (EmulatorRequest) -> EmulatorReply?
     /// `host:port` used for links and `iss` when a request has no `Host` header.
     let fallbackHost: String
+    /// The fake identity providers `/authorize` sends the browser to.
+    let identityProvider: FakeIdentityProvider
 
     /// What a GoTrue handler gets besides its request: the bearer token and the URLs to put in
     /// links and in `iss`.
@@ -94,6 +96,7 @@ struct GoTrueRouter: Sendable {
             return EmulatorReply(status: 204)
         }
         addAdminRoutes(to: router)
+        addOAuthRoutes(to: router)
     }
 
     /// `/admin/*`, behind a service_role bearer.
@@ -127,7 +130,7 @@ struct GoTrueRouter: Sendable {
     /// ``SupabaseEndpoints/openAuthPaths``), the service_role
     /// check (when `admin`), then the handler; a thrown ``GoTrueError`` is answered in the shape
     /// the request asked for.
-    private func on(
+    func on(
         _ router: Router<EmulatorRequestContext>, _ subpath: String, _ method: HTTPRequest.Method,
         admin: Bool = false, open: Bool = false, _ handler: @escaping Handler
     ) {
@@ -149,7 +152,7 @@ struct GoTrueRouter: Sendable {
         ).reply(versioned: isVersioned(request))
     }
 
-    private func origin(_ request: EmulatorRequest) -> String {
+    func origin(_ request: EmulatorRequest) -> String {
         "http://" + (request.header("host") ?? fallbackHost)
     }
 
@@ -166,6 +169,8 @@ struct GoTrueRouter: Sendable {
             return .json(
                 try await store.idTokenGrant(
                     try Self.body(IdTokenGrantBody.self, request), bearer: call.bearer, issuer: call.issuer))
+        case "pkce":
+            return .json(try await store.pkceGrant(try Self.body(PKCEGrantBody.self, request), issuer: call.issuer))
         default:
             throw .badRequest("invalid_credentials", "unsupported_grant_type")
         }

@@ -125,6 +125,17 @@ extension GoTrueStore {
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
         }
 
+        let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
+        return startSession(userId: userId, method: "oauth", issuer: issuer)
+    }
+
+    /// The user a federated sign-in (no bearer) lands on: the identity's owner, else the user
+    /// with the verified email (the identity is linked), else a new user.
+    /// - Throws: 422 `email_not_confirmed` for a new user whose unverified email cannot be
+    ///   confirmed; 400 `user_banned`.
+    func federatedUserId(
+        _ identity: GoTrueIdentity, owner: GoTrueUser?, email: String?, verified: Bool
+    ) throws(GoTrueError) -> String {
         let userId: String
         if let owner {
             userId = owner.id
@@ -139,11 +150,12 @@ extension GoTrueStore {
             userId = user.id
             if email != nil && user.emailConfirmedAt == nil {
                 throw .unprocessable(
-                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+                    "email_not_confirmed",
+                    "Unverified email with \(identity.provider): verify it with the provider first")
             }
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
-        return startSession(userId: userId, method: "oauth", issuer: issuer)
+        return userId
     }
 
     /// Adds an identity; an anonymous user with a verified `email` becomes permanent.

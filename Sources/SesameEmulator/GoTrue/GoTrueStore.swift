@@ -17,6 +17,8 @@ actor GoTrueStore {
     /// When `/otp` or `/recover` last mailed an address (GoTrue's per-user send timer).
     var lastSent: [String: Int] = [:]
     var tables = PostgRESTTables()
+    /// `/authorize` browser sign-ins by id (the OAuth `state`); kept in memory only.
+    var flowStates: [String: FlowState] = [:]
 
     static let minimumPasswordLength = 6
     /// `GOTRUE_SMTP_MAX_FREQUENCY`: seconds between two mails to one address.

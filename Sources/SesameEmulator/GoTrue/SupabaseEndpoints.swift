@@ -9,6 +9,8 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     let fallbackHost: String
     /// Set by the fault extension's `clockSkewSeconds`; read by the store's clock.
     let clockSkew: ClockSkew
+    /// The fake identity providers, shared with the auth port.
+    let identityProvider: FakeIdentityProvider
 
     static let messagesPath = "/sesame/v1/supabase/messages"
     /// Paths the gateway lets through without an `apikey` (Kong's open routes).
@@ -18,7 +20,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         guard route != nil else { return nil }
         if let sub = Self.subpath(request.path, under: GoTrueRouter.prefix) { return GoTrueRouter.callKey(sub) }
         if let sub = Self.subpath(request.path, under: PostgRESTRouter.prefix) { return PostgRESTRouter.callKey(sub) }
-        return nil
+        return IdentityProviderRoutes.callKey(route: route)
     }
 
     /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
@@ -26,7 +28,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     func extraCallKeys(for request: EmulatorRequest) -> [String] {
         guard Self.subpath(request.path, under: GoTrueRouter.prefix) == "token",
             let grant = request.query["grant_type"],
-            ["refresh_token", "password", "id_token"].contains(grant)
+            ["refresh_token", "password", "id_token", "pkce"].contains(grant)
         else { return [] }
         return ["token:" + grant]
     }
@@ -44,7 +46,10 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             await store.clearMessages()
             return .json(await store.messagesJSON())
         }
-        GoTrueRouter(store: store, checkAPIKey: checkAPIKey, fallbackHost: fallbackHost).add(to: router)
+        GoTrueRouter(
+            store: store, checkAPIKey: checkAPIKey, fallbackHost: fallbackHost, identityProvider: identityProvider
+        ).add(to: router)
+        IdentityProviderRoutes(provider: identityProvider, fallbackHost: fallbackHost).add(to: router)
         PostgRESTRouter(store: store, checkAPIKey: checkAPIKey).add(to: router)
     }
 

@@ -98,10 +98,16 @@ extension AccountStore {
     }
 
     /// `accounts:createAuthUri`, reference §4.9 (hidden under email enumeration protection).
-    func createAuthUri(_ body: CreateAuthUriRequest) throws(IdentityToolkitError) -> JSONValue {
+    /// With `providerId`, it starts a browser sign-in instead (``federatedAuthUri(providerId:continueUri:baseURL:)``).
+    func createAuthUri(_ body: CreateAuthUriRequest, baseURL: String) throws(IdentityToolkitError) -> JSONValue {
+        if let provider = body.providerId, !provider.isNull {
+            guard let providerId = provider.stringValue else { throw .invalid("INVALID_PROVIDER_ID") }
+            guard let continueUri = body.continueUri.nonEmpty else { throw .invalid("MISSING_CONTINUE_URI") }
+            if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
+            return try federatedAuthUri(providerId: providerId, continueUri: continueUri, baseURL: baseURL)
+        }
         guard let identifier = body.identifier.nonEmpty else { throw .invalid("MISSING_IDENTIFIER") }
         guard let continueUri = body.continueUri.nonEmpty else { throw .invalid("MISSING_CONTINUE_URI") }
-        if body.providerId != nil { throw .notImplemented("NOT_IMPLEMENTED : providerId is not supported") }
         if !AccountStore.isValidEmail(identifier) { throw .invalid("INVALID_IDENTIFIER") }
         if !AccountStore.isAbsoluteURI(continueUri) { throw .invalid("INVALID_CONTINUE_URI") }
         let sessionId = body.sessionId.nonEmpty ?? RandomIdentifier.make(27, from: RandomIdentifier.alphanumerics)

@@ -23,45 +23,31 @@ extension AccountStore {
         }
     }
 
-    /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5).
-    func parseIdpCredential(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> IdpAccount {
-        guard let requestUri = body.requestUri.nonEmpty else { throw .invalid("MISSING_REQUEST_URI") }
-        guard let components = URLComponents(string: requestUri), components.scheme != nil else {
-            throw .invalid("INVALID_REQUEST_URI")
-        }
-        let postBody = body.postBody ?? ""
-        var params: [String: String] = [:]
-        for (k, v) in PercentEncoding.formFields(components.percentEncodedQuery ?? "") { params[k] = v }
-        for (k, v) in PercentEncoding.formFields(postBody) { params[k] = v }
-        for (k, v) in PercentEncoding.formFields(components.percentEncodedFragment ?? "") { params[k] = v }
-        guard let providerId = params["providerId"], !providerId.isEmpty else {
-            throw .invalid(
-                "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(requestUri)?\(postBody)")
-        }
-        let idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
-        let accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let credential = idToken ?? accessToken else {
-            throw .invalid(
-                "INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
-            )
-        }
+    /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5), or takes the
+    /// one the fake identity provider resolved (``ResolvedIdpCredential``).
+    func parseIdpCredential(
+        _ body: SignInWithIdpRequest, resolved: ResolvedIdpCredential? = nil
+    ) throws(IdentityToolkitError) -> IdpAccount {
+        let providerId: String
+        let idToken: String?
+        let accessToken: String?
         var claims: [String: JSONValue]
-        if credential.hasPrefix("{") {
-            guard case .object(let o)? = try? JSONCoding.parse(credential) else {
+        if let resolved {
+            providerId = resolved.providerId
+            idToken = resolved.idToken
+            accessToken = resolved.accessToken
+            claims = resolved.claims
+        } else {
+            let params = try Self.idpParameters(body)
+            guard let id = params["providerId"], !id.isEmpty else {
                 throw .invalid(
-                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+                    "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(body.requestUri ?? "")?\(body.postBody ?? "")"
                 )
             }
-            claims = o
-        } else if let (_, payload) = TokenFactory.decodeJWT(credential) {
-            claims = payload
-        } else if idToken == nil {
-            throw .notImplemented(
-                "NOT_IMPLEMENTED : The Auth Emulator only accepts fake access tokens that are strict JSON or JWTs.")
-        } else {
-            throw .invalid(
-                "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
-            )
+            providerId = id
+            idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
+            accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
+            claims = try Self.fakeClaims(idToken: idToken, accessToken: accessToken)
         }
         guard let subValue = claims["sub"], !subValue.isNull else {
             throw .invalid(
@@ -111,15 +97,42 @@ extension AccountStore {
             displayName: name, photoUrl: picture, screenName: screenName, response: response)
     }
 
+    /// The claims of a fake credential: strict JSON, or any JWT (signature unchecked).
+    static func fakeClaims(idToken: String?, accessToken: String?) throws(IdentityToolkitError) -> [String: JSONValue] {
+        guard let credential = idToken ?? accessToken else {
+            throw .invalid(
+                "INVALID_IDP_RESPONSE : Unable to parse id_token: ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+            )
+        }
+        if credential.hasPrefix("{") {
+            guard case .object(let o)? = try? JSONCoding.parse(credential) else {
+                throw .invalid(
+                    "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator failed to parse fake id_token as strict JSON.))"
+                )
+            }
+            return o
+        } else if let (_, payload) = TokenFactory.decodeJWT(credential) {
+            return payload
+        } else if idToken == nil {
+            throw .notImplemented(
+                "NOT_IMPLEMENTED : The Auth Emulator only accepts fake access tokens that are strict JSON or JWTs.")
+        }
+        throw .invalid(
+            "INVALID_IDP_RESPONSE : Unable to parse id_token: \(credential) ((Auth Emulator only accepts strict JSON or JWTs as fake id_tokens.))"
+        )
+    }
+
     /// `accounts:signInWithIdp`, reference §4.5: sign in, sign up, or link a fake IdP account.
-    func signInWithIdp(_ body: SignInWithIdpRequest) throws(IdentityToolkitError) -> JSONValue {
+    func signInWithIdp(
+        _ body: SignInWithIdpRequest, resolved: ResolvedIdpCredential? = nil
+    ) throws(IdentityToolkitError) -> JSONValue {
         if body.returnRefreshToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : returnRefreshToken is not implemented yet.")
         }
         if body.pendingIdToken != nil {
             throw .notImplemented("NOT_IMPLEMENTED : pendingIdToken is not implemented yet.")
         }
-        let idp = try parseIdpCredential(body)
+        let idp = try parseIdpCredential(body, resolved: resolved)
         let returnIdpCredential = body.returnIdpCredential ?? false
         var response = idp.response
         let emailMatching = !config.allowDuplicateEmails

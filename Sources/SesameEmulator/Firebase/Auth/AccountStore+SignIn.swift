@@ -25,7 +25,8 @@ extension AccountStore {
         return response
     }
 
-    /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens).
+    /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens; a JWT
+    /// whose `exp` has passed is refused).
     func signInWithCustomToken(
         _ body: SignInWithCustomTokenRequest
     ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
@@ -46,6 +47,9 @@ extension AccountStore {
                 throw .invalid(
                     "INVALID_CUSTOM_TOKEN : ((Invalid aud (audience): \(p["aud"]?.stringValue ?? "") Note that custom tokens must be signed by a service account.))"
                 )
+            }
+            if let exp = p["exp"]?.intValue, exp <= nowSeconds {
+                throw .invalid("INVALID_CUSTOM_TOKEN : Token expired.")
             }
             payload = p
         }

@@ -17,6 +17,8 @@ actor AccountStore {
     /// Pending codes in creation order.
     var oobCodes: [OobRecord] = []
     var config = AuthConfig()
+    /// Browser sign-ins started by `createAuthUri` with a `providerId`, by session id.
+    var idpSessions: [String: IdpSession] = [:]
     /// Lifetime of newly issued ID tokens (Sesame fault extension `tokenTtlSeconds`).
     var tokenLifetime = 3600
     /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).

@@ -10,6 +10,8 @@ extension AuthEndpoints {
         let privileged: Bool
         /// `http://host:port` of the port, as the client addressed it (for links).
         let baseURL: String
+        /// The fake identity providers, for code exchanges and access-token lookups.
+        let identityProvider: FakeIdentityProvider
 
         /// The typed body of the call, after the checks every operation shares: `tenantId` is
         /// not supported (501), `targetProjectId` needs privilege.

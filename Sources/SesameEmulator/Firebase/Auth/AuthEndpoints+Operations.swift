@@ -29,7 +29,7 @@ extension AuthEndpoints {
                 .encoded(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
             },
             .accounts("accounts:signInWithIdp", v3: "verifyAssertion") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signInWithIdp(call.body(SignInWithIdpRequest.self)))
+                try await AuthEndpoints.signInWithIdp(store, call)
             },
             .accounts("accounts:signInWithCustomToken", v3: "verifyCustomToken") {
                 store, call throws(IdentityToolkitError) in
@@ -45,7 +45,7 @@ extension AuthEndpoints {
                 .encoded(try await store.delete(call.body(DeleteRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:createAuthUri", v3: "createAuthUri") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.createAuthUri(call.body(CreateAuthUriRequest.self)))
+                .encoded(try await store.createAuthUri(call.body(CreateAuthUriRequest.self), baseURL: call.baseURL))
             },
             .accounts("accounts:resetPassword", v3: "resetPassword") { store, call throws(IdentityToolkitError) in
                 .encoded(try await store.resetPassword(call.body(ResetPasswordRequest.self)))

@@ -12,6 +12,8 @@ struct AuthEndpoints: EmulatorEndpoints {
     let fallbackHost: String
     /// The port's clock skew (fault `clockSkewSeconds`), read by ``state``'s clock.
     let clockSkew: ClockSkew
+    /// The fake identity providers (`/emulator/v1/idp/…`), shared with the Supabase port.
+    let identityProvider: FakeIdentityProvider
 
     func addRoutes(to router: Router<EmulatorRequestContext>) {
         router.route("/", .get) { _ in
@@ -31,6 +33,7 @@ struct AuthEndpoints: EmulatorEndpoints {
             }
         }
         addEmulatorRoutes(to: router)
+        IdentityProviderRoutes(provider: identityProvider, fallbackHost: fallbackHost).add(to: router)
     }
 
     /// The operation name of each route path (as Hummingbird prints it), for the call counters.
@@ -39,7 +42,7 @@ struct AuthEndpoints: EmulatorEndpoints {
         uniquingKeysWith: { first, _ in first })
 
     func callKey(for request: EmulatorRequest, route: String?) -> String? {
-        route.flatMap { Self.operationNames[$0] }
+        route.flatMap { Self.operationNames[$0] } ?? IdentityProviderRoutes.callKey(route: route)
     }
 
     func errorReply(status: Int, message: String) -> EmulatorReply {
@@ -75,7 +78,10 @@ struct AuthEndpoints: EmulatorEndpoints {
             if projectScoped || operation.privilegedOnly { throw .insufficientPermission }
         }
         return try await operation.perform(
-            state, Call(request: request, operation: operation.name, privileged: privileged, baseURL: baseURL(request)))
+            state,
+            Call(
+                request: request, operation: operation.name, privileged: privileged, baseURL: baseURL(request),
+                identityProvider: identityProvider))
     }
 
     /// `Bearer owner` (any case) or `Bearer ya29.…` is privileged; any other bearer value is a

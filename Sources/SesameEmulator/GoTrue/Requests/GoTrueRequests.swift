@@ -40,6 +40,17 @@ struct IdTokenGrantBody: Decodable, Sendable {
     }
 }
 
+/// `POST /token?grant_type=pkce`.
+struct PKCEGrantBody: Decodable, Sendable {
+    var authCode: String?
+    var codeVerifier: String?
+
+    enum CodingKeys: String, CodingKey {
+        case authCode = "auth_code"
+        case codeVerifier = "code_verifier"
+    }
+}
+
 /// `POST /otp` (email only; a phone is refused).
 struct OTPBody: Decodable, Sendable {
     var email: String?

@@ -81,6 +81,8 @@ struct SignInWithIdpRequest: IdentityToolkitRequest {
     @Field var returnRefreshToken: JSONValue?
     @Field var pendingIdToken: JSONValue?
     @Field var returnSecureToken: Bool?
+    /// The `sessionId` of `createAuthUri`, for a browser callback in `requestUri`.
+    @Field var sessionId: String?
     @Field var tenantId: JSONValue?
     @Field var targetProjectId: JSONValue?
 }

@@ -1,0 +1,26 @@
+/// GoTrue's `flow_state` row for one `/authorize` browser sign-in: created by `/authorize`
+/// (its id is the `state` sent to the provider), completed by `/callback`, and, in the PKCE
+/// flow, spent by `grant_type=pkce`.
+struct FlowState: Sendable {
+    /// A UUID; the OAuth `state`.
+    var id: String
+    /// GoTrue's provider name (`google`, `azure`, `custom:…`).
+    var provider: String
+    /// PKCE: the client's challenge and its method (`s256` or `plain`); `nil` in the implicit flow.
+    var codeChallenge: String?
+    var codeChallengeMethod: String?
+    /// PKCE: the code handed back to the client (a UUID), set at creation as GoTrue does.
+    var authCode: String?
+    /// Where the browser goes at the end (`redirect_to`, else the site URL).
+    var referrer: String
+    /// Milliseconds since 1970.
+    var createdAt: Int
+    /// Set by the callback: whom the flow signed in, and the provider's access token.
+    var userId: String?
+    var providerAccessToken: String?
+
+    var isPKCE: Bool { codeChallenge != nil }
+
+    /// GoTrue's `GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION` default, seconds.
+    static let lifetime = 300
+}

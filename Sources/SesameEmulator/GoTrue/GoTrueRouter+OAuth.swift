@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import SesameCore
+import SesameLocalAPI
+
+/// GoTrue's browser sign-in: `GET /authorize` redirects to the provider (here the emulator's
+/// fake one, `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes the provider's answer
+/// and redirects to `redirect_to` with a PKCE `code` (or, implicit flow, a session in the
+/// fragment), or with `error`, `error_code`, `error_description`.
+extension GoTrueRouter {
+    func addOAuthRoutes(to router: Router<EmulatorRequestContext>) {
+        on(router, "authorize", .get, open: true) { request, call throws(GoTrueError) in
+            try await authorize(request, origin: call.origin)
+        }
+        router.route(RouterPath(Self.prefix + "/callback"), .get) { request in
+            await callback(request, parameters: request.query, origin: origin(request))
+        }
+        router.route(RouterPath(Self.prefix + "/callback"), .post) { request in
+            var parameters = PercentEncoding.formDictionary(String(decoding: request.body, as: UTF8.self))
+            for (name, value) in request.query where parameters[name] == nil { parameters[name] = value }
+            return await callback(request, parameters: parameters, origin: origin(request))
+        }
+    }
+
+    /// `GET /authorize?provider=…&redirect_to=…&code_challenge=…&code_challenge_method=…&scopes=…`.
+    func authorize(_ request: EmulatorRequest, origin: String) async throws(GoTrueError) -> EmulatorReply {
+        let provider = (request.query["provider"] ?? "").lowercased()
+        let fakeId = try GoTrueStore.fakeProviderId(for: provider)
+        let challenge = request.query["code_challenge"]
+        let method = try GoTrueStore.checkPKCE(challenge: challenge, method: request.query["code_challenge_method"])
+        let referrer = request.query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
+        let state = await store.createFlowState(
+            provider: provider, codeChallenge: method == nil ? nil : challenge, method: method, referrer: referrer)
+        let scopes = request.query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
+        let location = PercentEncoding.url(
+            FakeIdentityProvider.issuer(base: origin, providerId: fakeId) + "/authorize",
+            query: [
+                ("client_id", "supabase-emulator"), ("redirect_uri", origin + Self.prefix + "/callback"),
+                ("response_type", "code"),
+                ("scope", scopes.map { "openid email profile " + $0 } ?? "openid email profile"),
+                ("state", state),
+            ])
+        return EmulatorReply(status: 302, headers: [("Location", location)])
+    }
+
+    /// `/callback?code=…&state=…` (or `error=…`), from the provider.
+    func callback(_ request: EmulatorRequest, parameters: [String: String], origin: String) async -> EmulatorReply {
+        guard let state = parameters["state"], !state.isEmpty else {
+            return Self.stateError(origin, .badRequest("bad_oauth_callback", "OAuth state parameter missing"))
+        }
+        guard UUID(uuidString: state) != nil else {
+            return Self.stateError(origin, .badRequest("bad_oauth_state", "OAuth state parameter is invalid"))
+        }
+        let flow: FlowState
+        do {
+            flow = try await store.callbackFlowState(state)
+        } catch {
+            return Self.stateError(origin, error)
+        }
+        let target = flow.referrer
+        if let error = parameters["error"], !error.isEmpty {
+            return Self.redirectError(
+                target, error: error, code: nil, description: parameters["error_description"] ?? "")
+        }
+        guard let code = parameters["code"], !code.isEmpty else {
+            return Self.redirectError(
+                target, .badRequest("bad_oauth_callback", "OAuth callback with missing authorization code missing"))
+        }
+        let tokens: FakeIdentityProvider.TokenSet
+        do {
+            let fakeId = try GoTrueStore.fakeProviderId(for: flow.provider)
+            tokens = try await identityProvider.exchange(
+                code: code, providerId: fakeId, redirectUri: origin + Self.prefix + "/callback", codeVerifier: nil,
+                issuer: FakeIdentityProvider.issuer(base: origin, providerId: fakeId))
+        } catch {
+            return Self.redirectError(
+                target,
+                GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code"))
+        }
+        do {
+            switch try await store.completeFlow(
+                state, claims: tokens.identity.claims, providerAccessToken: tokens.accessToken,
+                issuer: origin + Self.prefix)
+            {
+            case .authCode(let authCode):
+                return EmulatorReply(
+                    status: 302, headers: [("Location", Self.replacingCode(in: target, with: authCode))])
+            case .session(let session):
+                var fields: [(String, String)] = [
+                    "access_token", "expires_at", "expires_in", "refresh_token", "token_type",
+                ]
+                .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
+                fields.append(("provider_token", tokens.accessToken))
+                let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+                return EmulatorReply(status: 302, headers: [("Location", base + "#" + PercentEncoding.form(fields))])
+            }
+        } catch {
+            return Self.redirectError(target, error)
+        }
+    }
+
+    /// A `state` that names no usable flow: 303 to the site URL with the error in the query.
+    static func stateError(_ site: String, _ error: GoTrueError) -> EmulatorReply {
+        let location = IdentityProviderRoutes.adding(
+            [("error", oauthError(error)), ("error_code", error.code), ("error_description", error.message)], to: site)
+        return EmulatorReply(status: 303, headers: [("Location", location)])
+    }
+
+    /// GoTrue's error redirect: 302 to `target` with `error`, `error_code` (for its own errors)
+    /// and `error_description` in the query, repeated in the fragment with `sb`.
+    static func redirectError(_ target: String, _ error: GoTrueError) -> EmulatorReply {
+        redirectError(target, error: oauthError(error), code: error.code, description: error.message)
+    }
+
+    static func redirectError(_ target: String, error: String, code: String?, description: String) -> EmulatorReply {
+        var fields = [("error", error)]
+        if let code { fields.append(("error_code", code)) }
+        fields.append(("error_description", description))
+        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
+        let location =
+            IdentityProviderRoutes.adding(fields, to: base) + "#" + PercentEncoding.form(fields + [("sb", "")])
+        return EmulatorReply(status: 302, headers: [("Location", location)])
+    }
+
+    /// GoTrue's mapping of an error to OAuth's `error`.
+    static func oauthError(_ error: GoTrueError) -> String {
+        if ["signup_disabled", "user_banned", "provider_email_needs_verification"].contains(error.code) {
+            return "access_denied"
+        }
+        return [400: "invalid_request", 401: "unauthorized_client", 403: "access_denied", 500: "server_error"][
+            error.httpStatus] ?? "server_error"
+    }
+
+    /// `url` with its `code` query parameter set to `code` (others kept, in order).
+    static func replacingCode(in url: String, with code: String) -> String {
+        var base = url
+        var fragment = ""
+        if let hash = base.firstIndex(of: "#") {
+            fragment = String(base[hash...])
+            base = String(base[..<hash])
+        }
+        var query = ""
+        if let mark = base.firstIndex(of: "?") {
+            query = String(base[base.index(after: mark)...])
+            base = String(base[..<mark])
+        }
+        let kept = query.split(separator: "&").filter { !($0 == "code" || $0.hasPrefix("code=")) }.map(String.init)
+        return base + "?" + (kept + ["code=" + PercentEncoding.queryValue(code)]).joined(separator: "&") + fragment
+    }
+}
