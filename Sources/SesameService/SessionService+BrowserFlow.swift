@@ -30,8 +30,10 @@ extension SessionService {
             throw AuthError(
                 .invalidCredential, message: "That sign-in callback was already used: start the sign-in again.")
         }
-        guard let open = signInFlows.openFlow(flowId), case .browser(let start) = open.secret else {
-            throw notOpenError(flowId)
+        guard let open = signInFlows.openFlow(flowId) else { throw notOpenError(flowId) }
+        guard case .browser(let start) = open.secret else {
+            throw AuthError(
+                .invalidCredential, message: "A device sign-in finishes by itself: wait for it with awaitSignIn.")
         }
         if now() >= open.flow.expiresAt {
             await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))

@@ -104,6 +104,20 @@ struct BrowserFlowServiceTests {
         }
     }
 
+    @Test("completeSignIn on a device flow: invalid-credential, the flow goes on")
+    func completeOnDeviceFlow() async throws {
+        let harness = SignInFlowHarness()
+        try await harness.run { _ in
+            let flow = try await harness.service.startSignIn(harness.device())
+            #expect(
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.completeSignIn(
+                        flowId: flow.flowId, callbackUrl: SignInFlowHarness.redirect + "?code=x")
+                } == .invalidCredential)
+            #expect(await harness.service.state.signInPrompt?.flowId == flow.flowId)
+        }
+    }
+
     @Test("an unknown or expired flow: expired-sign-in-flow; a cancelled one: sign-in-cancelled")
     func endedFlows() async throws {
         let harness = SignInFlowHarness()
