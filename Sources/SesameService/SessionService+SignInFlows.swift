@@ -31,18 +31,23 @@ extension SessionService {
     /// `expired-sign-in-flow`.
     public func awaitSignIn(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SignInOutcome {
         if signInFlows.isOpen(flowId) {
-            let outcome = await withCheckedContinuation {
-                (continuation: CheckedContinuation<SignInFlows.Outcome, Never>) in
-                guard let id = signInFlows.addWaiter(to: flowId, continuation) else {
-                    continuation.resume(returning: endedOutcome(flowId))
-                    return
+            let id = signInFlows.newWaiterId()
+            // A caller that goes away (its connection closed) stops waiting; the flow goes on.
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<SignInFlows.Outcome, Never>) in
+                    guard signInFlows.addWaiter(id, to: flowId, continuation) else {
+                        continuation.resume(returning: endedOutcome(flowId))
+                        return
+                    }
+                    let sleeper = signInFlows.sleeper
+                    let timer = Task { [weak self] in
+                        do { try await sleeper.sleep(seconds: max(0, timeout)) } catch { return }
+                        await self?.timeOutWaiter(id)
+                    }
+                    signInFlows.setTimer(timer, forWaiter: id)
                 }
-                let sleeper = signInFlows.sleeper
-                let timer = Task { [weak self] in
-                    do { try await sleeper.sleep(seconds: max(0, timeout)) } catch { return }
-                    await self?.timeOutWaiter(id)
-                }
-                signInFlows.setTimer(timer, forWaiter: id)
+            } onCancel: {
+                Task { [weak self] in await self?.timeOutWaiter(id) }
             }
             return SignInOutcome(state: makeState(), merge: try outcome.get())
         }
@@ -132,8 +137,8 @@ extension SessionService {
     }
 
     private func timeOutWaiter(_ id: UInt64) {
-        signInFlows.removeWaiter(id)?.continuation.resume(
-            returning: .failure(
+        signInFlows.removeWaiter(id)?.answer(
+            .failure(
                 AuthError(
                     .operationInProgress,
                     message: "The sign-in is still waiting for the person: wait again, or cancel it.")))

@@ -102,14 +102,19 @@ struct SignInFlows {
         return (closing.flow, Array(closing.waiters.values))
     }
 
-    /// Adds a waiter to the open flow `flowId`; nil when it is not open.
-    mutating func addWaiter(
-        to flowId: String, _ continuation: CheckedContinuation<Outcome, Never>
-    ) -> UInt64? {
-        guard isOpen(flowId) else { return nil }
+    /// A new waiter's id (taken before it waits, so a cancelled caller can be found again).
+    mutating func newWaiterId() -> UInt64 {
         nextWaiter += 1
-        open?.waiters[nextWaiter] = Waiter(continuation: continuation)
         return nextWaiter
+    }
+
+    /// Adds a waiter to the open flow `flowId`; false when it is not open.
+    mutating func addWaiter(
+        _ id: UInt64, to flowId: String, _ continuation: CheckedContinuation<Outcome, Never>
+    ) -> Bool {
+        guard isOpen(flowId) else { return false }
+        open?.waiters[id] = Waiter(continuation: continuation)
+        return true
     }
 
     mutating func setTimer(_ timer: Task<Void, Never>, forWaiter id: UInt64) {

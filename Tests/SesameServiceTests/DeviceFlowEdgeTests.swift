@@ -91,6 +91,20 @@ struct DeviceFlowEdgeTests {
         }
     }
 
+    @Test("a waiter whose caller goes away stops waiting (its timer too); the flow goes on")
+    func cancelledWaiter() async throws {
+        let harness = SignInFlowHarness()
+        try await harness.run { _ in
+            let flow = try await harness.service.startSignIn(harness.device())
+            let waiter = harness.waiter(flow.flowId)
+            try await eventually { harness.clock.sleeperCount == 2 }
+            waiter.cancel()
+            #expect(await waiter.value.reason == .operationInProgress)
+            try await eventually { harness.clock.sleeperCount == 1 }
+            #expect(await harness.service.state.signInPrompt?.flowId == flow.flowId)
+        }
+    }
+
     @Test("a restart cancels the flow: its waiters get sign-in-cancelled; nothing of it was written; the guest intact")
     func restartCancels() async throws {
         let store = InMemorySessionStore()
