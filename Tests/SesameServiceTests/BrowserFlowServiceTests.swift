@@ -40,7 +40,9 @@ struct BrowserFlowServiceTests {
         }
     }
 
-    @Test("a callback with another state: invalid-credential, nothing changes, the flow stays pending")
+    @Test(
+        "a callback with another state, or not to the redirectUri: invalid-credential, nothing changes, the flow stays pending"
+    )
     func stateMismatch() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
@@ -50,6 +52,12 @@ struct BrowserFlowServiceTests {
             #expect(
                 await failure { () async throws(AuthError) in
                     _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: forged)
+                } == .invalidCredential)
+            let state = try #require(await harness.provider.lastBrowserStart?.state)
+            let elsewhere = "http://127.0.0.1:9999/callback?code=mallory&state=\(state)"
+            #expect(
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: elsewhere)
                 } == .invalidCredential)
             #expect(await harness.provider.count("completeBrowserSignIn") == 0)
             let after = await harness.service.state
