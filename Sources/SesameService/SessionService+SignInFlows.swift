@@ -1,31 +1,154 @@
 import Foundation
+import Logging
 import SesameCore
 
-// Placeholder signatures of the sign-in flows (PROTOCOL.md, "Sign-in flows", "Provisioning"):
-// the implementation replaces this file.
+/// The interactive sign-in flows (PROTOCOL.md, "Sign-in flows"): one open at a time, in memory
+/// only, seen by every program through `State.signInPrompt` and `signInFlowChanged`.
 extension SessionService {
     /// Starts an interactive sign-in flow; a new one cancels the open one.
+    ///
+    /// Nothing is asked of an identity provider before the flow is known to be possible: a
+    /// provider with no configuration, or one whose tokens the backend cannot take (a provider
+    /// with no ID token on Supabase), is `operation-not-allowed` before the person is sent
+    /// anywhere. `purpose: reauthenticate` needs a signed-in account (`requires-account`).
     public func startSignIn(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
-        throw AuthError(.operationNotAllowed, message: "Sign-in flows are not available yet.")
+        if request.purpose == .reauthenticate, machine.session?.user.isAnonymous != false {
+            throw AuthError(.requiresAccount, message: "Reauthentication needs a signed-in account, not a guest.")
+        }
+        switch request.kind {
+        case .device: return try await startDeviceFlow(request)
+        case .browser: return try await startBrowserFlow(request)
+        }
     }
 
     /// Finishes a browser flow with the URL the browser came back to.
     public func completeSignIn(flowId: String, callbackUrl: String) async throws(AuthError) -> SignInOutcome {
-        throw AuthError(.operationNotAllowed, message: "Sign-in flows are not available yet.")
+        try await completeBrowserFlow(flowId: flowId, callbackUrl: callbackUrl)
     }
 
-    /// Waits until the flow ends: its outcome, or its error; `operation-in-progress` at `timeout`.
+    /// Waits until the flow ends: its outcome, or its error; `operation-in-progress` at `timeout`
+    /// (the flow goes on). A flow that just ended answers at once; an unknown one is
+    /// `expired-sign-in-flow`.
     public func awaitSignIn(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SignInOutcome {
-        throw AuthError(.operationNotAllowed, message: "Sign-in flows are not available yet.")
+        if signInFlows.isOpen(flowId) {
+            let id = signInFlows.newWaiterId()
+            // A caller that goes away (its connection closed) stops waiting; the flow goes on.
+            let outcome = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<SignInFlows.Outcome, Never>) in
+                    guard signInFlows.addWaiter(id, to: flowId, continuation) else {
+                        continuation.resume(returning: endedOutcome(flowId))
+                        return
+                    }
+                    let sleeper = signInFlows.sleeper
+                    let timer = Task { [weak self] in
+                        do { try await sleeper.sleep(seconds: max(0, timeout)) } catch { return }
+                        await self?.timeOutWaiter(id)
+                    }
+                    signInFlows.setTimer(timer, forWaiter: id)
+                }
+            } onCancel: {
+                Task { [weak self] in await self?.timeOutWaiter(id) }
+            }
+            return SignInOutcome(state: makeState(), merge: try outcome.get())
+        }
+        return SignInOutcome(state: makeState(), merge: try endedOutcome(flowId).get())
     }
 
-    /// Cancels the flow (`sign-in-cancelled` for whoever waits on it).
+    /// Cancels the flow (`sign-in-cancelled` for whoever waits on it). A flow that already ended
+    /// is left as it ended; an unknown one is `expired-sign-in-flow`.
     public func cancelSignIn(flowId: String) async throws(AuthError) {
-        throw AuthError(.operationNotAllowed, message: "Sign-in flows are not available yet.")
+        if signInFlows.isOpen(flowId) {
+            logger.info("Cancelled a sign-in flow", metadata: ["flow.id": "\(flowId)"])
+            await endFlow(flowId, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
+            return
+        }
+        guard signInFlows.endedFlow(flowId) != nil else { throw AuthError(.expiredSignInFlow) }
     }
 
-    /// Signs in with a token minted by the project's server.
-    public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
-        throw AuthError(.operationNotAllowed, message: "Custom tokens are not available yet.")
+    // MARK: - Shared by both kinds of flow
+
+    /// Opens `flow` (cancelling the open one), publishes it and starts its task.
+    func openFlow(
+        _ flow: SignInFlow, secret: SignInFlows.Secret, task: @escaping @Sendable (SessionService) async -> Void
+    ) async {
+        // A loop: another startSignIn may open its flow while this one waits to publish.
+        while let previous = signInFlows.open?.flow.flowId {
+            logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])
+            await endFlow(previous, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
+        }
+        signInFlows.begin(flow, secret: secret)
+        logger.info(
+            "Started a sign-in flow",
+            metadata: [
+                "flow.id": "\(flow.flowId)", "flow.kind": "\(flow.kind.rawValue)", "provider": "\(flow.providerId)",
+            ])
+        await publishFlow(flow)
+        let running = Task { [weak self] in
+            guard let self else { return }
+            await task(self)
+        }
+        signInFlows.attach(running, to: flow.flowId)
+    }
+
+    /// Ends the open flow `flowId` (nothing when it is not open): publishes its last status,
+    /// then answers its waiters, so they hear of the change before their answer.
+    func endFlow(_ flowId: String, status: SignInFlow.Status, outcome: SignInFlows.Outcome) async {
+        guard let ending = signInFlows.end(flowId, status: status, outcome: outcome) else { return }
+        if status != .completed, status != .cancelled, case .failure(let error) = outcome {
+            logger.info(
+                "A sign-in flow ended",
+                metadata: [
+                    "flow.id": "\(flowId)", "status": "\(status.rawValue)", "reason": "\(error.reason.rawValue)",
+                ])
+        } else {
+            logger.info("A sign-in flow ended", metadata: ["flow.id": "\(flowId)", "status": "\(status.rawValue)"])
+        }
+        await publishFlow(ending.flow)
+        for waiter in ending.waiters { waiter.answer(outcome) }
+    }
+
+    /// How a flow that is no longer open ended (`expired-sign-in-flow` when it is unknown).
+    func endedOutcome(_ flowId: String) -> SignInFlows.Outcome {
+        signInFlows.endedFlow(flowId)?.outcome ?? .failure(AuthError(.expiredSignInFlow))
+    }
+
+    /// The error for a flow id that is not open: how it ended, or `expired-sign-in-flow`.
+    func notOpenError(_ flowId: String) -> AuthError {
+        if case .failure(let error) = endedOutcome(flowId), error.reason == .signInCancelled { return error }
+        return AuthError(.expiredSignInFlow)
+    }
+
+    /// Waits until the flow's `expiresAt`, then ends it as expired (browser flows; device flows
+    /// expire in their poll loop).
+    func expire(_ flowId: String, at expiresAt: Date) async {
+        do {
+            try await signInFlows.sleeper.sleep(seconds: expiresAt.timeIntervalSince(now()))
+        } catch {
+            return
+        }
+        await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
+    }
+
+    /// Publishes a flow's change in order with the session's changes (`signInFlowChanged`).
+    private func publishFlow(_ flow: SignInFlow) async {
+        if !locks.changes.tryAcquire() { await withCheckedContinuation { locks.changes.enqueue($0) } }
+        defer { locks.changes.release() }
+        emit(.signInFlowChanged(flow))
+    }
+
+    private func timeOutWaiter(_ id: UInt64) {
+        signInFlows.removeWaiter(id)?.answer(
+            .failure(
+                AuthError(
+                    .operationInProgress,
+                    message: "The sign-in is still waiting for the person: wait again, or cancel it.")))
+    }
+
+    /// A new flow's id: random, never derived from a secret.
+    func newFlowId() -> String { UUID().uuidString.lowercased() }
+
+    /// When a flow that the provider keeps `expiresIn` seconds ends here (at most 15 minutes).
+    func flowDeadline(expiresIn: TimeInterval) -> Date {
+        now().addingTimeInterval(max(0, min(expiresIn, SignInFlow.maximumLifetime)))
     }
 }

@@ -66,30 +66,8 @@ extension SessionService {
             throw AuthError(.invalidCredential, message: "Give the identity provider's ID token or access token.")
         }
         let credential = FederatedCredential(providerId: providerId, idToken: idToken, accessToken: accessToken)
-        return try await exclusively { () async throws(AuthError) in
-            let provider = self.provider
-            if let guest = machine.session, guest.user.isAnonymous {
-                do throws(AuthError) {
-                    let result = try await withFreshToken { token async throws(RemoteAuthError) in
-                        try await provider.signIn(federated: credential, linkingTo: token)
-                    }
-                    let session = await makeSession(from: result)
-                    if session.uid == guest.uid {
-                        await applyLinked(session)
-                        return SignInOutcome(state: makeState(), merge: nil)
-                    }
-                    let merge = await adopt(result)
-                    return SignInOutcome(state: makeState(), merge: merge)
-                } catch  where error.reason == .credentialAlreadyInUse || error.reason == .emailAlreadyInUse {
-                    // The identity (or its email) belongs to an account: sign in to it and merge.
-                }
-            }
-            let result = try await callMapped { () async throws(RemoteAuthError) in
-                try await provider.signIn(federated: credential, linkingTo: nil)
-            }
-            let merge = await adopt(result)
-            return SignInOutcome(state: makeState(), merge: merge)
-        }
+        let attempt = federatedAttempt(credential)
+        return try await exclusively { () async throws(AuthError) in try await signInFederated(attempt) }
     }
 
     /// Adds a sign-in method to the current user. The steps are ``CredentialLink``'s.

@@ -15,7 +15,8 @@ import SesameCore
 /// the clock's `now`, the session itself (`machine`), and the collaborators that own the rest:
 /// ``SessionEvents`` (who hears what changed), ``MaintenanceScheduler`` (what background work is
 /// due when), `refresh` (the one token refresh callers share), ``UsernameFlows`` (the username
-/// directory and its rules) and ``SessionLocks`` (the order of flows and of changes).
+/// directory and its rules), ``SessionLocks`` (the order of flows and of changes) and
+/// ``SignInFlows`` (the interactive sign-in flows, in memory only).
 public actor SessionService {
     let provider: any RemoteAuthProvider
     let store: any SessionStore
@@ -31,15 +32,19 @@ public actor SessionService {
     /// Nil when usernames are off.
     let usernames: UsernameFlows?
     var locks = SessionLocks()
+    var signInFlows: SignInFlows
 
     /// - Parameters:
     ///   - provider: the authentication backend.
     ///   - store: where the session is persisted.
     ///   - directory: the username directory; nil when usernames are off.
+    ///   - deviceAuthorization: the identity providers' device endpoints (`[oauth.<id>]`); nil
+    ///     when none is configured (device flows are then `operation-not-allowed`).
     ///   - clock: the clock for expiry and waiting; tests pass a manual one.
     public init<C: WallClock>(
         provider: any RemoteAuthProvider, store: any SessionStore, directory: (any UsernameDirectory)? = nil,
-        clock: C, configuration: SessionServiceConfiguration = .init(), logger: Logger
+        deviceAuthorization: (any DeviceAuthorizationClient)? = nil, clock: C,
+        configuration: SessionServiceConfiguration = .init(), logger: Logger
     ) {
         self.provider = provider
         self.store = store
@@ -51,6 +56,7 @@ public actor SessionService {
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
             mergeHold: configuration.mergeHold)
         self.usernames = directory.map { UsernameFlows(directory: $0, configuration: configuration) }
+        self.signInFlows = SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock))
     }
 
     /// Every change from now on, in order, as the service performs it (after it is persisted):
@@ -97,8 +103,10 @@ public actor SessionService {
     }
 
     /// Tells subscribers the daemon is stopping, stops background work (``run()`` returns) and
-    /// ends every event stream.
+    /// ends every event stream. An open sign-in flow is cancelled (its waiters get
+    /// `sign-in-cancelled`): flows live in memory and a restart does not resume them.
     public func shutdown(reason: String = "stopping") {
+        for waiter in signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
         announceShutdown(reason: reason)
         maintenance.stop()
         eventBus.finish()
@@ -153,7 +161,7 @@ public actor SessionService {
         }
     }
 
-    private func emit(_ kind: SessionEvent.Kind) {
+    func emit(_ kind: SessionEvent.Kind) {
         eventBus.emit(kind, state: makeState(), token: machine.session?.idToken)
     }
 
@@ -166,7 +174,8 @@ public actor SessionService {
             tokenExpiresAt: session?.idToken.expiresAt,
             connectivity: machine.connectivity,
             needsUsername: usernames?.required == true && status == .authenticated && session?.user.username == nil,
-            pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence)
+            pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
+            signInPrompt: signInFlows.prompt)
     }
 
     // MARK: - Flow serialisation

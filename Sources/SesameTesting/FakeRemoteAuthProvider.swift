@@ -17,22 +17,28 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     public nonisolated let backendName: String
     /// Whether sign-in emails carry codes (`.code` proofs), as on Supabase; else only links.
     public nonisolated let sendsCodes: Bool
+    /// Whether federated sign-in needs an ID token, as on Supabase: `checkFederatedSignIn`
+    /// refuses a provider that yields none.
+    public nonisolated let federatedNeedsIDToken: Bool
     /// Sign-in proofs sent and not yet spent: proof text → email.
     private var unspentProofs: [String: String] = [:]
     public var tokenLifetime: TimeInterval = 3600
-    public private(set) var accounts: [String: Account] = [:]
+    public internal(set) var accounts: [String: Account] = [:]
     public private(set) var calls: [String: Int] = [:]
     private var refreshOwners: [String: String] = [:]
-    private var nextNumber = 0
+    var nextNumber = 0
     private var scriptedFailures: [String: [RemoteAuthError]] = [:]
     private var offline = false
     private var holdingRefreshes = false
     private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
 
-    public init(clock: ManualClock, backendName: String = "fake", sendsCodes: Bool = false) {
+    public init(
+        clock: ManualClock, backendName: String = "fake", sendsCodes: Bool = false, federatedNeedsIDToken: Bool = false
+    ) {
         self.clock = clock
         self.backendName = backendName
         self.sendsCodes = sendsCodes
+        self.federatedNeedsIDToken = federatedNeedsIDToken
     }
 
     /// The link (or, with ``sendsCodes``, the code) the last sign-in email to `email` carried.
@@ -43,6 +49,10 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
 
     private static let linkPrefix = "https://fake.invalid/signin?code="
     private var lastSent: [String: String] = [:]
+    /// Browser sign-ins started (by their backend secret) → whether their callback was spent.
+    var browserSessions: [String: Bool] = [:]
+    /// The last browser sign-in started, so a test can play the browser's callback.
+    public internal(set) var lastBrowserStart: BrowserSignInStart?
 
     // MARK: Knobs
 
@@ -220,15 +230,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         return issue(uid: uid, provider: federated.providerId, isNew: true)
     }
 
-    /// An account that signs in with this federated identity only.
-    public func addFederatedAccount(providerId: String, idToken: String) -> String {
-        let uid = newUID()
-        accounts[uid] = Account(uid: uid, providers: [providerId])
-        identities[providerId + "|" + idToken] = uid
-        return uid
-    }
-
-    private var identities: [String: String] = [:]
+    var identities: [String: String] = [:]
 
     public func signInMethods(forEmail email: String) async throws(RemoteAuthError) -> [String]? {
         try enter("createAuthUri")
@@ -258,7 +260,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
 
     // MARK: Helpers
 
-    private func enter(_ operation: String) throws(RemoteAuthError) {
+    func enter(_ operation: String) throws(RemoteAuthError) {
         calls[operation, default: 0] += 1
         if offline { throw .transport("offline (fake)") }
         if var queue = scriptedFailures[operation], !queue.isEmpty {
@@ -268,12 +270,12 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         }
     }
 
-    private func newUID() -> String {
+    func newUID() -> String {
         nextNumber += 1
         return "uid\(nextNumber)"
     }
 
-    private func issue(uid: String, provider: String, isNew: Bool) -> SignInResult {
+    func issue(uid: String, provider: String, isNew: Bool) -> SignInResult {
         nextNumber += 1
         let now = clock.date
         let idToken = IDToken(
@@ -284,7 +286,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         return SignInResult(uid: uid, idToken: idToken, refreshToken: refresh, isNewUser: isNew)
     }
 
-    private func owner(of idToken: IDToken) throws(RemoteAuthError) -> Account {
+    func owner(of idToken: IDToken) throws(RemoteAuthError) -> Account {
         let parts = idToken.rawValue.split(separator: ".")
         guard parts.count == 3 else { throw .idTokenRejected }
         guard let account = accounts[String(parts[1])] else { throw .accountGone(.userNotFound) }

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// Provisioning (PROTOCOL.md, "Provisioning"): signing in with a token minted by the project's
+/// own server, on request or once at start from `provisioning.token_file`.
+extension SessionService {
+    /// What ``provision(customToken:)`` did.
+    public enum ProvisioningOutcome: Sendable, Hashable {
+        /// The machine signed in to the token's account (`merge` when a guest was merged into it).
+        case signedIn(uid: String, merge: Merge?)
+        /// An account was already signed in: the token was not used.
+        case skipped
+        /// The backend refused the token (or it could not be used); the session is as it was.
+        case failed(AuthError)
+        /// The task was cancelled (shutdown) before the token could be used.
+        case cancelled
+    }
+
+    /// Signs in with a token minted by the project's server, by `signIn`'s rules: from a guest a
+    /// merge into the token's account (or an update when it is the guest's own), from an account
+    /// a replacement (`signed-in`), signed out `signed-in` or `signed-up`. A refused token is
+    /// `invalid-custom-token` and the guest stays as it was.
+    public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
+        try await exclusively { () async throws(AuthError) in
+            let provider = self.provider
+            let result = try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.signIn(customToken: token)
+            }
+            let merge = await adopt(result)
+            return SignInOutcome(state: makeState(), merge: merge)
+        }
+    }
+
+    /// Enrols the machine with a provisioning token, once at start (`provisioning.token_file`):
+    /// only when nobody or a guest is signed in; an account already signed in is left alone
+    /// (`.skipped`).
+    ///
+    /// The token is never logged, never kept (not in memory after this returns, never in the
+    /// keyring) and never put in an error. A refused token is logged by its reason only and
+    /// leaves the guest as it was. While the backend cannot be reached (a first boot before the
+    /// network is up), it tries again with backoff (2 s doubling to 5 minutes) for as long as
+    /// it takes, so a machine enrols as soon as it can; before each attempt it checks again
+    /// that no account signed in meanwhile. Call it from a task of its own: it returns
+    /// `.cancelled` when that task is cancelled.
+    public func provision(customToken: String) async -> ProvisioningOutcome {
+        var backoff = Backoff(initial: .seconds(2), maximum: .seconds(300))
+        while !Task.isCancelled {
+            if machine.status == .authenticated, let session = machine.session {
+                logger.info(
+                    "Provisioning skipped: an account is already signed in",
+                    metadata: ["session.uid": "\(session.uid)"])
+                return .skipped
+            }
+            do throws(AuthError) {
+                let outcome = try await signInWithCustomToken(customToken)
+                let uid = outcome.state.user?.uid ?? ""
+                logger.info("Provisioned the machine with its enrolment token", metadata: ["session.uid": "\(uid)"])
+                return .signedIn(uid: uid, merge: outcome.merge)
+            } catch {
+                guard error.category == .backend else {
+                    logger.error(
+                        "The provisioning token was refused; the session is unchanged",
+                        metadata: ["reason": "\(error.reason.rawValue)"])
+                    return .failed(error)
+                }
+                let delay = max(seconds(backoff.next()), error.rateLimitWait ?? 0)
+                logger.warning(
+                    "Provisioning could not reach the backend; trying again",
+                    metadata: ["reason": "\(error.reason.rawValue)", "retry.in": "\(Int(delay.rounded(.up)))s"])
+                do { try await signInFlows.sleeper.sleep(seconds: delay) } catch { break }
+            }
+        }
+        logger.info("Provisioning stopped before the token could be used")
+        return .cancelled
+    }
+
+    private func seconds(_ duration: Duration) -> TimeInterval {
+        let parts = duration.components
+        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    }
+}

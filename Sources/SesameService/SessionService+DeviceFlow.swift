@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// The device flow (RFC 8628): the daemon polls the provider and, on approval, signs in by
+/// `signInWithIdp`'s rules. ``DevicePoll`` decides every step.
+extension SessionService {
+    func startDeviceFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
+        let providerId = request.providerId
+        guard let client = signInFlows.deviceAuthorization else {
+            throw AuthError(
+                .operationNotAllowed,
+                message:
+                    "No device sign-in is configured for \(providerId): set [oauth.\"\(providerId)\"] in the daemon's configuration."
+            )
+        }
+        let config: DeviceFlowProvider
+        do throws(RemoteAuthError) {
+            config = try client.provider(providerId)
+            // Said before the person is sent anywhere: the backend must take this provider's tokens.
+            try provider.checkFederatedSignIn(providerId: providerId, yieldsIDToken: config.yieldsIDToken)
+        } catch {
+            throw error.authError
+        }
+        let authorization: DeviceAuthorization
+        do throws(RemoteAuthError) {
+            authorization = try await client.start(providerId: providerId)
+        } catch {
+            logger.warning(
+                "The identity provider did not start a device sign-in",
+                metadata: ["provider": "\(providerId)", "error": "\(error.authError.reason.rawValue)"])
+            throw error.authError
+        }
+        let poll = DevicePoll(
+            interval: authorization.interval, deadline: flowDeadline(expiresIn: authorization.expiresIn))
+        let flow = SignInFlow(
+            flowId: newFlowId(), providerId: providerId, kind: .device, verificationUri: authorization.verificationUri,
+            verificationUriComplete: authorization.verificationUriComplete, userCode: authorization.userCode,
+            expiresAt: poll.deadline, intervalSeconds: Int(poll.interval.rounded(.up)), purpose: request.purpose)
+        let code = authorization.deviceCode
+        await openFlow(flow, secret: .device(code)) { service in
+            await service.runDevicePoll(flow, code: code, poll: poll, client: client)
+        }
+        return flow
+    }
+
+    /// The poll loop of one device flow; ends when the flow ends or its task is cancelled.
+    private func runDevicePoll(
+        _ flow: SignInFlow, code: DeviceCode, poll: DevicePoll, client: any DeviceAuthorizationClient
+    ) async {
+        var poll = poll
+        var action = poll.start(at: now())
+        while signInFlows.isOpen(flow.flowId), !Task.isCancelled {
+            let event: DevicePoll.Event
+            switch action {
+            case .wait(let seconds):
+                do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return }
+                event = .woke
+            case .poll:
+                do throws(RemoteAuthError) {
+                    event = .answered(try await client.poll(providerId: flow.providerId, deviceCode: code))
+                } catch {
+                    if error.isTransient {
+                        logger.warning(
+                            "Polling the identity provider failed; polling again later",
+                            metadata: ["flow.id": "\(flow.flowId)", "error": "\(error.authError.reason.rawValue)"])
+                    }
+                    event = .pollFailed(error)
+                }
+            case .signIn(let credential):
+                do throws(AuthError) {
+                    let merge = try await signInApproved(credential, flow: flow)
+                    await endFlow(flow.flowId, status: .completed, outcome: .success(merge))
+                    return
+                } catch {
+                    if error.category == .backend {
+                        logger.warning(
+                            "The sign-in with an approved device flow failed; trying again",
+                            metadata: ["flow.id": "\(flow.flowId)", "reason": "\(error.reason.rawValue)"])
+                    }
+                    event = .signInFailed(error)
+                }
+            case .end(let status, let error):
+                await endFlow(flow.flowId, status: status, outcome: .failure(error))
+                return
+            }
+            guard !Task.isCancelled else { return }
+            action = poll.handle(event, at: now(), random: .random(in: 0...1))
+        }
+    }
+
+    /// Signs in with an approved flow's credential, as the only session-changing flow; nothing
+    /// when the flow was cancelled meanwhile.
+    private func signInApproved(_ credential: FederatedCredential, flow: SignInFlow) async throws(AuthError) -> Merge? {
+        let attempt = federatedAttempt(credential)
+        return try await exclusively { () async throws(AuthError) in
+            guard signInFlows.isOpen(flow.flowId) else { throw notOpenError(flow.flowId) }
+            return try await signInFederated(purpose: flow.purpose, attempt).merge
+        }
+    }
+}
