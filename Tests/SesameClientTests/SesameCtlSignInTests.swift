@@ -154,6 +154,14 @@ struct SesameCtlSignInTests {
         #expect(message("access-denied", .general).message.contains("sesamectl sign-in PROVIDER"))
     }
 
+    @Test func theBrowsersPageForAFailureSaysWhatTheTerminalSays() {
+        let denied = SesameClientError.daemon(.init(code: 1000, reason: "access-denied", message: "m"))
+        let page = InteractiveSignIn.page(for: denied, retry: "sesamectl sign-in google --browser")
+        #expect(page.title == "Sign-in failed")
+        #expect(page.message.contains("denied at the provider: run `sesamectl sign-in google --browser`"))
+        #expect(InteractiveSignIn.page(for: CancellationError(), retry: "x") == .cancelled)
+    }
+
     @Test func theBrowserCommandsFollowXdgOpen() {
         let url = "https://accounts.example/auth?x=1"
         #expect(BrowserLauncher(environment: [:]).commands(for: url) == [["xdg-open", url]])

@@ -66,7 +66,7 @@ struct SignInCommand: AsyncParsableCommand {
                 "sesamectl sign-in \(identifier ?? providerId)" + (device || browser ? " --\(kind.rawValue)" : "")
             let run = InteractiveSignIn(
                 providerId: providerId, kind: kind, json: options.json, qr: !noQR,
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessInfo.processInfo.environment, retry: retry)
             let result = try await options.withClient(context: .signInFlow(retry: retry)) { client in
                 try await run.run(client)
             }

@@ -16,6 +16,8 @@ struct InteractiveSignIn: Sendable {
     /// Draw the device flow's QR code.
     var qr: Bool
     var environment: [String: String]
+    /// The command to run again after a flow's error (`sesamectl sign-in google --device`).
+    var retry: String
 
     func run(_ client: SesameClient) async throws -> Outcome {
         let signals = SignalCancellation()
@@ -103,7 +105,7 @@ struct InteractiveSignIn: Sendable {
             await listener.close(answering: .signedIn)
             return outcome
         } catch {
-            await listener.close(answering: Self.page(for: error))
+            await listener.close(answering: Self.page(for: error, retry: retry))
             throw error
         }
     }
@@ -125,9 +127,9 @@ struct InteractiveSignIn: Sendable {
     }
 
     /// The browser's page for a failed sign-in: what the terminal says, in the browser's words.
-    static func page(for error: any Error) -> CallbackPage {
+    static func page(for error: any Error, retry: String) -> CallbackPage {
         guard let error = error as? SesameClientError else { return .cancelled }
-        let report = ErrorReport.make(for: error, socketPath: "sesamed's socket")
+        let report = ErrorReport.make(for: error, socketPath: "sesamed's socket", context: .signInFlow(retry: retry))
         return .failed("The sign-in failed: \(report.message). The terminal says the same.")
     }
 }
