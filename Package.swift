@@ -177,6 +177,9 @@ let package = Package(
                 "CQRencode", "SesameClient", "SesameCore", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                // The loopback listener of `sign-in --browser` (RFC 8252).
+                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
+                .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
         ),

@@ -78,10 +78,14 @@ public final class SesameClient: Sendable {
         await engine.shutDown()
     }
 
-    /// Sends `method` and returns its result, waiting at most ``requestTimeout``.
-    func call(_ method: LocalAPIMethod, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
+    /// Sends `method` and returns its result, waiting at most ``requestTimeout``, plus
+    /// `waitingAtLeast` for a call the daemon itself holds that long (`awaitSignIn`).
+    func call(
+        _ method: LocalAPIMethod, _ params: [String: JSONValue] = [:], waitingAtLeast held: Duration = .zero
+    ) async throws -> JSONValue {
         let engine = engine
-        guard let timeout = requestTimeout else { return try await engine.call(method.rawValue, params) }
+        guard let limit = requestTimeout else { return try await engine.call(method.rawValue, params) }
+        let timeout = limit + held
         let expired = SesameClientError.noAnswer(socketPath: socketPath, timeout: timeout)
         // The first child to finish wins; cancelling the other drops the late answer (the
         // engine forgets the request id) or stops the timer.

@@ -9,4 +9,6 @@ enum ErrorContext: Sendable, Equatable {
     case completeLink
     /// `complete-link --code`: `operation-not-allowed` means the backend sends no codes.
     case completeCode
+    /// `sign-in PROVIDER`: the flow's reasons say to run `retry` again.
+    case signInFlow(retry: String)
 }

@@ -14,6 +14,16 @@ extension ErrorReport {
                 + "with the link from the email"
         case (.completeCode, "missing-email"):
             return "give the address the code was sent to: `sesamectl complete-link --code CODE --email EMAIL`"
+        case (.signInFlow(let retry), "access-denied"):
+            return "the sign-in was denied at the provider: run `\(retry)` to try again"
+        case (.signInFlow(let retry), "expired-sign-in-flow"):
+            return "the sign-in was not approved in time: run `\(retry)` for a new code"
+        case (.signInFlow(let retry), "sign-in-cancelled"):
+            return "the sign-in was cancelled (another sign-in started, someone cancelled it, or sesamed "
+                + "restarted): run `\(retry)` to start again"
+        case (.signInFlow(let retry), "invalid-credential"):
+            return "the browser came back with an answer that does not belong to this sign-in (nothing changed): "
+                + "run `\(retry)` again"
         default:
             return nil
         }

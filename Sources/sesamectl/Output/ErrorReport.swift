@@ -86,6 +86,15 @@ struct ErrorReport: Sendable, Equatable {
             return "sesamed does not know the address of this link (it forgets it once a link for it is used): "
                 + "if the link was already used, run `sesamectl send-link EMAIL` for a new one; "
                 + "else add `--email EMAIL` (the address it was sent to)"
+        case "access-denied":
+            return "the sign-in was denied at the provider: run `sesamectl sign-in PROVIDER` to try again"
+        case "expired-sign-in-flow":
+            return "the sign-in was not approved in time: run `sesamectl sign-in PROVIDER` for a new code"
+        case "sign-in-cancelled":
+            return "the sign-in was cancelled: run `sesamectl sign-in PROVIDER` to start again"
+        case "invalid-custom-token":
+            return "the custom token is malformed, expired or was refused (the session is unchanged): "
+                + "ask your project's server for a new one"
         case "requires-recent-login":
             return "this needs a recent sign-in: sign in again (`sesamectl sign-in …`), then retry"
         case "provider-already-linked":

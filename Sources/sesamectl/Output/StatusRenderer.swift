@@ -1,5 +1,6 @@
 import Foundation
 import SesameClient
+
 import enum SesameCore.RFC3339
 
 /// How `sesamectl` shows a state to a person. Pure: the time is passed in.
@@ -27,6 +28,7 @@ enum StatusRenderer {
         }
         rows.append(("token", tokenWords(state, now: now)))
         rows.append(("connectivity", state.connectivity.rawValue))
+        if let prompt = state.signInPrompt { rows.append(("sign-in", promptWords(prompt))) }
         if state.pendingMerges.isEmpty {
             rows.append(("pending merges", "none"))
         } else {
@@ -63,6 +65,14 @@ enum StatusRenderer {
         guard let minutes = state.tokenValidityMinutes(now: now) else { return "none" }
         if minutes == 0, let expiry = state.tokenExpiresAt, expiry <= now { return "expired" }
         return "valid for \(minutes) min"
+    }
+
+    /// The open sign-in flow: what the person is to open and type, and until when.
+    static func promptWords(_ prompt: SesameSignInPrompt) -> String {
+        var words = "\(prompt.providerId) \(prompt.flow) flow open until \(timeWords(prompt.expiresAt))"
+        if let url = prompt.verificationUriComplete ?? prompt.verificationUri { words += ": open \(url)" }
+        if let code = prompt.userCode { words += ", code \(code)" }
+        return words
     }
 
     /// One line per pending merge, for `merges list`.

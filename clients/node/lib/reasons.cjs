@@ -27,6 +27,22 @@ InvalidParams.defaultReason = 'invalid-params';
 class InternalError extends errors.ProtocolError {}
 InternalError.defaultReason = 'internal-error';
 
+/** `expired-sign-in-flow` (1000). */
+class ExpiredSignInFlow extends errors.AuthenticationError {}
+ExpiredSignInFlow.defaultReason = 'expired-sign-in-flow';
+
+/** `sign-in-cancelled` (1000). */
+class SignInCancelled extends errors.AuthenticationError {}
+SignInCancelled.defaultReason = 'sign-in-cancelled';
+
+/** `access-denied` (1000). */
+class AccessDenied extends errors.AuthenticationError {}
+AccessDenied.defaultReason = 'access-denied';
+
+/** `invalid-custom-token` (1000). */
+class InvalidCustomToken extends errors.AuthenticationError {}
+InvalidCustomToken.defaultReason = 'invalid-custom-token';
+
 /** `email-already-in-use` (1000). */
 class EmailAlreadyInUse extends errors.AuthenticationError {}
 EmailAlreadyInUse.defaultReason = 'email-already-in-use';
@@ -155,6 +171,10 @@ const REASON_CLASSES = new Map([
   ['method-not-found', MethodNotFound],
   ['invalid-params', InvalidParams],
   ['internal-error', InternalError],
+  ['expired-sign-in-flow', ExpiredSignInFlow],
+  ['sign-in-cancelled', SignInCancelled],
+  ['access-denied', AccessDenied],
+  ['invalid-custom-token', InvalidCustomToken],
   ['email-already-in-use', EmailAlreadyInUse],
   ['credential-already-in-use', CredentialAlreadyInUse],
   ['account-exists-with-different-credential', AccountExistsWithDifferentCredential],
@@ -189,4 +209,4 @@ const REASON_CLASSES = new Map([
   ['too-many-connections', TooManyConnections],
 ]);
 
-module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, TooManyConnections, REASON_CLASSES };
+module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, TooManyConnections, REASON_CLASSES };

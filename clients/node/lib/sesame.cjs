@@ -115,10 +115,15 @@ class Sesame {
     return withLimits(shared, 'getIdToken', options, this);
   }
 
-  /** Waits for a sign-in flow to end (its own `timeout`, default 300 s, plus 10 s for the answer). */
+  /**
+   * Waits for a sign-in flow to end. The call's own limit is the client's timeout plus the
+   * flow's `timeout` (default 300 s), so it never cuts the wait short; no limit when the client
+   * has none. `OperationInProgress` at `timeout`: the flow goes on, wait again.
+   */
   awaitSignIn(params, options = {}) {
     const seconds = params && typeof params.timeout === 'number' ? params.timeout : 300;
-    return this.call('awaitSignIn', params, { timeout: seconds * 1000 + 10000, ...options });
+    const timeout = this.timeout === null ? null : this.timeout + seconds * 1000;
+    return this.call('awaitSignIn', params ?? {}, { timeout, ...options });
   }
 
   /** Calls `listener` with the current state, then every change; returns the function that stops it. */

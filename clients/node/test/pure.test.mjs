@@ -103,3 +103,37 @@ test('backoff: 50 ms doubling to 2 s, jittered, reset after a success', () => {
   assert.equal(new Backoff(50, 2000, () => 0).next(), 25);
   assert.equal(backoff.next(), 50);
 });
+
+test('the sign-in flow methods send the protocol\'s names and params; awaitSignIn outlasts its own timeout', async () => {
+  const sent = [];
+  const sesame = new esm.Sesame({ socket: '/nonexistent.sock', timeout: 5000 });
+  sesame.call = async (method, params, options) => { sent.push({ method, params, options }); return {}; };
+  await sesame.startSignIn({ providerId: 'github.com', flow: 'browser', redirectUri: 'http://127.0.0.1:9/callback' });
+  await sesame.completeSignIn({ flowId: 'f1', callbackUrl: 'http://127.0.0.1:9/callback?code=c&state=s' });
+  await sesame.awaitSignIn({ flowId: 'f1', timeout: 60 });
+  await sesame.awaitSignIn({ flowId: 'f1' });
+  await sesame.awaitSignIn({ flowId: 'f1' }, { timeout: 1000 });
+  await sesame.cancelSignIn({ flowId: 'f1' });
+  await sesame.signInWithCustomToken({ token: 't' });
+  assert.deepEqual(sent.map((call) => call.method), ['startSignIn', 'completeSignIn', 'awaitSignIn', 'awaitSignIn',
+    'awaitSignIn', 'cancelSignIn', 'signInWithCustomToken']);
+  assert.deepEqual(sent[0].params, { providerId: 'github.com', flow: 'browser', redirectUri: 'http://127.0.0.1:9/callback' });
+  assert.deepEqual(sent[1].params, { flowId: 'f1', callbackUrl: 'http://127.0.0.1:9/callback?code=c&state=s' });
+  assert.deepEqual(sent[2].params, { flowId: 'f1', timeout: 60 });
+  assert.equal(sent[2].options.timeout, 65000);
+  assert.equal(sent[3].options.timeout, 305000);
+  assert.equal(sent[4].options.timeout, 1000, 'a timeout the caller gives wins');
+  assert.deepEqual(sent[5].params, { flowId: 'f1' });
+  assert.deepEqual(sent[6].params, { token: 't' });
+  const unlimited = new esm.Sesame({ socket: '/nonexistent.sock', timeout: null });
+  unlimited.call = async (method, params, options) => { sent.push({ method, params, options }); return {}; };
+  await unlimited.awaitSignIn({ flowId: 'f2' });
+  assert.equal(sent[7].options.timeout, null);
+});
+
+test('the sign-in flow reasons have their classes under AuthenticationError', () => {
+  for (const name of ['AccessDenied', 'ExpiredSignInFlow', 'SignInCancelled', 'InvalidCustomToken']) {
+    assert.equal(typeof esm[name], 'function', name);
+    assert.ok(esm[name].prototype instanceof esm.AuthenticationError, name);
+  }
+});

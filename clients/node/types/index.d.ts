@@ -100,7 +100,7 @@ export declare class Sesame {
   completeMerge: Call<'completeMerge'>;
   startSignIn: Call<'startSignIn'>;
   completeSignIn: Call<'completeSignIn'>;
-  /** Waits until the flow ends; the call's timeout defaults to the flow's `timeout` (300 s) plus 10 s. */
+  /** Waits until the flow ends; the call's timeout defaults to the client's plus the flow's `timeout` (300 s), so it never cuts the wait short. */
   awaitSignIn: Call<'awaitSignIn'>;
   cancelSignIn: Call<'cancelSignIn'>;
   signInWithCustomToken: Call<'signInWithCustomToken'>;

@@ -32,6 +32,26 @@ export declare class InternalError extends ProtocolError {
   readonly reason: 'internal-error';
 }
 
+/** `expired-sign-in-flow` (1000). */
+export declare class ExpiredSignInFlow extends AuthenticationError {
+  readonly reason: 'expired-sign-in-flow';
+}
+
+/** `sign-in-cancelled` (1000). */
+export declare class SignInCancelled extends AuthenticationError {
+  readonly reason: 'sign-in-cancelled';
+}
+
+/** `access-denied` (1000). */
+export declare class AccessDenied extends AuthenticationError {
+  readonly reason: 'access-denied';
+}
+
+/** `invalid-custom-token` (1000). */
+export declare class InvalidCustomToken extends AuthenticationError {
+  readonly reason: 'invalid-custom-token';
+}
+
 /** `email-already-in-use` (1000). */
 export declare class EmailAlreadyInUse extends AuthenticationError {
   readonly reason: 'email-already-in-use';

@@ -11,7 +11,7 @@ from ._async_connection import AsyncConnection, open_lines
 from ._async_stream import AsyncListener, AsyncMergeStream, AsyncStateStream
 from ._connection import DEFAULT, TimeoutArg
 from ._discovery import resolve_socket_path
-from ._models import Hello, SignInResult, State, Token, UsernameAvailability
+from ._models import Hello, SignInFlow, SignInResult, State, Token, UsernameAvailability
 from ._wire import timeout_error
 
 T = TypeVar("T")
@@ -158,6 +158,39 @@ class AsyncSesame:
     async def complete_merge(self, merge_id: str, *, timeout: TimeoutArg = DEFAULT) -> State:
         """Tells the daemon the guest's data has been moved; the guest account is then deleted."""
         return await self._run(calls.complete_merge(merge_id), timeout)
+
+    # Interactive sign-in flows and provisioning.
+
+    async def start_sign_in(self, provider_id: str, flow: str, redirect_uri: Optional[str] = None,
+                      purpose: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> SignInFlow:
+        """Starts a ``device`` or ``browser`` sign-in with ``provider_id`` (``google.com``, ...); a
+        new one cancels the open one. A browser flow needs ``redirect_uri``, your loopback
+        listener (``http://127.0.0.1:PORT/callback``): open ``authorization_url``, then pass the
+        URL the browser came back to to ``complete_sign_in``. A device flow has
+        ``verification_uri`` and ``user_code`` to show: then ``await_sign_in``."""
+        return await self._run(calls.start_sign_in(provider_id, flow, redirect_uri, purpose), timeout)
+
+    async def complete_sign_in(self, flow_id: str, callback_url: str, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Finishes a browser flow with the full URL the browser came back to."""
+        return await self._run(calls.complete_sign_in(flow_id, callback_url), timeout)
+
+    async def await_sign_in(self, flow_id: str, wait: Optional[float] = None,
+                      *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Waits until the flow ends (the daemon waits ``wait`` seconds, its default 300) and
+        returns its outcome. ``OperationInProgress`` at ``wait``: the flow goes on, call again.
+        The client's timeout is lengthened by ``wait``, so it never cuts the wait short."""
+        if timeout is DEFAULT:
+            timeout = calls.await_call_timeout(self.timeout, wait)
+        return await self._run(calls.await_sign_in(flow_id, wait), timeout)
+
+    async def cancel_sign_in(self, flow_id: str, *, timeout: TimeoutArg = DEFAULT) -> None:
+        """Cancels the flow; whoever waits on it gets ``SignInCancelled``."""
+        await self._run(calls.cancel_sign_in(flow_id), timeout)
+
+    async def sign_in_with_custom_token(self, token: str, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Signs in with a token minted by your project's server (``InvalidCustomToken`` when
+        it is malformed, expired or refused; the guest is then unchanged)."""
+        return await self._run(calls.sign_in_with_custom_token(token), timeout)
 
     # Streams.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Generic, Mapping, Optional, TypeVar
 
-from ._models import Hello, SignInResult, State, Token, UsernameAvailability
+from ._models import Hello, SignInFlow, SignInResult, State, Token, UsernameAvailability
 
 T = TypeVar("T")
 
@@ -126,3 +126,36 @@ def check_username(username: str) -> Call[UsernameAvailability]:
 
 def complete_merge(merge_id: str) -> Call[State]:
     return Call("completeMerge", {"mergeId": merge_id}, State.from_json)
+
+
+def start_sign_in(provider_id: str, flow: str, redirect_uri: Optional[str], purpose: Optional[str]) -> Call[SignInFlow]:
+    return Call("startSignIn", _present(providerId=provider_id, flow=flow, redirectUri=redirect_uri, purpose=purpose),
+                SignInFlow.from_json)
+
+
+def complete_sign_in(flow_id: str, callback_url: str) -> Call[SignInResult]:
+    return Call("completeSignIn", {"flowId": flow_id, "callbackUrl": callback_url}, SignInResult.from_json)
+
+
+#: ``awaitSignIn``'s timeout at the daemon when the call gives none (seconds).
+DEFAULT_AWAIT_TIMEOUT = 300.0
+
+
+def await_sign_in(flow_id: str, wait: Optional[float]) -> Call[SignInResult]:
+    return Call("awaitSignIn", _present(flowId=flow_id, timeout=wait), SignInResult.from_json)
+
+
+def await_call_timeout(client_timeout: Optional[float], wait: Optional[float]) -> Optional[float]:
+    """The client's limit for an ``awaitSignIn`` that the daemon holds ``wait`` seconds: never
+    shorter than the wait, so the client's own timeout does not cut it short."""
+    if client_timeout is None:
+        return None
+    return client_timeout + (DEFAULT_AWAIT_TIMEOUT if wait is None else wait)
+
+
+def cancel_sign_in(flow_id: str) -> Call[None]:
+    return Call("cancelSignIn", {"flowId": flow_id}, _none)
+
+
+def sign_in_with_custom_token(token: str) -> Call[SignInResult]:
+    return Call("signInWithCustomToken", {"token": token}, SignInResult.from_json)

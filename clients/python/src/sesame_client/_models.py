@@ -79,10 +79,68 @@ class Merge:
 
 
 @dataclass(frozen=True)
+class SignInPrompt:
+    """The open interactive sign-in any program may show the person (``State.sign_in_prompt``):
+    the page to open and the code to enter. Never a secret."""
+
+    flow_id: str
+    provider_id: str
+    flow: str
+    verification_uri: Optional[str] = None
+    verification_uri_complete: Optional[str] = None
+    user_code: Optional[str] = None
+    expires_at: Optional[datetime] = None
+
+    @classmethod
+    def from_json(cls, value: Any) -> SignInPrompt:
+        obj = _object(value, "signInPrompt")
+        return cls(flow_id=_string(obj, "flowId", "signInPrompt"), provider_id=_string(obj, "providerId", "signInPrompt"),
+                   flow=_string(obj, "flow", "signInPrompt"), verification_uri=obj.get("verificationUri"),
+                   verification_uri_complete=obj.get("verificationUriComplete"), user_code=obj.get("userCode"),
+                   expires_at=parse_time(obj.get("expiresAt")))
+
+
+@dataclass(frozen=True)
+class SignInFlow:
+    """An interactive sign-in flow (``start_sign_in``'s result, ``signInFlowChanged``).
+    ``flow`` is ``device`` or ``browser``; ``status`` is ``pending``, ``completed``, ``failed``,
+    ``expired`` or ``cancelled``; fields that do not apply to the flow are None."""
+
+    flow_id: str
+    provider_id: str
+    flow: str
+    status: str
+    verification_uri: Optional[str] = None
+    verification_uri_complete: Optional[str] = None
+    user_code: Optional[str] = None
+    authorization_url: Optional[str] = None
+    expires_at: Optional[datetime] = None
+    interval_seconds: Optional[int] = None
+    purpose: str = "sign-in"
+
+    @classmethod
+    def from_json(cls, value: Any) -> SignInFlow:
+        obj = _object(value, "SignInFlow")
+        interval = obj.get("intervalSeconds")
+        return cls(flow_id=_string(obj, "flowId", "SignInFlow"), provider_id=_string(obj, "providerId", "SignInFlow"),
+                   flow=_string(obj, "flow", "SignInFlow"), status=_string(obj, "status", "SignInFlow"),
+                   verification_uri=obj.get("verificationUri"),
+                   verification_uri_complete=obj.get("verificationUriComplete"), user_code=obj.get("userCode"),
+                   authorization_url=obj.get("authorizationUrl"), expires_at=parse_time(obj.get("expiresAt")),
+                   interval_seconds=interval if isinstance(interval, int) else None,
+                   purpose=str(obj.get("purpose") or "sign-in"))
+
+    @property
+    def is_pending(self) -> bool:
+        """Whether the flow is still open."""
+        return self.status == "pending"
+
+
+@dataclass(frozen=True)
 class State:
     """The daemon's session state. ``reason`` says why a stream yielded it: an
     ``authStateChanged`` reason (``signed-in``, ``merged``, ...), ``snapshot`` (the state as of
-    subscribing), ``token-refreshed``, ``user-updated``, ``connectivity-changed`` or
+    subscribing), ``token-refreshed``, ``user-updated``, ``connectivity-changed``, ``sign-in-flow-changed`` or
     ``resynchronized`` (read again after missed events); None for ``state()``."""
 
     status: str
@@ -93,6 +151,8 @@ class State:
     pending_merges: Tuple[Merge, ...]
     sequence: int
     reason: Optional[str] = None
+    #: The open interactive sign-in (see ``SignInPrompt``), or None.
+    sign_in_prompt: Optional[SignInPrompt] = None
 
     @classmethod
     def from_json(cls, value: Any, reason: Optional[str] = None) -> State:
@@ -108,7 +168,8 @@ class State:
             connectivity=str(obj.get("connectivity") or "online"),
             needs_username=obj.get("needsUsername") is True,
             pending_merges=tuple(Merge.from_json(m) for m in obj.get("pendingMerges") or ()),
-            sequence=sequence, reason=reason)
+            sequence=sequence, reason=reason,
+            sign_in_prompt=SignInPrompt.from_json(obj["signInPrompt"]) if obj.get("signInPrompt") else None)
 
     @property
     def uid(self) -> Optional[str]:

@@ -40,6 +40,26 @@ class InternalError(ProtocolError):
     reason = "internal-error"
 
 
+class ExpiredSignInFlow(AuthenticationError):
+    """``expired-sign-in-flow`` (1000)."""
+    reason = "expired-sign-in-flow"
+
+
+class SignInCancelled(AuthenticationError):
+    """``sign-in-cancelled`` (1000)."""
+    reason = "sign-in-cancelled"
+
+
+class AccessDenied(AuthenticationError):
+    """``access-denied`` (1000)."""
+    reason = "access-denied"
+
+
+class InvalidCustomToken(AuthenticationError):
+    """``invalid-custom-token`` (1000)."""
+    reason = "invalid-custom-token"
+
+
 class EmailAlreadyInUse(AuthenticationError):
     """``email-already-in-use`` (1000)."""
     reason = "email-already-in-use"
@@ -197,6 +217,10 @@ REASON_CLASSES: Dict[str, Type[DaemonError]] = {
     "method-not-found": MethodNotFound,
     "invalid-params": InvalidParams,
     "internal-error": InternalError,
+    "expired-sign-in-flow": ExpiredSignInFlow,
+    "sign-in-cancelled": SignInCancelled,
+    "access-denied": AccessDenied,
+    "invalid-custom-token": InvalidCustomToken,
     "email-already-in-use": EmailAlreadyInUse,
     "credential-already-in-use": CredentialAlreadyInUse,
     "account-exists-with-different-credential": AccountExistsWithDifferentCredential,
@@ -232,14 +256,17 @@ REASON_CLASSES: Dict[str, Type[DaemonError]] = {
 }
 
 __all__ = [
+    "AccessDenied",
     "AccountExistsWithDifferentCredential",
     "AlreadySignedIn",
     "CredentialAlreadyInUse",
     "EmailAlreadyInUse",
     "ExpiredActionCode",
+    "ExpiredSignInFlow",
     "InternalError",
     "InvalidActionCode",
     "InvalidCredential",
+    "InvalidCustomToken",
     "InvalidEmail",
     "InvalidLoginCredentials",
     "InvalidParams",
@@ -260,6 +287,7 @@ __all__ = [
     "RequiresRecentLogin",
     "RequiresResetConfirmation",
     "SessionRevoked",
+    "SignInCancelled",
     "TooManyConnections",
     "TooManyRequests",
     "UserDisabled",

@@ -10,7 +10,7 @@ from ._models import Merge, State
 from ._wire import decode_line, encode_request, error_from_wire
 
 #: Notifications that advance ``sequence``.
-STATE_EVENTS = ("authStateChanged", "idTokenChanged", "userUpdated", "connectivityChanged")
+STATE_EVENTS = ("authStateChanged", "idTokenChanged", "userUpdated", "connectivityChanged", "signInFlowChanged")
 ALL_EVENTS = STATE_EVENTS + ("accountMerge", "shutdown")
 
 Event = Union[State, Merge]
@@ -100,6 +100,8 @@ class StreamTracker:
             new, reason = _dict(params.get("state")), str(params.get("reason", "auth-state-changed"))
         elif method == "userUpdated":
             new, reason = _dict(params.get("state")), "user-updated"
+        elif method == "signInFlowChanged":
+            new, reason = _dict(params.get("state")), "sign-in-flow-changed"
         elif method == "idTokenChanged" and self.state_json is not None:
             new, reason = dict(self.state_json, token={"expiresAt": params.get("expiresAt")}), "token-refreshed"
         elif method == "connectivityChanged" and self.state_json is not None:

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// Reads `sign-in --custom-token-file`: the file's content (or standard input's, for `-`),
+/// without surrounding whitespace. The token is never printed, not even in an error.
+enum CustomTokenReader {
+    /// Longer than any custom token or hashed magic-link token.
+    static let maximumBytes = 64 * 1024
+
+    static func read(_ path: String) throws -> String {
+        let data: Data
+        if path == "-" {
+            data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw ValidationError("cannot read the custom token file \(path): check the name and its permissions")
+            }
+            defer { try? handle.close() }
+            data = (try? handle.readToEnd()) ?? Data()
+        }
+        return try token(from: data, source: path == "-" ? "standard input" : path)
+    }
+
+    /// The token in `data`, trimmed.
+    static func token(from data: Data, source: String) throws -> String {
+        guard data.count <= maximumBytes else {
+            throw ValidationError("\(source) is larger than a custom token can be (64 KiB)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ValidationError("\(source) is not text: a custom token is one line of text")
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw ValidationError("\(source) is empty: it should hold the custom token") }
+        return token
+    }
+}
