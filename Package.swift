@@ -81,6 +81,16 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Adapter: the identity providers' RFC 8628 device flow endpoints ([oauth.<providerId>]).
+        .target(
+            name: "SesameOAuth",
+            dependencies: [
+                "SesameCore", "SesameHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
         // Adapter: the encrypted keyring file.
         .target(
             name: "SesameKeyring",
@@ -258,6 +268,15 @@ let package = Package(
             name: "SesameSupabaseTests",
             dependencies: [
                 "SesameSupabase", "SesameHTTP", "SesameCore", "SesameTesting",
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameOAuthTests",
+            dependencies: [
+                "SesameOAuth", "SesameHTTP", "SesameCore", "SesameTesting",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
