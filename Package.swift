@@ -75,6 +75,7 @@ let package = Package(
             name: "SesameSupabase",
             dependencies: [
                 "SesameCore", "SesameHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
                 .product(name: "Logging", package: "swift-log"),
