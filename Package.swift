@@ -168,8 +168,8 @@ let package = Package(
         .executableTarget(
             name: "sesamed",
             dependencies: [
-                "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameHTTP", "SesameKeyring",
-                "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
+                "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameOAuth", "SesameHTTP",
+                "SesameKeyring", "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -271,6 +271,12 @@ let package = Package(
                 "SesameSupabase", "SesameHTTP", "SesameCore", "SesameTesting",
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
             ],
+            swiftSettings: strict
+        ),
+        // sesamed's configuration and composition, with `@testable import sesamed`.
+        .testTarget(
+            name: "SesamedTests",
+            dependencies: ["sesamed", "SesameOAuth", "SesameCore", "SesameTesting"],
             swiftSettings: strict
         ),
         .testTarget(
