@@ -293,7 +293,8 @@ let package = Package(
         .testTarget(
             name: "ProviderConformanceTests",
             dependencies: [
-                "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameEmulator",
+                "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameOAuth",
+                "SesameEmulator",
                 "SesameEmulatorTesting", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
