@@ -3,6 +3,7 @@ import SesameCore
 import SesameHTTP
 import SesameLocalAPI
 import SesameOAuth
+import SesameSupabase
 import SesameTesting
 import Testing
 
@@ -28,9 +29,11 @@ struct DeviceFlowEmulatorTests {
             let client = OAuthDeviceClient(providers: [:], emulatorBase: b.authBase, transport: transport)
             do {
                 for (providerId, email) in [("google.com", "gail@example.com"), ("github.com", "gus@example.com")] {
+                    let waiting = try await client.start(providerId: providerId)
+                    #expect(waiting.verificationUri.hasPrefix(b.authBase + "/emulator/v1/idp/\(providerId)/device"))
+                    #expect(try await client.poll(providerId: providerId, deviceCode: waiting.deviceCode) == .pending)
+                    // A poll sooner than the interval is slow_down: approve a fresh code before its first poll.
                     let start = try await client.start(providerId: providerId)
-                    #expect(start.verificationUri.hasPrefix(b.authBase + "/emulator/v1/idp/\(providerId)/device"))
-                    #expect(try await client.poll(providerId: providerId, deviceCode: start.deviceCode) == .pending)
                     try await Self.approve(
                         b.helper, base: b.authBase, providerId: providerId, userCode: start.userCode, email: email)
                     guard

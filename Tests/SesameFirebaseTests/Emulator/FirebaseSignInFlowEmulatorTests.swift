@@ -1,6 +1,8 @@
 import Foundation
 import NIOHTTP1
 import SesameCore
+import SesameEmulator
+import SesameEmulatorTesting
 import SesameFirebase
 import SesameHTTP
 import SesameTesting
@@ -14,9 +16,11 @@ struct FirebaseSignInFlowEmulatorTests {
     static let audience = "https://identitytoolkit.googleapis.com/google.identity.identitytoolkit.v1.IdentityToolkit"
     static let redirect = "http://127.0.0.1:4711/callback"
 
-    /// An unsigned custom token, as firebase-admin mints one for an emulator.
-    static func customToken(uid: String, audience: String = audience, claims: String = "{}") -> String {
-        let now = Int(Date().timeIntervalSince1970)
+    /// An unsigned custom token, as firebase-admin mints one for an emulator, issued at `now`
+    /// (the emulator's clock: the harness moves it by hand) and valid for an hour.
+    static func customToken(
+        uid: String, audience: String = audience, claims: String = "{}", now: Int = 1_800_000_000
+    ) -> String {
         let payload =
             #"{"aud":"\#(audience)","iat":\#(now),"exp":\#(now + 3600),"iss":"firebase-adminsdk@demo-project.iam.gserviceaccount.com","sub":"firebase-adminsdk@demo-project.iam.gserviceaccount.com","uid":"\#(uid)","claims":\#(claims)}"#
         return TestJWT.encode(#"{"alg":"none","typ":"JWT"}"#) + "." + TestJWT.encode(payload) + "."
@@ -25,6 +29,7 @@ struct FirebaseSignInFlowEmulatorTests {
     @Test("a custom token signs in to its uid, creating the account once")
     func customToken() async throws {
         try await EmulatorHarness.with { h in
+            #expect(h.time.clock.milliseconds() / 1000 == 1_800_000_000)
             let first = try await h.auth.signIn(customToken: Self.customToken(uid: "fleet-1"))
             #expect(first.uid == "fleet-1" && first.isNewUser && first.idToken.signInProvider == "custom")
             let again = try await h.auth.signIn(customToken: Self.customToken(uid: "fleet-1") + "\n")
@@ -49,6 +54,18 @@ struct FirebaseSignInFlowEmulatorTests {
         }
     }
 
+    // The tests below need the emulator of issue 20 (expired custom tokens, the fake identity
+    // provider).
+
+    @Test("an expired custom token is invalid-custom-token")
+    func expiredCustomToken() async throws {
+        try await EmulatorHarness.with { h in
+            await #expect(throws: RemoteAuthError.rejected(AuthError(.invalidCustomToken))) {
+                _ = try await h.auth.signIn(customToken: Self.customToken(uid: "late", now: 1_800_000_000 - 7200))
+            }
+        }
+    }
+
     /// Approves (or denies) the fake provider's consent form of `start` and returns the URL the
     /// browser is sent back to.
     static func browse(
@@ -61,8 +78,6 @@ struct FirebaseSignInFlowEmulatorTests {
         #expect(response.status == 302, "\(response)")
         return try #require(response.headers.first(name: "Location"))
     }
-
-    // The tests below need the emulator's fake identity provider (issue 20, emulator side).
 
     @Test("browser sign-in: createAuthUri, the provider's consent, signInWithIdp with the session id")
     func browserSignIn() async throws {
