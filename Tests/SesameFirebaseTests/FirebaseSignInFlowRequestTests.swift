@@ -183,4 +183,15 @@ struct FirebaseSignInFlowRequestTests {
             _ = try await provider.signIn(customToken: "t")
         }
     }
+
+    @Test("a custom-token account is not anonymous; a bare account is")
+    func customAuthIsNoGuest() async throws {
+        let transport = ScriptedTransport([
+            .json(200, #"{"users":[{"localId":"fleet-7","customAuth":true,"createdAt":"1"}]}"#),
+            .json(200, #"{"users":[{"localId":"guest","createdAt":"1"}]}"#),
+        ])
+        let provider = Fixtures.provider(transport)
+        #expect(try await provider.lookup(Fixtures.idToken()).isAnonymous == false)
+        #expect(try await provider.lookup(Fixtures.idToken()).isAnonymous)
+    }
 }

@@ -34,7 +34,9 @@ struct FirebaseSignInFlowEmulatorTests {
             #expect(first.uid == "fleet-1" && first.isNewUser && first.idToken.signInProvider == "custom")
             let again = try await h.auth.signIn(customToken: Self.customToken(uid: "fleet-1") + "\n")
             #expect(again.uid == "fleet-1" && !again.isNewUser)
-            #expect(try await h.auth.lookup(again.idToken).uid == "fleet-1")
+            // A custom-token account is no guest (the JS SDK would call it anonymous).
+            let user = try await h.auth.lookup(again.idToken)
+            #expect(user.uid == "fleet-1" && !user.isAnonymous && user.providers.isEmpty)
             #expect(try await h.auth.refresh(again.refreshToken).uid == "fleet-1")
         }
     }
