@@ -75,9 +75,20 @@ let package = Package(
             name: "SesameSupabase",
             dependencies: [
                 "SesameCore", "SesameHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOHTTP1", package: nio),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Adapter: the identity providers' RFC 8628 device flow endpoints ([oauth.<providerId>]).
+        .target(
+            name: "SesameOAuth",
+            dependencies: [
+                "SesameCore", "SesameHTTP",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict
         ),
@@ -157,8 +168,8 @@ let package = Package(
         .executableTarget(
             name: "sesamed",
             dependencies: [
-                "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameHTTP", "SesameKeyring",
-                "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
+                "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameOAuth", "SesameHTTP",
+                "SesameKeyring", "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -265,12 +276,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // sesamed's configuration and composition, with `@testable import sesamed`.
+        .testTarget(
+            name: "SesamedTests",
+            dependencies: ["sesamed", "SesameOAuth", "SesameCore", "SesameTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SesameOAuthTests",
+            dependencies: [
+                "SesameOAuth", "SesameHTTP", "SesameCore", "SesameTesting",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+            ],
+            swiftSettings: strict
+        ),
         // The RemoteAuthProvider conformance suite (SesameTesting) run against both adapters,
         // each with its emulator.
         .testTarget(
             name: "ProviderConformanceTests",
             dependencies: [
-                "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameEmulator",
+                "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameOAuth",
+                "SesameEmulator",
                 "SesameEmulatorTesting", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),

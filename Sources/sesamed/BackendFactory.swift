@@ -1,7 +1,9 @@
+import Foundation
 import Logging
 import SesameCore
 import SesameFirebase
 import SesameHTTP
+import SesameOAuth
 import SesameSupabase
 
 /// The backend the configuration names, built: one call for the composition root.
@@ -12,7 +14,10 @@ struct Backend: Sendable {
     var location: String
     var provider: any RemoteAuthProvider
     var directory: (any UsernameDirectory)?
-    /// The one HTTP client of both adapters.
+    /// The identity providers' device flow endpoints (`[oauth."<providerId>"]`), over the same
+    /// transport.
+    var deviceAuthorization: OAuthDeviceClient
+    /// The one HTTP client of every adapter.
     var transport: AsyncHTTPClientTransport
 
     /// Shuts the HTTP client down (on exit).
@@ -38,7 +43,7 @@ enum BackendFactory {
                 location: configuration.authEmulatorHost.map { "firebase emulator \($0)" } ?? "firebase",
                 provider: FirebaseAuthProvider(configuration: firebase, transport: transport, logger: logger),
                 directory: FirebaseUsernameDirectory(configuration: firebase, transport: transport, logger: logger),
-                transport: transport)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: transport)
         case .supabase:
             let supabase = SupabaseConfiguration(
                 url: configuration.backend.supabaseURL, anonKey: configuration.backend.supabaseAnonKey,
@@ -51,7 +56,32 @@ enum BackendFactory {
                 name: "supabase", location: "supabase \(supabase.url)",
                 provider: SupabaseAuthProvider(configuration: supabase, transport: transport, logger: logger),
                 directory: SupabaseUsernameDirectory(configuration: supabase, transport: transport, logger: logger),
-                transport: transport)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: transport)
+        }
+    }
+
+    /// The device flow client of the `[oauth]` tables, pointed at the emulator's fake providers
+    /// when the backend is an emulator.
+    static func deviceAuthorization(
+        _ configuration: DaemonConfiguration, transport: any HTTPTransport
+    ) -> OAuthDeviceClient {
+        OAuthDeviceClient(
+            providers: configuration.oauthProviders, emulatorBase: emulatorBase(configuration), transport: transport,
+            logger: Logger(label: "sesame.oauth"))
+    }
+
+    /// Where an emulator serves its fake identity providers: `http://<firebase.auth_emulator_host>`,
+    /// or `supabase.url` when its host is loopback (`127.0.0.1`, `localhost`, `::1`); nil for a
+    /// real backend.
+    static func emulatorBase(_ configuration: DaemonConfiguration) -> String? {
+        switch configuration.backend.provider {
+        case .firebase:
+            return configuration.authEmulatorHost.map { "http://\($0)" }
+        case .supabase:
+            let url = configuration.backend.supabaseURL.trimmingCharacters(in: .whitespaces)
+            guard let host = URLComponents(string: url)?.host?.lowercased() else { return nil }
+            let loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+            return loopback ? url : nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SesameOAuth
 import TOMLKit
 
 /// Everything `sesamed` is configured with: the TOML file, then the flags, then the
@@ -35,6 +36,12 @@ struct DaemonConfiguration: Sendable {
     var stateDirectory = ""
     /// Seconds without a request after which memory is given back (`memory.release_when_idle`); 0: never.
     var releaseWhenIdle = 5.0
+    /// The `[oauth."<providerId>"]` tables, by provider id.
+    var oauthProviders: [String: OAuthProviderConfiguration] = [:]
+    /// `provisioning.token_file` as written; nil: not set.
+    var provisioningTokenFile: String? = nil
+    /// Where the provisioning token is read from, resolved against `$CREDENTIALS_DIRECTORY`.
+    var provisioningToken: ProvisioningTokenSource = .notConfigured
 
     /// Usernames are on with Supabase (the tables are part of its setup), and on Firebase when
     /// a database URL or a database emulator host is set.
@@ -72,6 +79,7 @@ extension DaemonConfiguration {
         "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
         "keyring": ["path": .string],
         "memory": ["release_when_idle": .seconds],
+        "provisioning": ["token_file": .string],
     ]) { first, _ in first }
 
     /// Builds the configuration.
@@ -102,6 +110,8 @@ extension DaemonConfiguration {
         }
         try configuration.validate(file: file)
         try configuration.resolveSocketGroup(file: file, uid: uid)
+        configuration.provisioningToken = try ProvisioningTokenSource(
+            configuration.provisioningTokenFile, environment: environment, origin: file.map { "\($0): " } ?? "")
         return configuration
     }
 
@@ -134,6 +144,10 @@ extension DaemonConfiguration {
             throw ConfigurationError(message: "\(file): not valid TOML")
         }
         for section in table.keys {
+            if section == "oauth", let providers = table[section] {
+                try applyOAuth(providers, file: file)
+                continue
+            }
             guard let keys = Self.schema[section] else {
                 throw ConfigurationError(message: "\(file): unknown section [\(section)]")
             }
@@ -170,6 +184,7 @@ extension DaemonConfiguration {
             case "socket.path": socketPath = string
             case "socket.group": socketGroupName = string
             case "keyring.path": keyringPath = string
+            case "provisioning.token_file": provisioningTokenFile = optional
             default: try backend.set(name, string, origin: "\(file): ")
             }
             backend.noteValue(name, string)
@@ -263,37 +278,6 @@ extension DaemonConfiguration {
                         "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\""
                 )
             }
-        }
-    }
-
-    /// The keys `backend.provider = "firebase"` needs.
-    private func validateFirebase(origin: String) throws(ConfigurationError) {
-        if apiKey.isEmpty {
-            throw ConfigurationError(message: "\(origin)'firebase.api_key' is required (the project's Web API key)")
-        }
-        if projectId.isEmpty {
-            throw ConfigurationError(message: "\(origin)'firebase.project_id' is required")
-        }
-        for (name, host) in [
-            ("firebase.auth_emulator_host", authEmulatorHost),
-            ("firebase.database_emulator_host", databaseEmulatorHost),
-        ] {
-            if let host, host.contains("/") || !host.contains(":") {
-                throw ConfigurationError(message: "\(origin)'\(name)' must be host:port without a scheme, not \(host)")
-            }
-        }
-        if let databaseURL, URL(string: databaseURL)?.host == nil {
-            throw ConfigurationError(message: "\(origin)'firebase.database_url' is not a URL: \(databaseURL)")
-        }
-    }
-
-    static func isValidPrincipal(_ entry: String) -> Bool {
-        let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[1].isEmpty else { return false }
-        switch parts[0] {
-        case "user", "group": return true
-        case "uid", "gid": return UInt32(parts[1]) != nil
-        default: return false
         }
     }
 }

@@ -94,7 +94,9 @@ struct SesameDaemon: AsyncParsableCommand {
         if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
         let backend = BackendFactory.make(configuration)
         let service = SessionService(
-            provider: backend.provider, store: store, directory: backend.directory, clock: SystemWallClock(),
+            provider: backend.provider, store: store, directory: backend.directory,
+            // deviceAuthorization: backend.deviceAuthorization,  // issue 20's service side enables this line
+            clock: SystemWallClock(),
             configuration: SessionServiceConfiguration(
                 anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
                 mergeHold: TimeInterval(configuration.mergeHold), usernamesRequired: configuration.usernamesRequired,
@@ -108,6 +110,7 @@ struct SesameDaemon: AsyncParsableCommand {
             await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
+        let provisioningToken = Self.provisioningToken(configuration, logger: logger)
 
         let activation = SocketActivation(environment: environment)
         let endpoint: LocalAPIServerConfiguration.Endpoint =
@@ -158,6 +161,9 @@ struct SesameDaemon: AsyncParsableCommand {
                     await group.triggerGracefulShutdown()
                     return
                 }
+            }
+            if let provisioningToken {
+                watcher.addTask { await Self.provision(provisioningToken, service: service, logger: logger) }
             }
             try await group.run()
             watcher.cancelAll()

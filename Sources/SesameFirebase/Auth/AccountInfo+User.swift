@@ -5,9 +5,11 @@ extension AccountInfo {
     /// The domain profile of this record (docs/firebase.md, "Endpoints").
     ///
     /// Providers come from `providerUserInfo` in order, without duplicates. A user is
-    /// anonymous when it has no provider and is not an email/password account (no email, or an
+    /// anonymous when it has no provider, is not an email/password account (no email, or an
     /// email without a password, which is what an anonymous user given only an email is) — the
-    /// rule of Firebase's JS SDK. Empty strings count as absent; dates are milliseconds.
+    /// rule of Firebase's JS SDK — and is not a custom-token account (`customAuth`, which the
+    /// JS SDK would call anonymous: an enrolled fleet machine is no guest to merge away). Empty
+    /// strings count as absent; dates are milliseconds.
     var user: User {
         var providers: [String] = []
         for info in providerUserInfo ?? [] where !info.providerId.isEmpty && !providers.contains(info.providerId) {
@@ -17,7 +19,7 @@ extension AccountInfo {
         let hasPassword = !(passwordHash ?? "").isEmpty
         return User(
             uid: localId,
-            isAnonymous: providers.isEmpty && !(email != nil && hasPassword),
+            isAnonymous: providers.isEmpty && !(email != nil && hasPassword) && customAuth != true,
             email: email,
             emailVerified: emailVerified ?? false,
             displayName: displayName.flatMap { $0.isEmpty ? nil : $0 },

@@ -31,8 +31,16 @@ extension FirebaseAuthProvider {
             requestUri: Self.localRequestUri, postBody: PercentEncoding.form(fields), idToken: linkingTo?.rawValue
         )
         let answer = try await client.post(request, context: context, as: SignInWithIdpResponse.self)
+        return try await signInResult(idp: answer, context: context, providerId: federated.providerId)
+    }
+
+    /// The result of a signInWithIdp answer: `needConfirmation` and a 200 `errorMessage` are
+    /// thrown as refusals (with the email and provider), else its tokens are read.
+    func signInResult(
+        idp answer: SignInWithIdpResponse, context: FirebaseCallContext, providerId requested: String
+    ) async throws(RemoteAuthError) -> SignInResult {
         let email = answer.email.flatMap { $0.isEmpty ? nil : $0 }
-        let providerId = answer.providerId ?? federated.providerId
+        let providerId = answer.providerId ?? requested
 
         if answer.needConfirmation == true {
             client.logger.debug(
@@ -46,17 +54,7 @@ extension FirebaseAuthProvider {
             )
         }
         if let message = answer.errorMessage {
-            let code = FirebaseErrorCode(message: message)
-            client.logger.debug(
-                "firebase call refused",
-                metadata: [
-                    "firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "\(code?.rawValue ?? "-")",
-                ]
-            )
-            var conflict = context
-            conflict.email = email
-            conflict.providerId = providerId
-            throw FirebaseErrorClassifier.classify(code: code, context: conflict)
+            throw idpRefusal(message, context: context, email: email, providerId: providerId)
         }
         guard let localId = answer.localId, !localId.isEmpty, let idToken = answer.idToken,
             let refreshToken = answer.refreshToken, !refreshToken.isEmpty, let expiresIn = answer.expiresIn
@@ -69,6 +67,23 @@ extension FirebaseAuthProvider {
             refreshToken: RefreshToken(refreshToken),
             isNewUser: answer.isNewUser ?? false
         )
+    }
+
+    /// The refusal of a 200 answer's `errorMessage`, logged by its code only.
+    func idpRefusal(
+        _ message: String, context: FirebaseCallContext, email: String?, providerId: String
+    ) -> RemoteAuthError {
+        let code = FirebaseErrorCode(message: message)
+        client.logger.debug(
+            "firebase call refused",
+            metadata: [
+                "firebase.endpoint": "accounts:signInWithIdp", "firebase.error_code": "\(code?.rawValue ?? "-")",
+            ]
+        )
+        var conflict = context
+        conflict.email = email
+        conflict.providerId = providerId
+        return FirebaseErrorClassifier.classify(code: code, context: conflict)
     }
 
     /// The sign-in methods of the account that owns `email`, best effort: `createAuthUri`,

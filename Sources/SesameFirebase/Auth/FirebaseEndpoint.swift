@@ -5,6 +5,7 @@ public enum FirebaseEndpoint: String, Sendable, Hashable, CaseIterable {
     case sendOobCode = "accounts:sendOobCode"
     case signInWithEmailLink = "accounts:signInWithEmailLink"
     case signInWithIdp = "accounts:signInWithIdp"
+    case signInWithCustomToken = "accounts:signInWithCustomToken"
     case createAuthUri = "accounts:createAuthUri"
     case lookup = "accounts:lookup"
     case update = "accounts:update"

@@ -10,9 +10,17 @@ enum JWTClaims {
         return provider
     }
 
+    /// The uid of `jwt` (`user_id`, else `sub`), or nil when the token cannot be decoded.
+    static func userId(of jwt: String) -> String? {
+        guard let claims = JWTPayload.claims(Claims.self, of: jwt) else { return nil }
+        return [claims.userId, claims.subject].compactMap { $0 }.first { !$0.isEmpty }
+    }
+
     /// The claims the adapter reads; a field of another type counts as absent.
     struct Claims: Decodable {
         var firebase: Firebase?
+        var userId: String?
+        var subject: String?
 
         struct Firebase: Decodable {
             var signInProvider: String?
@@ -25,11 +33,17 @@ enum JWTClaims {
             }
         }
 
-        private enum CodingKeys: String, CodingKey { case firebase }
+        private enum CodingKeys: String, CodingKey {
+            case firebase
+            case userId = "user_id"
+            case subject = "sub"
+        }
 
         init(from decoder: any Decoder) throws {
-            firebase = try? decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(
-                Firebase.self, forKey: .firebase)
+            let container = try? decoder.container(keyedBy: CodingKeys.self)
+            firebase = try? container?.decodeIfPresent(Firebase.self, forKey: .firebase)
+            userId = try? container?.decodeIfPresent(String.self, forKey: .userId)
+            subject = try? container?.decodeIfPresent(String.self, forKey: .subject)
         }
     }
 }

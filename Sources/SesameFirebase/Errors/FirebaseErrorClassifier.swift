@@ -102,6 +102,9 @@ enum FirebaseErrorClassifier: BackendErrorClassifier {
             return .credentialAlreadyInUse
         case .providerAlreadyLinked:
             return .providerAlreadyLinked
+        case .invalidCustomToken, .missingCustomToken, .credentialMismatch, .invalidClaims, .forbiddenClaim,
+            .claimsTooLarge:
+            return .invalidCustomToken
         default:
             return nil
         }

@@ -73,4 +73,10 @@ extension FirebaseErrorCode {
     public static let invalidRefreshToken = Self(rawValue: "INVALID_REFRESH_TOKEN")
     public static let tooManyAttemptsTryLater = Self(rawValue: "TOO_MANY_ATTEMPTS_TRY_LATER")
     public static let quotaExceeded = Self(rawValue: "QUOTA_EXCEEDED")
+    public static let invalidCustomToken = Self(rawValue: "INVALID_CUSTOM_TOKEN")
+    public static let missingCustomToken = Self(rawValue: "MISSING_CUSTOM_TOKEN")
+    public static let credentialMismatch = Self(rawValue: "CREDENTIAL_MISMATCH")
+    public static let invalidClaims = Self(rawValue: "INVALID_CLAIMS")
+    public static let forbiddenClaim = Self(rawValue: "FORBIDDEN_CLAIM")
+    public static let claimsTooLarge = Self(rawValue: "CLAIMS_TOO_LARGE")
 }

@@ -9,6 +9,7 @@ public enum SupabaseProviderIds {
         "github": "github.com",
         "facebook": "facebook.com",
         "twitter": "twitter.com",
+        "azure": "microsoft.com",
         "anonymous": "anonymous",
     ]
     static let supabaseNames: [String: String] = Dictionary(

@@ -102,6 +102,8 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
             return AuthError(.userNotFound)
         case "identity_not_found":
             return AuthError(.noSuchProvider)
+        case "flow_state_expired":
+            return AuthError(.expiredSignInFlow)
         case "otp_expired":
             return AuthError(
                 .invalidActionCode, message: "That code or link is wrong, expired or already used: request a new one.")

@@ -70,3 +70,13 @@ struct DisplayNameBody: Encodable, Sendable {
         }
     }
 }
+
+/// `POST /token?grant_type=pkce`: the code the browser came back with, and the verifier.
+struct PKCEGrantBody: Encodable, Sendable {
+    var authCode: String
+    var codeVerifier: String
+    enum CodingKeys: String, CodingKey {
+        case authCode = "auth_code"
+        case codeVerifier = "code_verifier"
+    }
+}

@@ -19,6 +19,8 @@ struct AccountInfo: Decodable, Sendable {
     var displayName: String?
     var providerUserInfo: [ProviderUserInfo]?
     var passwordHash: String?
+    /// Whether the account signs in with custom tokens minted by the project's server.
+    var customAuth: Bool?
     var createdAt: LenientString?
     var lastLoginAt: LenientString?
 }

@@ -1,0 +1,32 @@
+import Logging
+import SesameService
+
+extension SesameDaemon {
+    /// `provisioning.token_file`, read once at start: the token, or nil with a warning naming
+    /// the path when the file cannot be used (an empty file is not worth a warning). The token
+    /// itself is never logged.
+    static func provisioningToken(_ configuration: DaemonConfiguration, logger: Logger) -> String? {
+        switch ProvisioningToken.read(configuration.provisioningToken) {
+        case .notConfigured:
+            return nil
+        case .token(let token):
+            return token
+        case .empty(let path):
+            logger.info("provisioning.token_file \(path) is empty: nothing to provision")
+            return nil
+        case .unusable(let warning):
+            logger.warning("\(warning)")
+            return nil
+        }
+    }
+
+    /// Signs the machine in with the provisioning token, in the background so that readiness
+    /// does not wait for the backend. The service decides whether it applies (only a guest, or
+    /// nobody, is replaced) and retries nothing: a refused token leaves the session as it was.
+    static func provision(_ token: String, service: SessionService, logger: Logger) async {
+        // Issue 20's service side (SessionService.provision(customToken:), which logs the
+        // outcome and retries while the backend is unreachable) replaces the warning with:
+        // _ = await service.provision(customToken: token)
+        logger.warning("provisioning.token_file is set, but this build's session service cannot provision yet")
+    }
+}
