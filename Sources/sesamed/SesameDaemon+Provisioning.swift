@@ -22,11 +22,9 @@ extension SesameDaemon {
 
     /// Signs the machine in with the provisioning token, in the background so that readiness
     /// does not wait for the backend. The service decides whether it applies (only a guest, or
-    /// nobody, is replaced) and retries nothing: a refused token leaves the session as it was.
+    /// nobody, is replaced), retries while the backend cannot be reached, and logs the outcome
+    /// (never the token); a refused token leaves the session as it was.
     static func provision(_ token: String, service: SessionService, logger: Logger) async {
-        // Issue 20's service side (SessionService.provision(customToken:), which logs the
-        // outcome and retries while the backend is unreachable) replaces the warning with:
-        // _ = await service.provision(customToken: token)
-        logger.warning("provisioning.token_file is set, but this build's session service cannot provision yet")
+        _ = await service.provision(customToken: token)
     }
 }

@@ -95,7 +95,7 @@ struct SesameDaemon: AsyncParsableCommand {
         let backend = BackendFactory.make(configuration)
         let service = SessionService(
             provider: backend.provider, store: store, directory: backend.directory,
-            // deviceAuthorization: backend.deviceAuthorization,  // issue 20's service side enables this line
+            deviceAuthorization: backend.deviceAuthorization,
             clock: SystemWallClock(),
             configuration: SessionServiceConfiguration(
                 anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
