@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-node fuzz bench soak \
+	test-first-hour test-node test-browser fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
@@ -34,7 +34,7 @@ help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python and Node clients,"
-	@echo "             and README.md's commands against make run: make test-first-hour)"
+	@echo "             the browser sign-in in headless Chromium, and README.md's commands against make run: make test-first-hour)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"
@@ -57,7 +57,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-first-hour
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-first-hour
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -76,6 +76,10 @@ test-node:
 
 test-fuzz:
 	scripts/fuzz.sh 30
+
+# The browser sign-in flow in headless Chromium (WebDriver), on both backends (tests/browser).
+test-browser:
+	tests/browser/run.sh "$(BUILD_DIR)"
 
 # README.md's commands against `make run` on both backends, with a restart (scripts/first-hour.sh).
 test-first-hour:
