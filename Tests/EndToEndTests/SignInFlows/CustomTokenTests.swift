@@ -28,7 +28,9 @@ struct CustomTokenTests {
         }
     }
 
-    @Test("a malformed, expired or reused token: invalid-custom-token, the guest as it was", arguments: TestBackend.allCases)
+    @Test(
+        "a malformed, expired or reused token: invalid-custom-token, the guest as it was",
+        arguments: TestBackend.allCases)
     func refusedTokens(backend: TestBackend) async throws {
         try await withDaemon(backend: backend) { emulator, daemon, client, watch in
             let before = try await client.state()

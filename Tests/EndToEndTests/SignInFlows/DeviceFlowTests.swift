@@ -43,7 +43,8 @@ struct DeviceFlowTests {
             let first = try await client.startSignIn(providerId: "google.com", flow: "device")
             try await emulator.approveDevice(
                 providerId: "google.com", userCode: try #require(first.userCode), email: "eve@example.com")
-            let account = try #require(try await client.awaitSignIn(flowId: first.flowId, timeout: .seconds(60)).state.user?.uid)
+            let account = try #require(
+                try await client.awaitSignIn(flowId: first.flowId, timeout: .seconds(60)).state.user?.uid)
             _ = try await client.signOut()
             try await watch.waitFor("anonymous-created")
             let guest = try #require(try await client.state().user?.uid)

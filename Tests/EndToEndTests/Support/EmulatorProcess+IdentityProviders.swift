@@ -39,7 +39,8 @@ extension EmulatorProcess {
     func supabaseMagicLinkHash(email: String) async throws -> String {
         let (status, body) = try await supabaseRequest(
             "POST", "/auth/v1/admin/generate_link", json: ["type": "magiclink", "email": .string(email)])
-        guard status == 200, let hash = body["hashed_token"]?.stringValue ?? body["properties"]?["hashed_token"]?.stringValue
+        guard status == 200,
+            let hash = body["hashed_token"]?.stringValue ?? body["properties"]?["hashed_token"]?.stringValue
         else { throw HarnessError("generate_link: \(status) \(body.jsonString)") }
         return hash
     }
