@@ -57,7 +57,9 @@ struct SocketLimitsTests {
                 try rawCall(daemon.socketPath, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#)
             }
             #expect(answer["result"] != nil)
-            #expect(ContinuousClock.now - start < .seconds(2))
+            // Answered while the 200 peers' backlog stays parked: a liveness bound, generous enough
+            // for a loaded 2-core CI machine (the measured time is printed below).
+            #expect(ContinuousClock.now - start < .seconds(10))
             print(
                 "200 non-reading peers: resident \(before) KiB before, \(after) KiB after, hello in \(ContinuousClock.now - start)"
             )
