@@ -45,13 +45,13 @@ if ! "${as_server[@]}" "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/server.log" -w
     exit 1
 fi
 
-sql() { # sql USER FILE: runs FILE as USER, stopping at the first error.
-    psql -X -q -v ON_ERROR_STOP=1 -h "$WORK" -d postgres -U "$1" -f "$2"
+sql() { # sql USER FILE: runs FILE as USER in one transaction (as the SQL editor does), stopping at the first error.
+    psql -X -q -v ON_ERROR_STOP=1 --single-transaction -h "$WORK" -d postgres -U "$1" -f "$2"
 }
 sql supabase_admin "$HERE/supabase-auth-stand-in.sql"
 python3 "$HERE/extract_sql.py" "$ROOT/docs/providers.md" >"$WORK/providers.sql"
 sql postgres "$WORK/providers.sql"
 
 cd "$HERE"
-SESAME_PG_SOCKET_DIR="$WORK" PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_providers_sql
+SESAME_PG_SOCKET_DIR="$WORK" PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_extract_sql test_providers_sql
 echo "tests/sql: done in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
