@@ -15,9 +15,10 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 PG_BIN=/usr/lib/postgresql/15/bin
 
 # initdb refuses to run as root: as root the server runs as the `postgres` system user
-# (created by the package), otherwise as whoever runs this.
+# (created by the package), otherwise as whoever runs this. The folder is under /tmp (not
+# $TMPDIR): the server's user must reach it, and a socket's path must stay under 108 bytes.
 as_server=()
-WORK="$(mktemp -d "${TMPDIR:-/tmp}/sesame-sql.XXXXXX")"
+WORK="$(mktemp -d /tmp/sesame-sql.XXXXXX)"
 if [ "$(id -u)" -eq 0 ]; then
     as_server=(runuser -u postgres --)
     chown postgres: "$WORK"
