@@ -4,8 +4,8 @@
 # folder gets a stand-in for Supabase's auth schema and roles (supabase-auth-stand-in.sql), then
 # exactly the ```sql blocks of docs/providers.md (extract_sql.py), applied as `postgres` as the
 # SQL editor does; test_providers_sql.py then acts as `anon` and `authenticated` users through
-# the `authenticator` role as PostgREST does. The cluster and its folder are removed at the end,
-# also on failure.
+# the `authenticator` role as PostgREST does (test_extract_sql.py checks the extractor). The
+# cluster and its folder are removed at the end, also on failure.
 # Usage: tests/sql/run.sh
 set -euo pipefail
 started=$(date +%s%N)
