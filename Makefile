@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-node test-browser fuzz bench soak \
+	test-first-hour test-node test-browser test-sql fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
@@ -57,7 +57,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-first-hour
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour
 
 test-swift:
 	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
@@ -80,6 +80,10 @@ test-fuzz:
 # The browser sign-in flow in headless Chromium (WebDriver), on both backends (tests/browser).
 test-browser:
 	tests/browser/run.sh "$(BUILD_DIR)"
+
+# The Supabase SQL of docs/providers.md on a throwaway PostgreSQL 15 cluster, as anon and as users (tests/sql).
+test-sql:
+	tests/sql/run.sh
 
 # README.md's commands against `make run` on both backends, with a restart (scripts/first-hour.sh).
 test-first-hour:

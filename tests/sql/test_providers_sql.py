@@ -1,0 +1,254 @@
+"""The Supabase SQL of docs/providers.md, checked on PostgreSQL as PostgREST would run it.
+
+tests/sql/run.sh starts the cluster, applies the auth stand-in and the page's SQL, and runs
+these with SESAME_PG_SOCKET_DIR set. Each API call is one transaction of the `authenticator`
+role that switches to `anon` or `authenticated` and sets `request.jwt.claims` locally, as
+PostgREST does for a request; `admin` (the bootstrap superuser) sets up users and reads the
+truth. Every test makes its own users and names, so the tests are independent.
+"""
+
+import json
+import os
+import re
+import subprocess
+import unittest
+import uuid
+
+SOCKET_DIR = os.environ["SESAME_PG_SOCKET_DIR"]
+DENIED = "42501"  # insufficient_privilege: PostgREST's 401/403
+TAKEN = "23505"  # unique_violation: PostgREST's 409
+
+
+class SQLError(Exception):
+    def __init__(self, sqlstate):
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def psql(user, script):
+    """Runs SCRIPT as USER; returns the rows printed (fields split on '|')."""
+    result = subprocess.run(
+        ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+         "-h", SOCKET_DIR, "-d", "postgres", "-U", user, "-f", "-"],
+        input="\\set VERBOSITY sqlstate\n" + script,
+        capture_output=True, text=True, timeout=30, check=False)
+    if result.returncode == 3:
+        match = re.search(r"ERROR:\s+([0-9A-Z]{5})", result.stderr)
+        if match:
+            raise SQLError(match.group(1))
+    if result.returncode != 0:
+        raise RuntimeError(f"psql failed ({result.returncode}): {result.stderr}")
+    return [line.split("|") for line in result.stdout.splitlines() if line]
+
+
+def lit(value):
+    return "null" if value is None else "'" + str(value).replace("'", "''") + "'"
+
+
+def request(role, claims, statement):
+    return psql("authenticator", (
+        "begin;\n"
+        f"set local role {role};\n"
+        f"set local request.jwt.claims = {lit(json.dumps(claims))};\n"
+        f"{statement};\n"
+        "commit;\n"))
+
+
+def as_user(uid, statement, anonymous=False):
+    claims = {"sub": uid, "role": "authenticated", "aud": "authenticated", "is_anonymous": anonymous}
+    return request("authenticated", claims, statement)
+
+
+def as_anon(statement):
+    return request("anon", {"role": "anon"}, statement)
+
+
+def admin(statement):
+    return psql("supabase_admin", statement + ";\n")
+
+
+def new_user(anonymous=False):
+    uid = str(uuid.uuid4())
+    email = None if anonymous else f"{uid[:8]}@example.com"
+    admin(f"insert into auth.users (id, email, is_anonymous) values ({lit(uid)}, {lit(email)}, {anonymous})")
+    return uid
+
+
+def new_key():
+    return "name-" + uuid.uuid4().hex[:12]
+
+
+# The statements PostgREST makes of the adapter's requests (SupabaseUsernameDirectory).
+def claim(key, uid):  # POST /usernames {key, uid}
+    return f"insert into public.usernames (key, uid) values ({lit(key)}, {lit(uid)})"
+
+
+def release(key, uid):  # DELETE /usernames?key=eq.K&uid=eq.U
+    return (f"with gone as (delete from public.usernames where key = {lit(key)} and uid = {lit(uid)}"
+            " returning 1) select count(*) from gone")
+
+
+def owner_lookup(key):  # GET /usernames?key=eq.K&select=uid
+    return f"select uid from public.usernames where key = {lit(key)}"
+
+
+def details_lookup(uid):  # GET /username_details?uid=eq.U&select=username,email
+    return f"select username, coalesce(email, '') from public.username_details where uid = {lit(uid)}"
+
+
+def set_details(uid, username, email):  # POST /username_details, resolution=merge-duplicates
+    return ("insert into public.username_details (uid, username, email) values "
+            f"({lit(uid)}, {lit(username)}, {lit(email)}) on conflict (uid) do update set "
+            "username = excluded.username, email = excluded.email")
+
+
+def owner(key):
+    rows = admin(owner_lookup(key))
+    return rows[0][0] if rows else None
+
+
+def details(uid):
+    rows = admin(details_lookup(uid))
+    return tuple(rows[0]) if rows else None
+
+
+def user_exists(uid):
+    return admin(f"select count(*) from auth.users where id = {lit(uid)}") == [["1"]]
+
+
+class SQLTestCase(unittest.TestCase):
+    def assertRefused(self, sqlstate, call, *args, **kwargs):
+        with self.assertRaises(SQLError) as refused:
+            call(*args, **kwargs)
+        self.assertEqual(refused.exception.sqlstate, sqlstate)
+
+
+class UsernameClaimTests(SQLTestCase):
+    def test_a_user_claims_a_free_name(self):
+        a, key = new_user(), new_key()
+        as_user(a, claim(key, a))
+        self.assertEqual(owner(key), a)
+
+    def test_a_guest_claims_a_name_with_its_own_uid(self):
+        guest, key = new_user(anonymous=True), new_key()
+        as_user(guest, claim(key, guest), anonymous=True)
+        self.assertEqual(owner(key), guest)
+
+    def test_a_taken_name_is_23505_and_keeps_its_holder(self):
+        a, b, key = new_user(), new_user(), new_key()
+        as_user(a, claim(key, a))
+        self.assertRefused(TAKEN, as_user, b, claim(key, b))
+        self.assertEqual(owner(key), a)
+
+    def test_a_name_cannot_be_claimed_for_another_user(self):
+        a, b = new_user(), new_user()
+        free, taken = new_key(), new_key()
+        as_user(a, claim(taken, a))
+        self.assertRefused(DENIED, as_user, b, claim(free, a))
+        self.assertRefused(DENIED, as_user, b, claim(taken, a))
+        self.assertIsNone(owner(free))
+        self.assertEqual(owner(taken), a)
+
+    def test_anon_cannot_claim(self):
+        a, key = new_user(), new_key()
+        self.assertRefused(DENIED, as_anon, claim(key, a))
+        self.assertIsNone(owner(key))
+
+    def test_nobody_can_reassign_a_held_name(self):
+        a, b, key = new_user(), new_user(), new_key()
+        as_user(a, claim(key, a))
+        take = f"update public.usernames set uid = {lit(b)} where key = {lit(key)} returning key"
+        self.assertEqual(as_user(b, take), [])
+        self.assertEqual(as_user(a, take), [])
+        self.assertEqual(owner(key), a)
+
+    def test_only_the_holder_frees_a_name(self):
+        a, b, key = new_user(), new_user(), new_key()
+        as_user(a, claim(key, a))
+        self.assertEqual(as_user(b, release(key, a)), [["0"]])
+        self.assertEqual(as_user(b, f"delete from public.usernames where key = {lit(key)} returning key"), [])
+        self.assertEqual(as_anon(release(key, a)), [["0"]])
+        self.assertEqual(owner(key), a)
+        self.assertEqual(as_user(a, release(key, a)), [["1"]])
+        self.assertIsNone(owner(key))
+        as_user(b, claim(key, b))
+        self.assertEqual(owner(key), b)
+
+
+class UsernameReadTests(SQLTestCase):
+    def test_anyone_reads_who_holds_a_name(self):
+        a, b, key = new_user(), new_user(), new_key()
+        as_user(a, claim(key, a))
+        self.assertEqual(as_anon(owner_lookup(key)), [[a]])
+        self.assertEqual(as_user(b, owner_lookup(key)), [[a]])
+        self.assertEqual(as_anon(owner_lookup(new_key())), [])
+
+    def test_anyone_reads_a_users_name_and_email(self):
+        a, b = new_user(), new_user()
+        as_user(a, set_details(a, "NASA Fan", "a@example.com"))
+        self.assertEqual(as_anon(details_lookup(a)), [["NASA Fan", "a@example.com"]])
+        self.assertEqual(as_user(b, details_lookup(a)), [["NASA Fan", "a@example.com"]])
+
+
+class UsernameDetailsTests(SQLTestCase):
+    def test_a_user_writes_and_rewrites_own_details(self):
+        a = new_user()
+        as_user(a, set_details(a, "Alice", "a@example.com"))
+        self.assertEqual(details(a), ("Alice", "a@example.com"))
+        as_user(a, set_details(a, "ALICE", None))  # deleteAccount rewrites it without the email
+        self.assertEqual(details(a), ("ALICE", ""))
+
+    def test_a_user_cannot_write_anothers_details(self):
+        a, b = new_user(), new_user()
+        self.assertRefused(DENIED, as_user, b, set_details(a, "Mallory", "b@example.com"))
+        self.assertIsNone(details(a))
+        as_user(a, set_details(a, "Alice", "a@example.com"))
+        self.assertRefused(DENIED, as_user, b, set_details(a, "Mallory", "b@example.com"))
+        overwrite = f"update public.username_details set email = 'b@example.com' where uid = {lit(a)} returning uid"
+        self.assertEqual(as_user(b, overwrite), [])
+        self.assertEqual(details(a), ("Alice", "a@example.com"))
+
+    def test_a_user_cannot_move_own_details_to_another_uid(self):
+        a, b = new_user(), new_user()
+        as_user(a, set_details(a, "Alice", "a@example.com"))
+        move = f"update public.username_details set uid = {lit(b)} where uid = {lit(a)}"
+        self.assertRefused(DENIED, as_user, a, move)
+        self.assertEqual(details(a), ("Alice", "a@example.com"))
+        self.assertIsNone(details(b))
+
+    def test_anon_cannot_write_details(self):
+        a = new_user()
+        self.assertRefused(DENIED, as_anon, set_details(a, "Alice", "a@example.com"))
+        self.assertIsNone(details(a))
+
+
+class DeleteUserTests(SQLTestCase):
+    def test_delete_user_deletes_only_the_caller_and_their_names(self):
+        a, b = new_user(), new_user()
+        a_key, b_key = new_key(), new_key()
+        for uid, key in ((a, a_key), (b, b_key)):
+            as_user(uid, claim(key, uid))
+            as_user(uid, set_details(uid, key, f"{key}@example.com"))
+        as_user(a, "select public.delete_user()")
+        self.assertFalse(user_exists(a))
+        self.assertIsNone(owner(a_key))
+        self.assertIsNone(details(a))
+        self.assertTrue(user_exists(b))
+        self.assertEqual(owner(b_key), b)
+        self.assertEqual(details(b), (b_key, f"{b_key}@example.com"))
+
+    def test_anon_cannot_call_delete_user(self):
+        a, key = new_user(), new_key()
+        as_user(a, claim(key, a))
+        self.assertRefused(DENIED, as_anon, "select public.delete_user()")
+        self.assertTrue(user_exists(a))
+        self.assertEqual(owner(key), a)
+
+    def test_only_authenticated_users_may_execute_delete_user(self):
+        rows = admin("select r, has_function_privilege(r, 'public.delete_user()', 'execute') "
+                     "from unnest(array['anon', 'authenticated', 'authenticator']) as r order by r")
+        self.assertEqual(rows, [["anon", "f"], ["authenticated", "t"], ["authenticator", "f"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
