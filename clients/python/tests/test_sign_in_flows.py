@@ -173,7 +173,22 @@ def test_the_daemon_refuses_a_custom_token_it_cannot_use(daemon: Daemon) -> None
     before = sesame.state()
     with pytest.raises(AuthenticationError) as refused:
         sesame.sign_in_with_custom_token("not-a-custom-token")
-    # operation-not-allowed where the backend takes no custom tokens; invalid-custom-token once it does.
-    assert refused.value.reason in ("invalid-custom-token", "operation-not-allowed")
+    assert refused.value.reason == "invalid-custom-token"
+    assert isinstance(refused.value, InvalidCustomToken)
     assert "not-a-custom-token" not in str(refused.value)
     assert sesame.state().uid == before.uid
+
+
+def test_a_device_flow_approved_at_the_emulator_links_the_guest(daemon: Daemon) -> None:
+    daemon.emulator.request("POST", "/emulator/v1/idp/config", {"intervalSeconds": 1})
+    sesame = daemon.client()
+    guest = sesame.state().uid
+    flow = sesame.start_sign_in("google.com", "device")
+    assert flow.status == "pending" and flow.user_code
+    assert sesame.state().sign_in_prompt is not None
+    daemon.emulator.request("POST", "/emulator/v1/idp/google.com/device/approve",
+                            {"userCode": flow.user_code, "email": "py-device@example.com"})
+    result = sesame.await_sign_in(flow.flow_id, wait=60)
+    assert result.merge is None
+    assert result.state.uid == guest and result.state.status == "authenticated"
+    assert result.state.sign_in_prompt is None
