@@ -273,6 +273,10 @@ user_uid=$(sed -n 's/.*"uid":"\([^"]*\)".*/\1/p' <<< "$out")
 check "user instance: alice's own guest ($user_uid), not the system session" eval '[ -n "$user_uid" ] && [ "$user_uid" != "$uid" ]'
 check "user instance: sesamed.service active in alice's manager" test "$(as alice "${user_env[@]}" systemctl --user show -p ActiveState --value sesamed.service)" = active
 
+# --- Fleet enrolment: a custom token as a systemd credential (scripts/test-systemd-fleet.sh) ---
+# shellcheck source=scripts/test-systemd-fleet.sh
+. "$(dirname "$0")/test-systemd-fleet.sh"
+
 # --- Clean stop ------------------------------------------------------------------------------
 on systemd-analyze log-level debug
 pid=$(on systemctl show -p MainPID --value sesamed.service)
