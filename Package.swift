@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "SesameCore", "SesameHTTP", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
             ],
             swiftSettings: strict

@@ -2,32 +2,32 @@ import Logging
 import Synchronization
 
 /// A `LogHandler` that keeps every line (message and metadata) for inspection. Bound to one
-/// `Logger` instance; nothing is bootstrapped globally.
-struct RecordingLogHandler: LogHandler {
-    final class Storage: Sendable {
+/// `Logger` instance; nothing is bootstrapped globally. For tests that check what is (not) logged.
+public struct RecordingLogHandler: LogHandler {
+    public final class Storage: Sendable {
         private let lines = Mutex<[String]>([])
 
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-        var all: [String] { lines.withLock { $0 } }
+        public func append(_ line: String) { lines.withLock { $0.append(line) } }
+        public var all: [String] { lines.withLock { $0 } }
     }
 
-    let storage: Storage
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
+    public let storage: Storage
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .trace
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    public func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         storage.append("\(event.level) \(event.message) \(rendered)")
     }
 
     /// A logger at trace level writing into a fresh storage.
-    static func logger() -> (Logger, Storage) {
+    public static func logger() -> (Logger, Storage) {
         let storage = Storage()
         return (Logger(label: "test", factory: { _ in RecordingLogHandler(storage: storage) }), storage)
     }
