@@ -3,17 +3,16 @@ import Hummingbird
 import SesameLocalAPI
 
 /// The Realtime Database REST subset (reference §9): `GET`, `PUT`, `PATCH`, `POST`, `DELETE` on
-/// `/<path>.json`, namespaces by `?ns=`, ETags and `if-match`, `print=silent`, `shallow=true`.
+/// `/<path>.json`, namespaces by `?ns=`, ETags and `if-match`, `print=silent`, `shallow=true`,
+/// queries (``DatabaseQuery``).
 /// Every request is allowed (no rules); `auth=` and `Authorization` are accepted and ignored.
 struct DatabaseEndpoints: EmulatorEndpoints {
     let state: DatabaseState
     let defaultNamespace: String
     /// The port's clock skew (fault `clockSkewSeconds`), read by ``state``'s clock.
     let clockSkew: ClockSkew
-
-    static let unsupportedQueries = [
-        "orderBy", "equalTo", "startAt", "endAt", "limitToFirst", "limitToLast", "startAfter", "endBefore",
-    ]
+    /// How often a streaming `GET` sends `keep-alive`.
+    var keepAliveInterval: Duration = .seconds(30)
 
     func callKey(for request: EmulatorRequest, route: String?) -> String? {
         route == nil ? nil : Self.effectiveMethod(request)
@@ -35,8 +34,13 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         clockSkew.set(seconds: settings.clockSkewSeconds)
     }
 
-    // Routes: the default catch-all (every path, the handler reads it itself), see
-    // ``EmulatorEndpoints/addRoutes(to:)``.
+    // Routes: every path (the handler reads it itself); a `GET` asking for
+    // `text/event-stream` streams (DatabaseEndpoints+Streaming.swift).
+
+    /// The namespace a request names with `?ns=`, else the project's default database.
+    func namespace(of request: EmulatorRequest) -> String {
+        request.query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
+    }
 
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
         if request.method == "POST", let override = request.header("x-http-method-override") {
@@ -46,7 +50,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     }
 
     func respond(to request: EmulatorRequest) async throws(DatabaseError) -> EmulatorReply {
-        let namespace = request.query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
+        let namespace = namespace(of: request)
         let method = Self.effectiveMethod(request)
         if request.path == "/" && method == "GET" && request.query.isEmpty {
             return .json(["databaseEmulator": ["ready": true]])
@@ -60,9 +64,6 @@ struct DatabaseEndpoints: EmulatorEndpoints {
                 return .json(["status": "ok"])
             default: throw DatabaseError(httpStatus: 405, message: "Method not allowed")
             }
-        }
-        for name in Self.unsupportedQueries where request.query[name] != nil {
-            throw DatabaseError(httpStatus: 400, message: "\(name) queries are not supported by sesame-emulator")
         }
         let path = try DatabasePath(urlPath: request.path)
         let silent = request.query["print"] == "silent"
@@ -78,11 +79,17 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         switch method {
         case "GET":
             let (value, etag) = await state.read(namespace: namespace, path: path)
-            if let ifNoneMatch = request.header("if-none-match"), ifNoneMatch == etag {
-                return EmulatorReply(status: 304, headers: [("ETag", etag)], body: nil)
-            }
-            let shown = request.query["shallow"] == "true" ? DatabaseValue.shallow(value) : value
-            return answer(shown, etag: etag, includeETag: wantsETag)
+            let ifNoneMatch = request.header("if-none-match")
+            if ifNoneMatch == etag { return EmulatorReply(status: 304, headers: [("ETag", etag)], body: nil) }
+            let shown =
+                if let query = try DatabaseQuery(parameters: request.query) {
+                    query.apply(to: value)
+                } else if request.query["shallow"] == "true" {
+                    DatabaseValue.shallow(value)
+                } else {
+                    value
+                }
+            return answer(shown, etag: etag, includeETag: wantsETag || ifNoneMatch != nil)
         case "PUT", "DELETE":
             let value = method == "PUT" ? try Self.parseBody(request.body, allowLenient: false) : .null
             switch try await state.write(namespace: namespace, path: path, value: value, ifMatch: ifMatch) {
@@ -91,22 +98,27 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             case .preconditionFailed(let current, let etag):
                 return .json(DatabaseValue.presentation(current), status: 412, headers: [("ETag", etag)])
             }
+        case "PATCH" where ifMatch != nil, "POST" where ifMatch != nil:
+            throw DatabaseError(httpStatus: 400, message: "if-match is supported only on PUT and DELETE requests.")
         case "PATCH":
             let value = try Self.parseBody(request.body, allowLenient: false)
             guard case .object(let children) = value else {
                 throw DatabaseError(
                     httpStatus: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
             }
-            try await state.update(namespace: namespace, path: path, children: children)
-            if silent { return EmulatorReply(status: 204, body: nil) }
-            return .json(value)
+            let etag = try await state.update(namespace: namespace, path: path, children: children)
+            let headers = wantsETag ? [("ETag", etag)] : []
+            if silent { return EmulatorReply(status: 204, headers: headers, body: nil) }
+            return .json(value, headers: headers)
         case "POST":
             let value = try Self.parseBody(request.body, allowLenient: false)
             let key = PushIdentifier.make(milliseconds: state.clock.milliseconds())
             let child = path.appending(DatabasePath(keys: [key]))
-            _ = try await state.write(namespace: namespace, path: child, value: value, ifMatch: nil)
-            if silent { return EmulatorReply(status: 204, body: nil) }
-            return .json(["name": .string(key)])
+            let written = try await state.write(namespace: namespace, path: child, value: value, ifMatch: nil)
+            var headers: [(String, String)] = []
+            if wantsETag, case .done(_, let etag) = written { headers = [("ETag", etag)] }
+            if silent { return EmulatorReply(status: 204, headers: headers, body: nil) }
+            return .json(["name": .string(key)], headers: headers)
         default:
             throw DatabaseError(httpStatus: 405, message: "Method not allowed")
         }

@@ -39,5 +39,13 @@ struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
 
     func appending(_ other: DatabasePath) -> DatabasePath { DatabasePath(keys: keys + other.keys) }
 
+    /// Whether `other` is this location or below it.
+    func contains(_ other: DatabasePath) -> Bool { other.keys.starts(with: keys) }
+
+    /// This location relative to `ancestor`, which must contain it.
+    func relative(to ancestor: DatabasePath) -> DatabasePath {
+        DatabasePath(keys: Array(keys.dropFirst(ancestor.keys.count)))
+    }
+
     var description: String { "/" + keys.joined(separator: "/") }
 }

@@ -8,6 +8,7 @@ actor DatabaseState {
     let clock: EmulatorClock
     private(set) var trees: [String: JSONValue] = [:]
     private var rules: [String: JSONValue] = [:]
+    private var listeners = DatabaseListeners()
 
     init(clock: EmulatorClock) { self.clock = clock }
 
@@ -36,12 +37,18 @@ actor DatabaseState {
             if etag != ifMatch { return .preconditionFailed(current, etag: etag) }
         }
         trees[namespace] = nil
-        trees[namespace] = DatabaseValue.replacing(in: root, at: path.keys[...], with: normalized)
+        let after = DatabaseValue.replacing(in: root, at: path.keys[...], with: normalized)
+        trees[namespace] = after
+        listeners.replaced(namespace: namespace, at: path, before: root, after: after)
         return .done(normalized, etag: DatabaseValue.etag(of: normalized))
     }
 
     /// Multi-location update: each key of `children` is a path relative to `path`.
-    func update(namespace: String, path: DatabasePath, children: [String: JSONValue]) throws(DatabaseError) {
+    /// - Returns: the ETag of the value now at `path`.
+    @discardableResult
+    func update(
+        namespace: String, path: DatabasePath, children: [String: JSONValue]
+    ) throws(DatabaseError) -> String {
         let now = clock.milliseconds()
         var changes: [(DatabasePath, JSONValue)] = []
         for (relative, child) in children {
@@ -49,12 +56,15 @@ actor DatabaseState {
             if sub.keys.isEmpty { throw .invalidKey(relative) }
             changes.append((path.appending(sub), try DatabaseValue.normalize(child, now: now)))
         }
-        var root = trees[namespace] ?? .null
+        let before = trees[namespace] ?? .null
+        var root = before
         trees[namespace] = nil
         for (location, value) in changes {
             root = DatabaseValue.replacing(in: root, at: location.keys[...], with: value)
         }
         trees[namespace] = root
+        listeners.patched(namespace: namespace, at: path, children: Array(children.keys), before: before, after: root)
+        return DatabaseValue.etag(of: DatabaseValue.child(of: root, at: path.keys[...]))
     }
 
     /// Stores security rules (`/.settings/rules.json`); they are kept but never enforced.
@@ -64,6 +74,24 @@ actor DatabaseState {
         rules[namespace] ?? ["rules": [".read": true, ".write": true]]
     }
 
-    /// Replaces every namespace (import).
-    func replaceAll(_ newTrees: [String: JSONValue]) { trees = newTrees }
+    /// Replaces every namespace (import); open streams end (clients reconnect and read anew).
+    func replaceAll(_ newTrees: [String: JSONValue]) {
+        trees = newTrees
+        listeners.removeAll()
+    }
+
+    /// Opens a stream of the location's events, starting with its current value; nil when too
+    /// many streams are open (``DatabaseListeners/maximumCount``).
+    func listen(namespace: String, path: DatabasePath) -> DatabaseListeners.Registration? {
+        let initial = DatabaseValue.child(of: trees[namespace] ?? .null, at: path.keys[...])
+        return listeners.add(namespace: namespace, path: path, initial: initial)
+    }
+
+    /// Ends a stream opened by ``listen(namespace:path:)``.
+    func stopListening(_ id: Int) { listeners.remove(id) }
+
+    /// Ends every stream (the emulator stops).
+    func stopAllListeners() { listeners.removeAll() }
+
+    var listenerCount: Int { listeners.count }
 }

@@ -1,0 +1,68 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ServiceLifecycle
+import SesameLocalAPI
+
+/// Streaming `GET` (`Accept: text/event-stream`): a `put` of the location's value at `/`, then a
+/// `put` or `patch` for each write that changes it (paths relative to the location), and a
+/// `keep-alive` after ``keepAliveInterval`` of silence. The stream ends when the client goes,
+/// when it stops reading (``DatabaseListeners``), and when the emulator stops.
+extension DatabaseEndpoints {
+    func addRoutes(to router: Router<EmulatorRequestContext>) {
+        for path: RouterPath in ["/", "**"] {
+            router.on(path, method: .get) { request, context -> Response in
+                let head = context.head ?? EmulatorRequest(head: request)
+                if head.header("accept")?.contains("text/event-stream") == true {
+                    return try await stream(head)
+                }
+                return try await respond(to: head).response
+            }
+            for method in [HTTPRequest.Method.head, .put, .patch, .post, .delete] {
+                router.route(path, method) { request in try await respond(to: request) }
+            }
+        }
+    }
+
+    func stream(_ request: EmulatorRequest) async throws(DatabaseError) -> Response {
+        let path = try DatabasePath(urlPath: request.path)
+        if try DatabaseQuery(parameters: request.query) != nil {
+            throw DatabaseError(
+                httpStatus: 400, message: "Queries on streaming GETs are not supported by sesame-emulator.")
+        }
+        guard let registration = await state.listen(namespace: namespace(of: request), path: path) else {
+            throw DatabaseError(
+                httpStatus: 503,
+                message: "Too many streaming listeners (at most \(DatabaseListeners.maximumCount) at once).")
+        }
+        let state = state
+        let interval = keepAliveInterval
+        var fields = HTTPFields()
+        fields[.contentType] = "text/event-stream"
+        fields[.cacheControl] = "no-cache"
+        let body = ResponseBody { writer in
+            let keepAlive = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: interval)
+                    registration.continuation.yield(.keepAlive)
+                }
+            }
+            defer { keepAlive.cancel() }
+            do {
+                try await withGracefulShutdownHandler {
+                    for await event in registration.events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                } onGracefulShutdown: {
+                    registration.continuation.finish()
+                }
+            } catch {
+                await state.stopListening(registration.id)
+                throw error
+            }
+            await state.stopListening(registration.id)
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: fields, body: body)
+    }
+}
