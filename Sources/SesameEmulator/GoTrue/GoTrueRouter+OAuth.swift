@@ -77,9 +77,24 @@ extension GoTrueRouter {
                 target,
                 GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code"))
         }
+        // An OIDC provider's answer carries an ID token; GitHub's is an access token alone, so the
+        // identity is looked up with it, as GoTrue asks GitHub's user API.
+        var claims = tokens.identity.claims
+        if tokens.idToken == nil {
+            let fakeId = (try? GoTrueStore.fakeProviderId(for: flow.provider)) ?? ""
+            guard let identity = await identityProvider.identity(forAccessToken: tokens.accessToken, providerId: fakeId)
+            else {
+                return Self.redirectError(
+                    target,
+                    GoTrueError(
+                        httpStatus: 500, code: "unexpected_failure",
+                        message: "Error getting user profile from external provider"))
+            }
+            claims = identity.claims
+        }
         do {
             switch try await store.completeFlow(
-                state, claims: tokens.identity.claims, providerAccessToken: tokens.accessToken,
+                state, claims: claims, providerAccessToken: tokens.accessToken,
                 issuer: origin + Self.prefix)
             {
             case .authCode(let authCode):

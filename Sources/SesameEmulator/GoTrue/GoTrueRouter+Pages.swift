@@ -33,7 +33,7 @@ extension GoTrueRouter {
             "external": [
                 "anonymous_users": .bool(configuration.anonymousSignIns), "email": true, "phone": false,
                 "google": true, "apple": true, "azure": true, "facebook": true, "keycloak": true, "kakao": true,
-                "github": false,
+                "github": true,
             ],
             "disable_signup": false, "mailer_autoconfirm": .bool(configuration.autoconfirm),
             "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,

@@ -62,7 +62,12 @@ struct GoTrueRouter: Sendable {
 
     func add(to router: Router<EmulatorRequestContext>) {
         on(router, "health", .get, open: true) { _, _ throws(GoTrueError) in
-            .json(["version": "sesame-emulator", "name": "GoTrue", "description": "GoTrue-compatible emulator"])
+            // GoTrue's own words (api.go HealthCheck); the version is the emulator's.
+            .json(
+                [
+                    "version": .string(SesameVersion.current), "name": "GoTrue",
+                    "description": "GoTrue is a user registration and authentication API",
+                ])
         }
         on(router, "settings", .get) { _, _ throws(GoTrueError) in .json(await settings()) }
         on(router, "signup", .post) { request, call throws(GoTrueError) in
@@ -73,6 +78,11 @@ struct GoTrueRouter: Sendable {
         on(router, "token", .post) { request, call throws(GoTrueError) in try await token(request, call) }
         on(router, "otp", .post) { request, call throws(GoTrueError) in
             .json(try await store.sendOTP(try Self.body(OTPBody.self, request), origin: call.origin))
+        }
+        on(router, "resend", .post) { request, call throws(GoTrueError) in
+            .json(
+                try await store.resend(
+                    try Self.body(ResendBody.self, request), origin: call.origin, redirectTo: Self.redirectTo(request)))
         }
         on(router, "verify", .post, open: true) { request, call throws(GoTrueError) in
             .json(try await store.verify(try Self.body(VerifyBody.self, request), issuer: call.issuer).session)
@@ -97,33 +107,7 @@ struct GoTrueRouter: Sendable {
         }
         addAdminRoutes(to: router)
         addOAuthRoutes(to: router)
-    }
-
-    /// `/admin/*`, behind a service_role bearer.
-    private func addAdminRoutes(to router: Router<EmulatorRequestContext>) {
-        on(router, "admin/users", .get, admin: true) { request, _ throws(GoTrueError) in
-            let page = request.query["page"].flatMap(Int.init) ?? 1
-            let perPage = min(1000, max(1, request.query["per_page"].flatMap(Int.init) ?? 50))
-            let (body, total) = await store.listUsers(page: page, perPage: perPage)
-            return .json(body, headers: [("x-total-count", String(total))])
-        }
-        on(router, "admin/users", .post, admin: true) { request, _ throws(GoTrueError) in
-            .json(try await store.adminCreateUser(try Self.body(AdminUserBody.self, request)))
-        }
-        on(router, "admin/generate_link", .post, admin: true) { request, call throws(GoTrueError) in
-            .json(try await store.generateLink(try Self.body(GenerateLinkBody.self, request), origin: call.origin))
-        }
-        on(router, "admin/users/{id}", .get, admin: true) { request, _ throws(GoTrueError) in
-            .json(try await store.adminUser(request.parameters["id"] ?? "").json)
-        }
-        on(router, "admin/users/{id}", .put, admin: true) { request, _ throws(GoTrueError) in
-            .json(
-                try await store.adminUpdateUser(
-                    request.parameters["id"] ?? "", try Self.body(AdminUserBody.self, request)))
-        }
-        on(router, "admin/users/{id}", .delete, admin: true) { request, _ throws(GoTrueError) in
-            .json(try await store.adminDeleteUser(request.parameters["id"] ?? ""))
-        }
+        addDisabledRoutes(to: router)
     }
 
     /// Adds `/auth/v1/<subpath>`: the gateway's key check (unless `open`: Kong's open routes,

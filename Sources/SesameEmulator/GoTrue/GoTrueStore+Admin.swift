@@ -3,9 +3,10 @@ import SesameLocalAPI
 
 /// `/admin/users` (create, list, get, update, delete); the caller is checked by the router.
 extension GoTrueStore {
-    /// `GET /admin/users?page=&per_page=`: oldest first; returns the page and the total count.
+    /// `GET /admin/users?page=&per_page=`: newest first (`created_at` descending, ties by `id`
+    /// descending, as GoTrue's keyset order); returns one page and the total count.
     func listUsers(page: Int, perPage: Int) -> (JSONValue, Int) {
-        let all = users.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        let all = users.values.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
         let start = min(all.count, max(0, page - 1) * perPage)
         let slice = all[start..<min(all.count, start + perPage)]
         return (["users": .array(slice.map(\.json)), "aud": "authenticated"], all.count)

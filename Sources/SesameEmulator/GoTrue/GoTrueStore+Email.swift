@@ -28,7 +28,9 @@ extension GoTrueStore {
         switch type {
         case "recovery", "magiclink": users[userId]?.recoverySentAt = at
         case "email_change", "email_change_current": users[userId]?.emailChangeSentAt = at
-        case "invite": users[userId]?.invitedAt = at
+        case "invite":
+            users[userId]?.invitedAt = at
+            users[userId]?.confirmationSentAt = at
         default: users[userId]?.confirmationSentAt = at
         }
         guard mailed else { return code }
@@ -50,7 +52,7 @@ extension GoTrueStore {
     func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
             if body.phone?.isEmpty == false {
-                throw .unprocessable("phone_provider_disabled", "Unsupported phone provider")
+                throw .phoneProviderDisabled("Unsupported phone provider")
             }
             throw .validation("An email address or phone number is required")
         }
@@ -131,10 +133,9 @@ extension GoTrueStore {
         user.updatedAt = now
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
-        let method =
-            ["signup": "otp", "invite": "invite", "magiclink": "magiclink", "recovery": "recovery"][code.type]
-            ?? code.type
-        return (startSession(userId: user.id, method: method, issuer: issuer), code.redirectTo)
+        // GoTrue's verify.go issues every implicit-flow session with the `otp` method, whether the
+        // code was typed or its link followed (a `magiclink` entry belongs to the PKCE flow only).
+        return (startSession(userId: user.id, method: "otp", issuer: issuer), code.redirectTo)
     }
 
     static let otherHalfPending = "Confirmation link accepted. Please proceed to confirm link sent to the other email"

@@ -10,12 +10,12 @@ extension GoTrueStore {
     /// provider id behind each; `custom:<id>` maps to `<id>`.
     static let authorizeProviders: [String: String] = [
         "google": "google.com", "apple": "apple.com", "azure": "microsoft.com", "facebook": "facebook.com",
-        "keycloak": "keycloak", "kakao": "kakao",
+        "keycloak": "keycloak", "kakao": "kakao", "github": "github.com",
     ]
 
     /// Providers GoTrue knows but this emulator's configuration leaves disabled.
     static let disabledProviders: Set<String> = [
-        "bitbucket", "discord", "figma", "fly", "github", "gitlab", "linkedin", "linkedin_oidc", "notion", "snapchat",
+        "bitbucket", "discord", "figma", "fly", "gitlab", "linkedin", "linkedin_oidc", "notion", "snapchat",
         "spotify", "slack", "slack_oidc", "twitch", "twitter", "x", "vercel_marketplace", "workos", "zoom",
     ]
 
@@ -101,6 +101,11 @@ extension GoTrueStore {
             "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
         ]
         for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        if let login = claims["screen_name"] {
+            // GoTrue's GitHub provider: the login as `user_name` and `preferred_username`.
+            data["user_name"] = login
+            data["preferred_username"] = login
+        }
         let provider = flow.provider
         let identity = GoTrueIdentity(
             provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)

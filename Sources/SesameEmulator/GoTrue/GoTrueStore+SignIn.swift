@@ -14,7 +14,7 @@ extension GoTrueStore {
             users[user.id] = user
             return startSession(userId: user.id, method: "anonymous", issuer: issuer)
         }
-        if rawEmail.isEmpty { throw .unprocessable("phone_provider_disabled", "Phone signups are disabled") }
+        if rawEmail.isEmpty { throw .phoneProviderDisabled("Phone signups are disabled") }
         let email = try Self.validEmail(rawEmail)
         guard let password = body.password, !password.isEmpty else {
             throw .validation("Signup requires a valid password")
@@ -49,12 +49,19 @@ extension GoTrueStore {
 
     /// `POST /token?grant_type=password`.
     func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
-        guard let email = body.email, let password = body.password,
-            let user = user(byEmail: email), let stored = user.password, stored.matches(password)
-        else { throw .invalidCredentials }
-        if user.emailConfirmedAt == nil && !configuration.autoconfirm {
-            throw .badRequest("email_not_confirmed", "Email not confirmed")
+        let email = body.email ?? ""
+        let phone = body.phone ?? ""
+        if !email.isEmpty && !phone.isEmpty {
+            throw .validation("Only an email address or phone number should be provided on login.")
         }
+        if !phone.isEmpty { throw .phoneProviderDisabled("Phone logins are disabled", status: 422) }
+        if email.isEmpty { throw .validation("missing email or phone") }
+        guard let password = body.password, let user = user(byEmail: email), let stored = user.password,
+            stored.matches(password)
+        else { throw .invalidCredentials }
+        // GoTrue's token.go: an unconfirmed address cannot sign in, whatever autoconfirm says
+        // (autoconfirm confirms at sign-up; an admin-created user without email_confirm stays unconfirmed).
+        if user.emailConfirmedAt == nil { throw .badRequest("email_not_confirmed", "Email not confirmed") }
         if user.isBanned(at: now) { throw .badRequest("user_banned", "User is banned") }
         return startSession(userId: user.id, method: "password", issuer: issuer)
     }

@@ -13,7 +13,8 @@ struct GoTrueBrowserFlowTests {
 
     /// `/authorize` → the fake provider's page → its approval: answers the `/callback` URL.
     func toCallback(
-        _ emu: SupabaseTestEmulator, provider: String = "google", email: String, deny: Bool = false
+        _ emu: SupabaseTestEmulator, provider: String = "google", fakeId: String = "google.com", email: String,
+        deny: Bool = false
     ) async throws -> String {
         let authorize = PercentEncoding.url(
             emu.base + "/auth/v1/authorize",
@@ -25,9 +26,9 @@ struct GoTrueBrowserFlowTests {
             "GET", authorize, client: TestEmulator.noRedirects)
         #expect(start.status == 302, "\(start.json.jsonString)")
         let location = try #require(start.header("location"))
-        #expect(location.hasPrefix(emu.base + "/emulator/v1/idp/google.com/authorize?"))
+        #expect(location.hasPrefix(emu.base + "/emulator/v1/idp/\(fakeId)/authorize?"))
         #expect(FakeIdP.query(location)["redirect_uri"] == emu.base + "/auth/v1/callback")
-        let idp = FakeIdP(TestEmulator(emulator: emu.emulator, time: emu.time), "google.com", origin: emu.base)
+        let idp = FakeIdP(TestEmulator(emulator: emu.emulator, time: emu.time), fakeId, origin: emu.base)
         let back = try await idp.consent(location, email: email, deny: deny)
         #expect(back.status == 302)
         let callback = try #require(back.header("location"))
@@ -108,9 +109,9 @@ struct GoTrueBrowserFlowTests {
 
     @Test func disabledUnknownProvidersAndBadChallengesAreValidationFailed() async throws {
         try await SupabaseTestEmulator.with { emu in
-            let github = try await emu.call("GET", "/auth/v1/authorize?provider=github", apikey: nil)
-            #expect(github.status == 400 && github.goTrueCode == "validation_failed")
-            #expect(github.json["msg"] == "Unsupported provider: provider is not enabled")
+            let gitlab = try await emu.call("GET", "/auth/v1/authorize?provider=gitlab", apikey: nil)
+            #expect(gitlab.status == 400 && gitlab.goTrueCode == "validation_failed")
+            #expect(gitlab.json["msg"] == "Unsupported provider: provider is not enabled")
             let unknown = try await emu.call("GET", "/auth/v1/authorize?provider=nope", apikey: nil)
             #expect(unknown.json["msg"] == "Unsupported provider: Provider nope could not be found")
             let halfPKCE = try await emu.call(

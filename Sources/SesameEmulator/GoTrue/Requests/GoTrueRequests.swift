@@ -16,6 +16,7 @@ struct SignUpBody: Decodable, Sendable {
 /// `POST /token?grant_type=password`.
 struct PasswordGrantBody: Decodable, Sendable {
     var email: String?
+    var phone: String?
     var password: String?
 }
 

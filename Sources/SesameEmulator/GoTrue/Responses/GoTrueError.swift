@@ -79,6 +79,10 @@ extension GoTrueError {
     static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
     static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
+    /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
+    static func phoneProviderDisabled(_ message: String, status: Int = 400) -> GoTrueError {
+        GoTrueError(httpStatus: status, code: "phone_provider_disabled", message: message)
+    }
     static func validation(_ message: String) -> GoTrueError { badRequest("validation_failed", message) }
     static func badJSON(_ detail: String) -> GoTrueError {
         badRequest("bad_json", "Could not parse request body as JSON: \(detail)")

@@ -1,0 +1,78 @@
+import SesameLocalAPI
+
+/// `/resend` and the admin's `/invite`: mails sent again, or to a user the admin invites.
+extension GoTrueStore {
+    /// `POST /resend`, checked in the order of GoTrue's `resend.go`. An unknown address, a
+    /// confirmed signup or an email change no longer pending answers `{}` without a mail.
+    func resend(_ body: ResendBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
+        let type = body.type ?? ""
+        let email = body.email ?? ""
+        let phone = body.phone ?? ""
+        switch type {
+        case "signup", "email_change":
+            _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
+        case "sms", "phone_change":
+            break
+        default:
+            throw .validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+        if email.isEmpty && type == "signup" { throw .validation("Type provided requires an email address") }
+        if phone.isEmpty && type == "sms" { throw .validation("Type provided requires a phone number") }
+        if !email.isEmpty && !phone.isEmpty {
+            throw .validation("Only an email address or phone number should be provided.")
+        }
+        if !phone.isEmpty { throw .phoneProviderDisabled("Phone logins are disabled") }
+        guard !email.isEmpty else { throw .validation("Missing email address or phone number") }
+        guard let user = user(byEmail: try Self.validEmail(email)), let address = user.email else { return [:] }
+        switch type {
+        case "signup":
+            guard user.emailConfirmedAt == nil else { return [:] }
+            try checkSendTimer(user.confirmationSentAt)
+            try sendCode(
+                type: "signup", userId: user.id, email: address, origin: origin, redirectTo: redirectTo,
+                rateLimited: true)
+        case "email_change":
+            guard let newEmail = user.newEmail else { return [:] }
+            try checkSendTimer(user.emailChangeSentAt)
+            try sendCode(
+                type: "email_change", userId: user.id, email: newEmail, origin: origin, redirectTo: redirectTo,
+                rateLimited: true)
+            // Secure email change: the current address gets its half again too.
+            if !user.isAnonymous {
+                try sendCode(
+                    type: "email_change_current", userId: user.id, email: address, origin: origin,
+                    redirectTo: redirectTo, rateLimited: false)
+            }
+        default:
+            // A phone type with an email address and no phone: GoTrue finds no phone to send to.
+            return [:]
+        }
+        return [:]
+    }
+
+    /// GoTrue's per-user frequency check (`validateSentWithinFrequencyLimit`, 60 s).
+    private func checkSendTimer(_ sentAt: Int?) throws(GoTrueError) {
+        guard let sentAt, now - sentAt < Self.sendInterval * 1000 else { return }
+        throw .overEmailSendRateLimit(seconds: max(1, (sentAt + Self.sendInterval * 1000 - now) / 1000))
+    }
+
+    /// `POST /invite {email, data}`: creates the user (no password, `invited_at` set) unless an
+    /// unconfirmed one exists, and mails it an `invite` link; a confirmed address is 422 `email_exists`.
+    func invite(_ body: InviteBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
+        let email = try Self.validEmail(body.email ?? "")
+        let userId: String
+        if let existing = user(byEmail: email) {
+            if existing.emailConfirmedAt != nil { throw .emailExists }
+            userId = existing.id
+        } else {
+            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+            user.userMetadata = body.data ?? [:]
+            user.ensureEmailIdentity(now: now)
+            users[user.id] = user
+            userId = user.id
+        }
+        try sendCode(
+            type: "invite", userId: userId, email: email, origin: origin, redirectTo: redirectTo, rateLimited: false)
+        return users[userId]?.json ?? .null
+    }
+}
