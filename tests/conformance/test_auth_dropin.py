@@ -115,3 +115,15 @@ def test_import_users_reports_refused_users_by_index(app):
     assert result.errors[0].reason == "localId belongs to an existing account - can not overwrite."
     assert auth.get_user(fresh).uid == fresh
     assert auth.get_user(existing.uid).display_name is None
+
+
+@pytest.mark.parametrize("operation, message", [
+    ("accounts:signInWithPhoneNumber", "OPERATION_NOT_ALLOWED"),
+    ("accounts:sendVerificationCode", "OPERATION_NOT_ALLOWED"),
+    ("accounts:signInWithGameCenter", "OPERATION_NOT_ALLOWED : The identity provider configuration is not found."),
+    ("accounts:issueSamlResponse", "CONFIGURATION_NOT_FOUND"),
+])
+def test_features_the_emulator_lacks_answer_as_turned_off(app, operation, message):
+    status, body = rest(operation, {})
+    assert status == 400
+    assert body["error"]["message"] == message

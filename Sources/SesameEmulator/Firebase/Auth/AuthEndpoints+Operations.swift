@@ -77,13 +77,5 @@ extension AuthEndpoints {
                 store, call throws(IdentityToolkitError) in
                 .encoded(try await store.batchCreate(call.body(BatchCreateRequest.self)))
             },
-        ] + unsupportedNames.map(IdentityToolkitOperation.unsupported)
-
-    /// Identity Toolkit operations that exist but that this emulator does not implement (501).
-    static let unsupportedNames = [
-        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber",
-        "accounts:signInWithGameCenter", "accounts:revokeToken", "accounts:verifyIosClient",
-        "accounts:mfaEnrollment:start", "accounts:mfaEnrollment:finalize", "accounts:mfaSignIn:start",
-        "accounts:mfaSignIn:finalize", "accounts:issueSamlResponse",
-    ]
+        ] + disabledFeatures.map(IdentityToolkitOperation.disabled)
 }
