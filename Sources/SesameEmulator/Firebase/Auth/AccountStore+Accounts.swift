@@ -122,9 +122,9 @@ extension AccountStore {
         var methods: [String] = []
         var all: [String] = []
         if let match {
-            if match.password != nil { methods.append("password") }
+            if match.hasPassword { methods.append("password") }
             if match.emailLinkSignin { methods.append("emailLink") }
-            if match.email != nil && (match.password != nil || match.emailLinkSignin) { all.append("password") }
+            if match.email != nil && (match.hasPassword || match.emailLinkSignin) { all.append("password") }
             for p in match.federatedProviders {
                 methods.append(p.providerId)
                 all.append(p.providerId)

@@ -66,13 +66,16 @@ extension AuthEndpoints {
             .accounts("accounts:query", privilegedOnly: true) { store, call throws(IdentityToolkitError) in
                 .encoded(try await store.query(call.body(QueryRequest.self)))
             },
-        ] + unsupportedNames.map(IdentityToolkitOperation.unsupported)
-
-    /// Identity Toolkit operations that exist but that this emulator does not implement (501).
-    static let unsupportedNames = [
-        "accounts:sendVerificationCode", "accounts:signInWithPhoneNumber", "accounts:batchCreate",
-        "accounts:signInWithGameCenter", "accounts:revokeToken", "accounts:verifyIosClient",
-        "accounts:mfaEnrollment:start", "accounts:mfaEnrollment:finalize", "accounts:mfaSignIn:start",
-        "accounts:mfaSignIn:finalize", "accounts:issueSamlResponse",
-    ]
+            IdentityToolkitOperation(
+                name: "createSessionCookie",
+                paths: [IdentityToolkitOperation.v1 + "projects/{project}:createSessionCookie"],
+                method: .post, privilegedOnly: true, honoursBearer: true
+            ) { store, call throws(IdentityToolkitError) in
+                .encoded(try await store.createSessionCookie(call.body(CreateSessionCookieRequest.self)))
+            },
+            .accounts("accounts:batchCreate", v3: "uploadAccount", privilegedOnly: true) {
+                store, call throws(IdentityToolkitError) in
+                .encoded(try await store.batchCreate(call.body(BatchCreateRequest.self)))
+            },
+        ] + disabledFeatures.map(IdentityToolkitOperation.disabled)
 }

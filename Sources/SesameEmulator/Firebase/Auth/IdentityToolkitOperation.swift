@@ -38,10 +38,13 @@ struct IdentityToolkitOperation: Sendable {
             privilegedOnly: privilegedOnly, honoursBearer: true, perform: perform)
     }
 
-    /// An operation that exists in Identity Toolkit but not here: 501 `NOT_IMPLEMENTED`.
-    static func unsupported(_ name: String) -> IdentityToolkitOperation {
-        accounts(name) { _, _ throws(IdentityToolkitError) in
-            throw .notImplemented("NOT_IMPLEMENTED : \(name) is not supported by sesame-emulator.")
+    /// An operation of a feature the emulator lacks: 400 with what Identity Toolkit answers when
+    /// that feature is turned off (see ``AuthEndpoints/disabledFeatures``).
+    static func disabled(_ feature: AuthEndpoints.DisabledFeature) -> IdentityToolkitOperation {
+        IdentityToolkitOperation(
+            name: feature.name, paths: feature.paths, method: .post, privilegedOnly: false, honoursBearer: true
+        ) { _, _ throws(IdentityToolkitError) in
+            throw .invalid(feature.message)
         }
     }
 }

@@ -13,7 +13,12 @@ struct UserRecord: Sendable, Equatable {
     var photoUrl: String?
     var phoneNumber: String?
     /// The password in clear (the emulator reveals it in `passwordHash`, as Google's does).
-    var password: String?
+    var password: String? {
+        didSet { importedPasswordHash = nil }
+    }
+    /// A hash imported by `accounts:batchCreate` that is not the emulator's own `fakeHash:` form
+    /// (a real algorithm's hash): kept and shown, never matched, as Google's emulator does.
+    var importedPasswordHash: String?
     var salt: String?
     var passwordUpdatedAt: Int?
     /// Seconds since 1970; ID tokens issued earlier are revoked.
@@ -32,7 +37,7 @@ struct UserRecord: Sendable, Equatable {
     /// link), the federated ones, and `phone`.
     var providerUserInfo: [ProviderUserInfo] {
         var entries: [ProviderUserInfo] = []
-        if let email, password != nil || emailLinkSignin {
+        if let email, hasPassword || emailLinkSignin {
             entries.append(
                 ProviderUserInfo(
                     providerId: "password", rawId: email, federatedId: email, email: email,
@@ -45,9 +50,12 @@ struct UserRecord: Sendable, Equatable {
         return entries
     }
 
+    /// Whether a password (known, or an imported hash) is attached.
+    var hasPassword: Bool { password != nil || importedPasswordHash != nil }
+
     /// `passwordHash` as the emulator shows it.
     var passwordHash: String? {
-        guard let password, let salt else { return nil }
+        guard let password, let salt else { return importedPasswordHash }
         return "fakeHash:salt=\(salt):password=\(password)"
     }
 
@@ -62,8 +70,12 @@ struct UserRecord: Sendable, Equatable {
         photoUrl = j["photoUrl"]?.stringValue
         phoneNumber = j["phoneNumber"]?.stringValue
         salt = j["salt"]?.stringValue
-        if let hash = j["passwordHash"]?.stringValue, let range = hash.range(of: ":password=") {
-            password = String(hash[range.upperBound...])
+        if let hash = j["passwordHash"]?.stringValue {
+            if let range = hash.range(of: ":password=") {
+                password = String(hash[range.upperBound...])
+            } else {
+                importedPasswordHash = hash
+            }
         }
         passwordUpdatedAt = j["passwordUpdatedAt"]?.intValue
         validSince = j["validSince"]?.stringValue.flatMap { Int($0) } ?? j["validSince"]?.intValue
@@ -87,6 +99,6 @@ struct UserRecord: Sendable, Equatable {
 
     /// Whether any sign-in method is attached (used to tell anonymous accounts apart).
     var isAnonymous: Bool {
-        email == nil && password == nil && phoneNumber == nil && federatedProviders.isEmpty && !customAuth
+        email == nil && !hasPassword && phoneNumber == nil && federatedProviders.isEmpty && !customAuth
     }
 }
