@@ -1,15 +1,16 @@
 # Sourced by scripts/test-systemd.sh (uses its on, check, ok, fail, wait_for, machine_root, uid).
+# (/tmp inside the machine is a tmpfs of its own: files the host reads go to /root.)
 # A fleet machine enrols itself (issue 20): a custom token delivered as a systemd credential
 # (LoadCredential=enroll:/etc/fleet/token, provisioning.token_file = "enroll") signs a machine
 # with no keyring in at its first start, is read once, and never reaches the journal.
 
 # The device flow under systemd: sesamectl shows a code, the "phone" approves it at the
 # emulator's fake Google, and the journal holds none of the flow's secrets or the provider's tokens.
-rm -f "$machine_root/tmp/device.out"
-on sh -c 'sesamectl sign-in google --device --no-qr > /tmp/device.out 2>&1 &'
-device_code_shown() { grep -qE '^ +[A-Z]{4}-[A-Z]{4}$' "$machine_root/tmp/device.out"; }
+rm -f "$machine_root/root/device.out"
+on sh -c 'setsid sesamectl sign-in google --device --no-qr > /root/device.out 2>&1 < /dev/null &'
+device_code_shown() { grep -qE '^ +[A-Z]{4}-[A-Z]{4}$' "$machine_root/root/device.out"; }
 if wait_for 30 device_code_shown; then
-    user_code=$(grep -oE '^ +[A-Z]{4}-[A-Z]{4}$' "$machine_root/tmp/device.out" | tr -d ' ')
+    user_code=$(grep -oE '^ +[A-Z]{4}-[A-Z]{4}$' "$machine_root/root/device.out" | tr -d ' ')
     nsenter -t "$leader" -n curl -s -o /dev/null -X POST -H 'Content-Type: application/json' \
         -d "{\"userCode\":\"$user_code\",\"email\":\"device@example.com\"}" \
         http://127.0.0.1:9099/emulator/v1/idp/google.com/device/approve
@@ -21,7 +22,7 @@ if wait_for 30 device_code_shown; then
     check "device flow: no provider access token or ID token in the journal" \
         eval '! grep -qE "emu_at_|eyJhbGciOiJFUzI1NiIs" <<< "$device_journal"'
 else
-    fail "device flow under systemd: sesamectl printed no code ($(head -c 300 "$machine_root/tmp/device.out"))"
+    fail "device flow under systemd: sesamectl printed no code ($(head -c 300 "$machine_root/root/device.out"))"
 fi
 
 # An unsigned Firebase custom token, as firebase-admin mints one for an emulator.
