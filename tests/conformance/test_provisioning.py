@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from firebase_admin import auth
-from supabase_auth import SyncGoTrueAdminAPI
 
 from conftest import PROJECT_ID, unique_email
+from test_supabase import admin
 
 
 class Daemon:
@@ -96,11 +96,8 @@ def test_supabase_generate_link_hashed_token_signs_the_guest_in(supabase):
     daemon = Daemon(f'[backend]\nprovider = "supabase"\n[supabase]\nurl = "{supabase["url"]}"\n'
                     f'anon_key = "{supabase["anon"]}"\n')
     try:
-        key = supabase["service_role"]
-        admin = SyncGoTrueAdminAPI(url=f"{supabase['url']}/auth/v1",
-                                   headers={"apikey": key, "Authorization": f"Bearer {key}"})
         address = unique_email("fleet")
-        link = admin.generate_link({"type": "magiclink", "email": address})
+        link = admin(supabase).generate_link({"type": "magiclink", "email": address})
         guest = daemon.call("getState")["user"]["uid"]
         result = daemon.call("signInWithCustomToken", token=link.properties.hashed_token)
         assert result["state"]["user"]["email"] == address

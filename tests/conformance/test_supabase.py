@@ -8,12 +8,14 @@ from supabase_auth import SyncGoTrueAdminAPI, SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
 
-def client(supabase):
+def client(supabase, flow_type="implicit"):
+    """A supabase-auth client with the anon key, as an app makes one (also used by the drop-in tests)."""
     return SyncGoTrueClient(
         url=f"{supabase['url']}/auth/v1",
         headers={"apikey": supabase["anon"]},
         auto_refresh_token=False,
         persist_session=False,
+        flow_type=flow_type,
     )
 
 

@@ -7,25 +7,9 @@ import urllib.request
 import uuid
 
 import pytest
-from supabase_auth import SyncGoTrueAdminAPI, SyncGoTrueClient
 from supabase_auth.errors import AuthApiError
 
-
-def client(supabase, flow_type="implicit"):
-    return SyncGoTrueClient(
-        url=f"{supabase['url']}/auth/v1",
-        headers={"apikey": supabase["anon"]},
-        auto_refresh_token=False,
-        persist_session=False,
-        flow_type=flow_type,
-    )
-
-
-def admin(supabase):
-    key = supabase["service_role"]
-    return SyncGoTrueAdminAPI(
-        url=f"{supabase['url']}/auth/v1", headers={"apikey": key, "Authorization": f"Bearer {key}"}
-    )
+from test_supabase import admin, client
 
 
 def email():
