@@ -27,12 +27,20 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
     case awaitSignIn
     case cancelSignIn
     case signInWithCustomToken
+    case completeSecondFactor
+    case enrollTotp
+    case confirmTotp
+    case unenrollFactor
+    case reauthenticate
+    case changePassword
+    case changeEmail
+    case confirmPasswordReset
 
     /// The least role that may call the method (`subscribe` with `migrator` needs manager).
     public var requiredRole: LocalAPIRole {
         switch self {
         case .hello: .none
-        case .getState, .subscribe, .unsubscribe, .checkUsername: .observer
+        case .getState, .subscribe, .unsubscribe, .checkUsername, .confirmPasswordReset: .observer
         case .getIdToken: .reader
         default: .manager
         }

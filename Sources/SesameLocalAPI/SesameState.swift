@@ -16,6 +16,8 @@ public struct SesameState: Sendable, Hashable {
     public var sequence: Int64
     /// The open interactive sign-in flow any program may show (PROTOCOL.md, "Sign-in flows").
     public var signInPrompt: SesameSignInPrompt?
+    /// The open second-factor challenge of a sign-in (PROTOCOL.md, "Second factors").
+    public var secondFactor: SesameSecondFactorChallenge?
     /// Why SesameClient's `stateChanges` yielded this state; nil for the results of calls.
     /// Not part of the wire object.
     public var changeReason: SesameChangeReason?
@@ -23,9 +25,10 @@ public struct SesameState: Sendable, Hashable {
     public init(
         status: SesameStatus, user: SesameUser?, tokenExpiresAt: Date?, connectivity: SesameConnectivity,
         needsUsername: Bool, pendingMerges: [SesameMerge], sequence: Int64, changeReason: SesameChangeReason? = nil,
-        signInPrompt: SesameSignInPrompt? = nil
+        signInPrompt: SesameSignInPrompt? = nil, secondFactor: SesameSecondFactorChallenge? = nil
     ) {
         self.signInPrompt = signInPrompt
+        self.secondFactor = secondFactor
         self.status = status
         self.user = user
         self.tokenExpiresAt = tokenExpiresAt
@@ -39,12 +42,13 @@ public struct SesameState: Sendable, Hashable {
     /// The server side's spelling, with `status` and `connectivity` as their raw values.
     public init(
         status: String, user: SesameUser?, tokenExpiresAt: Date?, connectivity: String, needsUsername: Bool,
-        pendingMerges: [SesameMerge], sequence: Int64, signInPrompt: SesameSignInPrompt? = nil
+        pendingMerges: [SesameMerge], sequence: Int64, signInPrompt: SesameSignInPrompt? = nil,
+        secondFactor: SesameSecondFactorChallenge? = nil
     ) {
         self.init(
             status: SesameStatus(rawValue: status), user: user, tokenExpiresAt: tokenExpiresAt,
             connectivity: SesameConnectivity(rawValue: connectivity), needsUsername: needsUsername,
-            pendingMerges: pendingMerges, sequence: sequence, signInPrompt: signInPrompt)
+            pendingMerges: pendingMerges, sequence: sequence, signInPrompt: signInPrompt, secondFactor: secondFactor)
     }
 
     /// Whether a user is signed in (anonymous or not).
@@ -64,7 +68,7 @@ public struct SesameState: Sendable, Hashable {
             "token": tokenExpiresAt.map { .object(["expiresAt": .string(WireTime.string($0))]) } ?? .null,
             "connectivity": .string(connectivity.rawValue), "needsUsername": .bool(needsUsername),
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
-            "signInPrompt": signInPrompt?.json ?? .null,
+            "signInPrompt": signInPrompt?.json ?? .null, "secondFactor": secondFactor?.json ?? .null,
         ])
     }
 
@@ -79,6 +83,7 @@ public struct SesameState: Sendable, Hashable {
         self.pendingMerges = json["pendingMerges"]?.arrayValue?.compactMap { SesameMerge(json: $0) } ?? []
         self.sequence = sequence
         self.signInPrompt = json["signInPrompt"].flatMap { SesameSignInPrompt(json: $0) }
+        self.secondFactor = json["secondFactor"].flatMap { SesameSecondFactorChallenge(json: $0) }
         self.changeReason = nil
     }
 }

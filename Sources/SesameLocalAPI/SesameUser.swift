@@ -15,12 +15,19 @@ public struct SesameUser: Sendable, Hashable {
     public var providers: [String]
     public var createdAt: Date?
     public var lastSignInAt: Date?
+    /// The enrolled second factors; empty when none.
+    public var factors: [SesameSecondFactor]
+    /// An address change waiting for its owner's confirmation (`changeEmail`), or nil.
+    public var pendingEmail: String?
 
     public init(
         uid: String, isAnonymous: Bool, email: String? = nil, emailVerified: Bool = false,
         displayName: String? = nil, username: String? = nil, providers: [String] = [],
-        createdAt: Date? = nil, lastSignInAt: Date? = nil
+        createdAt: Date? = nil, lastSignInAt: Date? = nil, factors: [SesameSecondFactor] = [],
+        pendingEmail: String? = nil
     ) {
+        self.factors = factors
+        self.pendingEmail = pendingEmail
         self.uid = uid
         self.isAnonymous = isAnonymous
         self.email = email
@@ -39,6 +46,7 @@ public struct SesameUser: Sendable, Hashable {
             "emailVerified": .bool(emailVerified), "displayName": .optional(displayName),
             "username": .optional(username), "providers": .array(providers.map { .string($0) }),
             "createdAt": WireTime.json(createdAt), "lastSignInAt": WireTime.json(lastSignInAt),
+            "factors": .array(factors.map(\.json)), "pendingEmail": .optional(pendingEmail),
         ])
     }
 
@@ -54,6 +62,8 @@ public struct SesameUser: Sendable, Hashable {
         self.providers = json["providers"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.createdAt = json["createdAt"]?.stringValue.flatMap(WireTime.parse)
         self.lastSignInAt = json["lastSignInAt"]?.stringValue.flatMap(WireTime.parse)
+        self.factors = json["factors"]?.arrayValue?.compactMap { SesameSecondFactor(json: $0) } ?? []
+        self.pendingEmail = json["pendingEmail"]?.stringValue
     }
 }
 

@@ -35,6 +35,15 @@ enum LocalAPICall: Sendable {
     case awaitSignIn(flowId: String, timeout: Double)
     case cancelSignIn(flowId: String)
     case signInWithCustomToken(token: String)
+    case completeSecondFactor(challengeId: String, code: String, factorId: String?)
+    case enrollTotp(displayName: String?)
+    case confirmTotp(enrollmentId: String, code: String)
+    case unenrollFactor(factorId: String)
+    /// Nil proof: ask the backend to mail a one-time code (where it sends them).
+    case reauthenticate(ReauthenticationProof?)
+    case changePassword(newPassword: String)
+    case changeEmail(newEmail: String)
+    case confirmPasswordReset(proof: EmailSignInProof, email: String?, newPassword: String)
 
     /// Reads the parameters of `method` (whose role the caller was checked for).
     /// - Throws: `-32602` naming the parameter that is missing or mistyped.
@@ -102,6 +111,9 @@ enum LocalAPICall: Sendable {
             return .awaitSignIn(flowId: try params.string("flowId"), timeout: timeout)
         case .cancelSignIn: return .cancelSignIn(flowId: try params.string("flowId"))
         case .signInWithCustomToken: return .signInWithCustomToken(token: try params.string("token"))
+        case .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor, .reauthenticate, .changePassword,
+            .changeEmail, .confirmPasswordReset:
+            return try decodeAccountSecurity(method, params)
         }
     }
 

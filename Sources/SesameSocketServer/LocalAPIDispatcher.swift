@@ -142,7 +142,7 @@ struct LocalAPIDispatcher: Sendable {
         }
     }
 
-    private func outcomeJSON(_ outcome: SessionService.SignInOutcome) -> JSONValue {
+    func outcomeJSON(_ outcome: SessionService.SignInOutcome) -> JSONValue {
         .object(["state": outcome.state.wire.json, "merge": outcome.merge.map { $0.wire.json } ?? .null])
     }
 
@@ -203,6 +203,9 @@ struct LocalAPIDispatcher: Sendable {
             return .object([:])
         case .signInWithCustomToken(let token):
             return outcomeJSON(try await service.signInWithCustomToken(token))
+        case .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor, .reauthenticate, .changePassword,
+            .changeEmail, .confirmPasswordReset:
+            return try await runAccountSecurity(call)
         case .hello, .getState, .subscribe, .unsubscribe:
             throw LocalAPIError.internalError
         }

@@ -8,7 +8,20 @@ extension User {
     var wire: WireUser {
         WireUser(
             uid: uid, isAnonymous: isAnonymous, email: email, emailVerified: emailVerified, displayName: displayName,
-            username: username, providers: providers, createdAt: createdAt, lastSignInAt: lastSignInAt)
+            username: username, providers: providers, createdAt: createdAt, lastSignInAt: lastSignInAt,
+            factors: factors.map(\.wire), pendingEmail: pendingEmail)
+    }
+}
+
+extension SecondFactor {
+    var wire: SesameSecondFactor {
+        SesameSecondFactor(factorId: factorId, type: type, displayName: displayName, enrolledAt: enrolledAt)
+    }
+}
+
+extension SecondFactorChallenge {
+    var wire: SesameSecondFactorChallenge {
+        SesameSecondFactorChallenge(challengeId: challengeId, factors: factors.map(\.wire), expiresAt: expiresAt)
     }
 }
 
@@ -24,7 +37,8 @@ extension AuthState {
         WireState(
             status: status.rawValue, user: user?.wire, tokenExpiresAt: tokenExpiresAt,
             connectivity: connectivity.rawValue, needsUsername: needsUsername,
-            pendingMerges: pendingMerges.map(\.wire), sequence: sequence, signInPrompt: signInPrompt?.wire)
+            pendingMerges: pendingMerges.map(\.wire), sequence: sequence, signInPrompt: signInPrompt?.wire,
+            secondFactor: secondFactor?.wire)
     }
 }
 
@@ -60,6 +74,7 @@ extension AuthError {
         if let email { data["email"] = .string(email) }
         if let providerId { data["providerId"] = .string(providerId) }
         if let providers { data["providers"] = .array(providers.map { .string($0) }) }
+        if let challenge { data.merge(challenge.wire.members) { _, new in new } }
         if category == .backend { data["retryAfterMs"] = .integer(Int64(retryAfterMs ?? 1000)) }
         return LocalAPIError(code: code, reason: reason.rawValue, message: message, data: data)
     }

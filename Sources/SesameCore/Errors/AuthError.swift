@@ -8,6 +8,8 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The stable reason, spelled as on the wire.
     public enum Reason: String, Sendable, Hashable, CaseIterable {
         // The person must do something (wire code 1000).
+        case secondFactorRequired = "second-factor-required"
+        case invalidVerificationCode = "invalid-verification-code"
         case expiredSignInFlow = "expired-sign-in-flow"
         case signInCancelled = "sign-in-cancelled"
         case accessDenied = "access-denied"
@@ -63,6 +65,8 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var providers: [String]?
     /// How long to wait before retrying (backend errors).
     public var retryAfterMs: Int?
+    /// The open challenge (`second-factor-required`): its id, factors and expiry.
+    public var challenge: SecondFactorChallenge?
 
     /// The wait (seconds) a rate-limited backend asked for; nil for every other error.
     public var rateLimitWait: TimeInterval? {
@@ -72,8 +76,9 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public init(
         _ reason: Reason, message: String? = nil, email: String? = nil, providerId: String? = nil,
-        providers: [String]? = nil, retryAfterMs: Int? = nil
+        providers: [String]? = nil, retryAfterMs: Int? = nil, challenge: SecondFactorChallenge? = nil
     ) {
+        self.challenge = challenge
         self.reason = reason
         self.message = message ?? reason.defaultMessage
         self.email = email
@@ -117,6 +122,10 @@ extension AuthError.Reason {
     /// A sentence that tells the person what to do next.
     public var defaultMessage: String {
         switch self {
+        case .secondFactorRequired:
+            "This account has a second factor: enter the code from your authenticator app (completeSecondFactor)."
+        case .invalidVerificationCode:
+            "That code is wrong or no longer current: enter the code your authenticator app shows now."
         case .expiredSignInFlow: "The sign-in took too long and expired: start it again."
         case .signInCancelled: "The sign-in was cancelled: start it again when you are ready."
         case .accessDenied: "The sign-in was declined at the identity provider: start it again to retry."
@@ -139,7 +148,8 @@ extension AuthError.Reason {
         case .missingEmail: "Give the email address the link was sent to."
         case .invalidCredential:
             "The identity provider's credential is invalid or malformed: sign in with the provider again."
-        case .requiresRecentLogin: "This needs a recent sign-in: sign in again, then retry."
+        case .requiresRecentLogin:
+            "This needs a recent sign-in: prove it with reauthenticate (sesamectl reauth), then retry."
         case .providerAlreadyLinked: "That sign-in method is already linked to this account."
         case .noSuchProvider: "This account has no such sign-in method."
         case .invalidUsername:

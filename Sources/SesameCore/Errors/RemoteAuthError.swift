@@ -25,12 +25,15 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     /// This backend, or this project's configuration of it, cannot do this at all. The text
     /// says what to configure or deploy. Never retried.
     case unsupported(String)
+    /// The first factor was accepted, but the account has a second factor: nothing is signed
+    /// in until ``RemoteAuthProvider/completeSecondFactor(_:factorId:code:)`` succeeds.
+    case secondFactorRequired(PendingSecondFactor)
 
     /// Whether the failure says nothing about the request itself: retry later.
     public var isTransient: Bool {
         switch self {
         case .transport, .unavailable, .rateLimited, .malformedResponse: true
-        case .rejected, .idTokenRejected, .accountGone, .unsupported: false
+        case .rejected, .idTokenRejected, .accountGone, .unsupported, .secondFactorRequired: false
         }
     }
 
@@ -49,6 +52,8 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
         case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
         case .unsupported(let what): AuthError(.operationNotAllowed, message: what)
+        // The service opens a challenge and adds it; never a reason to retry.
+        case .secondFactorRequired: AuthError(.secondFactorRequired)
         }
     }
 }

@@ -65,6 +65,52 @@ public protocol RemoteAuthProvider: Sendable {
     func sendPasswordReset(email: String) async throws(RemoteAuthError)
     /// Sends an email-verification email to the account's address.
     func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError)
+
+    // MARK: Second factors and account security (PROTOCOL.md, "Second factors", "Account security")
+    //
+    // Every sign-in method above throws ``RemoteAuthError/secondFactorRequired(_:)`` when the
+    // first factor was accepted for an account with a second factor (Firebase's
+    // `mfaPendingCredential`; on Supabase an `aal1` session of a user with a verified factor,
+    // which is never returned as a ``SignInResult``).
+
+    /// How long after a sign-in the backend accepts sensitive calls (Firebase: 5 minutes;
+    /// GoTrue: 24 hours for a password change); `reauthenticate`'s `validUntil` follows from it.
+    var recentSignInWindow: TimeInterval { get }
+    /// Finishes a sign-in that needs a second factor with a TOTP code. A wrong code is
+    /// `.rejected(invalid-verification-code)` and the pending sign-in stays usable; a pending
+    /// credential the backend no longer takes is `.rejected(expired-sign-in-flow)`.
+    func completeSecondFactor(
+        _ pending: PendingSecondFactor, factorId: String, code: String
+    ) async throws(RemoteAuthError) -> SignInResult
+    /// Starts enrolling a TOTP authenticator for the account.
+    func startTotpEnrollment(
+        _ idToken: IDToken, displayName: String?
+    ) async throws(RemoteAuthError) -> TotpEnrollmentStart
+    /// Activates a started enrolment with a current code (wrong code: `invalid-verification-code`).
+    /// Returns new tokens when the backend issued them (both backends do).
+    func finishTotpEnrollment(
+        _ idToken: IDToken, _ start: TotpEnrollmentStart, code: String, displayName: String?
+    ) async throws(RemoteAuthError) -> TokenGrant?
+    /// Removes an enrolled factor; new tokens when the backend issued them.
+    func unenrollFactor(_ idToken: IDToken, factorId: String) async throws(RemoteAuthError) -> TokenGrant?
+    /// Asks the backend to mail the account a one-time reauthentication code (GoTrue's
+    /// `/reauthenticate` nonce). `.unsupported` where the backend mails none (Firebase).
+    func sendReauthenticationCode(_ idToken: IDToken) async throws(RemoteAuthError)
+    /// Sets a new password (`weak-password`; `requires-recent-login` when the sign-in is too
+    /// old and no `reauthenticationCode` was given where the backend takes one). Returns new
+    /// tokens when the backend issued them (Firebase revokes the old ones).
+    func changePassword(
+        _ idToken: IDToken, newPassword: String, reauthenticationCode: String?
+    ) async throws(RemoteAuthError) -> TokenGrant?
+    /// Asks the backend to mail `newEmail` a confirmation (verify before change: Firebase
+    /// `VERIFY_AND_CHANGE_EMAIL`, GoTrue's email change); the address changes only once its
+    /// owner confirms. `email-already-in-use`, `invalid-email`, `requires-recent-login`.
+    func requestEmailChange(_ idToken: IDToken, newEmail: String) async throws(RemoteAuthError)
+    /// Completes a password reset from its link or code (no session needed); returns the
+    /// account's email. `invalid-action-code`, `expired-action-code`, `weak-password`.
+    func confirmPasswordReset(
+        _ proof: EmailSignInProof, email: String?, newPassword: String
+    ) async throws(RemoteAuthError) -> String
 }
 
 /// A federated identity token obtained by the app from the identity provider.

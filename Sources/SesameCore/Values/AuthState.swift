@@ -14,11 +14,15 @@ public struct AuthState: Sendable, Hashable {
     public var sequence: Int64
     /// The open interactive sign-in flow any program may show; nil when none is open.
     public var signInPrompt: SignInPrompt?
+    /// The open second-factor challenge of a sign-in; nil when none is open.
+    public var secondFactor: SecondFactorChallenge?
 
     public init(
         status: AuthStatus, user: User?, tokenExpiresAt: Date?, connectivity: Connectivity,
-        needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0, signInPrompt: SignInPrompt? = nil
+        needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0, signInPrompt: SignInPrompt? = nil,
+        secondFactor: SecondFactorChallenge? = nil
     ) {
+        self.secondFactor = secondFactor
         self.signInPrompt = signInPrompt
         self.sequence = sequence
         self.status = status
