@@ -139,7 +139,8 @@ let package = Package(
         .target(
             name: "SesameEmulator",
             dependencies: [
-                "SesameCore", "SesameLocalAPI",
+                // CQRencode: the SVG QR code of a GoTrue TOTP enrolment.
+                "CQRencode", "SesameCore", "SesameLocalAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),

@@ -29,6 +29,17 @@ struct SupabaseOptions: ParsableArguments {
             "The deployed delete-account function (POST /rest/v1/rpc/NAME), or none.", valueName: "name|none"))
     var supabaseDeleteFunction: String = "delete_user"
 
+    @Option(
+        help: ArgumentHelp(
+            "Password changes from a session older than 24 hours need the GET /auth/v1/reauthenticate nonce.",
+            valueName: "true|false"))
+    var supabaseSecurePasswordChange: Bool = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Email changes are confirmed from both addresses (when autoconfirm is off).", valueName: "true|false"))
+    var supabaseSecureEmailChange: Bool = true
+
     func validate() throws {
         if let supabasePort, !(0...65535).contains(supabasePort) {
             throw ValidationError("--supabase-port must be between 0 and 65535")
@@ -54,6 +65,7 @@ struct SupabaseOptions: ParsableArguments {
             port: supabasePort, jwtSecret: supabaseJwtSecret, jwtExpirySeconds: supabaseJwtExpiry,
             refreshReuseIntervalSeconds: supabaseRefreshReuseInterval, autoconfirm: supabaseAutoconfirm,
             anonymousSignIns: supabaseAnonymous,
-            deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction)
+            deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction,
+            securePasswordChange: supabaseSecurePasswordChange, secureEmailChange: supabaseSecureEmailChange)
     }
 }

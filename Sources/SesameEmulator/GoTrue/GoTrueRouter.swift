@@ -32,7 +32,12 @@ struct GoTrueRouter: Sendable {
     /// The fault extension's counter name: the path without `/auth/v1/`, with ids dropped
     /// (`token`, `signup`, `admin/users`).
     static func callKey(_ subpath: String) -> String {
-        subpath.hasPrefix("admin/users/") ? "admin/users" : subpath
+        if subpath.hasPrefix("admin/users/") { return "admin/users" }
+        if subpath.hasPrefix("factors/") {
+            let last = subpath.split(separator: "/").last.map(String.init) ?? ""
+            return ["challenge", "verify"].contains(last) ? "factors/" + last : "factors"
+        }
+        return subpath
     }
 
     /// Whether the request asked for the 2024-01-01 error shape.
@@ -105,6 +110,7 @@ struct GoTrueRouter: Sendable {
             try await store.logout(scope: request.query["scope"], bearer: call.bearer)
             return EmulatorReply(status: 204)
         }
+        addMFARoutes(to: router)
         addAdminRoutes(to: router)
         addOAuthRoutes(to: router)
         addDisabledRoutes(to: router)

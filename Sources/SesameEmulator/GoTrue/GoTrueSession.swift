@@ -9,9 +9,29 @@ struct GoTrueSession: Sendable {
     var amr: [(method: String, at: Int)]
     var createdAt: Int
     var refreshedAt: Int?
+    /// The factor whose verification raised the session to `aal2` (GoTrue's `sessions.factor_id`).
+    var factorId: String? = nil
 
+    /// The methods that count as a second factor (GoTrue's `IsAAL2Claim`).
+    static let secondFactorMethods: Set<String> = ["totp", "mfa/phone", "mfa/webauthn"]
+
+    /// `aal2` once a second factor was verified in this session, else `aal1` (GoTrue's
+    /// `CalculateAALAndAMR`).
+    var aal: String { amr.contains { Self.secondFactorMethods.contains($0.method) } ? "aal2" : "aal1" }
+
+    var isAAL2: Bool { aal == "aal2" }
+
+    /// Records `method` at `at` (seconds); an existing entry of the method is moved to `at`.
+    mutating func addMethod(_ method: String, at: Int) {
+        amr.removeAll { $0.method == method }
+        amr.append((method, at))
+    }
+
+    /// Most recent first, as GoTrue sorts them.
     var amrClaim: JSONValue {
-        .array(amr.reversed().map { ["method": .string($0.method), "timestamp": .int($0.at)] })
+        .array(
+            amr.enumerated().sorted { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }
+                .map { ["method": .string($0.element.method), "timestamp": .int($0.element.at)] })
     }
 }
 

@@ -28,6 +28,7 @@ extension GoTrueStore {
         switch type {
         case "recovery", "magiclink": users[userId]?.recoverySentAt = at
         case "email_change", "email_change_current": users[userId]?.emailChangeSentAt = at
+        case "reauthentication": users[userId]?.reauthenticationSentAt = at
         case "invite":
             users[userId]?.invitedAt = at
             users[userId]?.confirmationSentAt = at
@@ -37,7 +38,8 @@ extension GoTrueStore {
         messages.append(
             SupabaseMessage(
                 type: type, email: email, otp: otp, hashedToken: code.hashedToken,
-                link: actionLink(code, origin: origin),
+                // The reauthentication mail carries the code only.
+                link: type == "reauthentication" ? "" : actionLink(code, origin: origin),
                 sentAt: at))
         return code
     }
@@ -120,9 +122,12 @@ extension GoTrueStore {
         if emailChange {
             // Secure email change: a permanent user confirms from both addresses; the first answers
             // GoTrue's message and no session.
-            if codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
+            // GoTrue asks for both only when it mails confirmations (autoconfirm off).
+            let bothHalves = configuration.secureEmailChange && !configuration.autoconfirm
+            if bothHalves, codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
                 return (["msg": .string(Self.otherHalfPending)], code.redirectTo)
             }
+            codes.removeAll { $0.userId == user.id && $0.type.hasPrefix("email_change") }
             let newEmail = code.type == "email_change" ? code.email : (user.newEmail ?? code.email)
             if let other = self.user(byEmail: newEmail), other.id != user.id { throw .emailExists }
             user.email = newEmail

@@ -10,13 +10,15 @@ struct GoTrueSnapshot: Sendable, Codable {
     var messages: [SupabaseMessage]
     var lastSent: [String: Int]
     var tables: PostgRESTTables
+    /// Absent in snapshots written before second factors were served.
+    var challenges: [String: MFAChallenge]?
 }
 
 extension GoTrueStore {
     func exportSnapshot() -> GoTrueSnapshot {
         GoTrueSnapshot(
             users: users, sessions: sessions, refreshTokens: refreshTokens, codes: codes, messages: messages,
-            lastSent: lastSent, tables: tables)
+            lastSent: lastSent, tables: tables, challenges: challenges)
     }
 
     /// Replaces the whole state with a saved one.
@@ -28,12 +30,13 @@ extension GoTrueStore {
         messages = snapshot.messages
         lastSent = snapshot.lastSent
         tables = snapshot.tables
+        challenges = snapshot.challenges ?? [:]
     }
 }
 
 /// `amr` as `[{"method": …, "at": …}]`: a tuple array has no synthesized `Codable`.
 extension GoTrueSession: Codable {
-    private enum CodingKeys: String, CodingKey { case id, userId, amr, createdAt, refreshedAt }
+    private enum CodingKeys: String, CodingKey { case id, userId, amr, createdAt, refreshedAt, factorId }
     private struct Method: Codable {
         var method: String
         var at: Int
@@ -46,7 +49,8 @@ extension GoTrueSession: Codable {
             userId: try container.decode(String.self, forKey: .userId),
             amr: try container.decode([Method].self, forKey: .amr).map { (method: $0.method, at: $0.at) },
             createdAt: try container.decode(Int.self, forKey: .createdAt),
-            refreshedAt: try container.decodeIfPresent(Int.self, forKey: .refreshedAt))
+            refreshedAt: try container.decodeIfPresent(Int.self, forKey: .refreshedAt),
+            factorId: try container.decodeIfPresent(String.self, forKey: .factorId))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -56,5 +60,6 @@ extension GoTrueSession: Codable {
         try container.encode(amr.map { Method(method: $0.method, at: $0.at) }, forKey: .amr)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encodeIfPresent(refreshedAt, forKey: .refreshedAt)
+        try container.encodeIfPresent(factorId, forKey: .factorId)
     }
 }

@@ -17,18 +17,27 @@ extension GoTrueStore {
             try Self.validEmail(e)
         }
         let password = body.password.flatMap { $0.isEmpty ? nil : $0 }
+        if user.hasVerifiedFactor, !session.isAAL2, password != nil || (email != nil && email != user.email) {
+            throw GoTrueError(
+                httpStatus: 401, code: "insufficient_aal",
+                message: "AAL2 session is required to update email or password when MFA is enabled.")
+        }
         if user.isAnonymous, password != nil, email == nil {
             throw .unprocessable(
                 "validation_failed", "Updating password of an anonymous user without an email or phone is not allowed")
         }
         let changingEmail = email != nil && email != user.email
         if changingEmail, let email, let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
+        if body.password != nil { try checkReauthentication(nonce: body.nonce, user: user, session: session) }
         if let password {
             try Self.checkPassword(password)
             if user.password?.matches(password) == true {
                 throw .unprocessable("same_password", "New password should be different from the old password.")
             }
             user.password = StoredPassword(password)
+            user.reauthenticationSentAt = nil
+            // GoTrue's UpdatePassword: every one-time code of the user is void, other sessions end.
+            codes.removeAll { $0.userId == user.id }
             endSessions(sessionIds(of: user.id).filter { $0 != session.id })
         }
         if let data = body.data {

@@ -19,6 +19,8 @@ actor GoTrueStore {
     var tables = PostgRESTTables()
     /// `/authorize` browser sign-ins by id (the OAuth `state`); kept in memory only.
     var flowStates: [String: FlowState] = [:]
+    /// MFA challenges by id (`auth.mfa_challenges`).
+    var challenges: [String: MFAChallenge] = [:]
 
     static let minimumPasswordLength = 6
     /// `GOTRUE_SMTP_MAX_FREQUENCY`: seconds between two mails to one address.
@@ -92,7 +94,7 @@ actor GoTrueStore {
         let claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(user.id), "aud": "authenticated", "exp": .int(exp), "iat": .int(iat),
             "email": .string(user.email ?? ""), "phone": "", "app_metadata": .object(user.appMetadata),
-            "user_metadata": .object(user.userMetadata), "role": "authenticated", "aal": "aal1",
+            "user_metadata": .object(user.userMetadata), "role": "authenticated", "aal": .string(session.aal),
             "amr": session.amrClaim, "session_id": .string(session.id), "is_anonymous": .bool(user.isAnonymous),
         ]
         return (jwt.sign(claims), exp)

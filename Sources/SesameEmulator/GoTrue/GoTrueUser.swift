@@ -23,6 +23,10 @@ struct GoTrueUser: Sendable, Codable {
     var updatedAt: Int
     var bannedUntil: Int?
     var isAnonymous: Bool
+    /// Enrolled second factors (`auth.mfa_factors`), verified or not; nil when none ever were.
+    var factors: [GoTrueFactor]?
+    /// When `/reauthenticate` last mailed a nonce.
+    var reauthenticationSentAt: Int?
 
     init(now: Int, email: String?, isAnonymous: Bool) {
         self.id = UUID().uuidString.lowercased()
@@ -33,6 +37,9 @@ struct GoTrueUser: Sendable, Codable {
     }
 
     func isBanned(at now: Int) -> Bool { bannedUntil.map { $0 > now } ?? false }
+
+    /// Whether a verified factor is enrolled (GoTrue's `HasMFAEnabled`).
+    var hasVerifiedFactor: Bool { factors?.contains { $0.isVerified } ?? false }
 
     /// Adds (or refreshes) the `email` identity for the current email address.
     mutating func ensureEmailIdentity(now: Int) {
@@ -78,6 +85,8 @@ struct GoTrueUser: Sendable, Codable {
         o["email_change_sent_at"] = time(emailChangeSentAt)
         o["last_sign_in_at"] = time(lastSignInAt)
         o["banned_until"] = time(bannedUntil)
+        o["reauthentication_sent_at"] = time(reauthenticationSentAt)
+        if let factors, !factors.isEmpty { o["factors"] = .array(factors.map(\.json)) }
         return .object(o)
     }
 }

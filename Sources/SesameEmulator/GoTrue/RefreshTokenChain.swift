@@ -78,6 +78,13 @@ struct RefreshTokenChain: Sendable, Codable {
         }
     }
 
+    /// Replaces the session's tokens with one new token (a verified second factor): the
+    /// tokens issued before are gone, so none of them can be refreshed into the raised session.
+    mutating func restart(sessionId: String, now: Int) -> String {
+        removeSession(sessionId)
+        return issue(sessionId: sessionId, parent: nil, now: now)
+    }
+
     /// Deletes the session's tokens (sign-out, user deletion).
     mutating func removeSession(_ sessionId: String) {
         rows = rows.filter { $0.value.sessionId != sessionId }

@@ -22,6 +22,14 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     /// The PostgREST function that deletes the caller's account (`delete_user`); `nil` = not
     /// deployed, so `POST /rest/v1/rpc/<name>` answers 404 `PGRST202`.
     public var deleteFunction: String?
+    /// Whether `PUT /user {password}` from a session older than 24 hours needs the nonce of
+    /// `GET /reauthenticate` (`GOTRUE_SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION`; off in
+    /// `supabase start`, as in GoTrue).
+    public var securePasswordChange: Bool
+    /// Whether an email change is confirmed from both addresses when addresses are confirmed by
+    /// mail (`GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED`, on by default as in GoTrue). With
+    /// autoconfirm on, GoTrue takes either confirmation alone.
+    public var secureEmailChange: Bool
 
     public init(
         port: Int = 54321,
@@ -30,8 +38,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         refreshReuseIntervalSeconds: Int = 10,
         autoconfirm: Bool = true,
         anonymousSignIns: Bool = true,
-        deleteFunction: String? = "delete_user"
+        deleteFunction: String? = "delete_user",
+        securePasswordChange: Bool = false,
+        secureEmailChange: Bool = true
     ) {
+        self.securePasswordChange = securePasswordChange
+        self.secureEmailChange = secureEmailChange
         self.port = port
         self.jwtSecret = jwtSecret
         self.jwtExpirySeconds = jwtExpirySeconds

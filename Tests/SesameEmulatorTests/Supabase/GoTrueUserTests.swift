@@ -94,9 +94,13 @@ struct GoTrueUserTests {
         }
     }
 
-    @Test func aPermanentUserConfirmsAnEmailChangeFromBothAddresses() async throws {
-        try await SupabaseTestEmulator.with { emu in
-            let session = try await emu.passwordSession("old@example.com")
+    @Test func withoutAutoconfirmAPermanentUserConfirmsAnEmailChangeFromBothAddresses() async throws {
+        try await SupabaseTestEmulator.with(SupabaseEmulatorConfiguration(port: 0, autoconfirm: false)) { emu in
+            _ = try await emu.admin(
+                "POST", "users", ["email": "old@example.com", "password": "secret-pw", "email_confirm": true])
+            let session = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=password", ["email": "old@example.com", "password": "secret-pw"]
+            ).json
             let update = try await emu.call(
                 "PUT", "/auth/v1/user", ["email": "new@example.com"], bearer: session["access_token"]?.text)
             #expect(update.json["email"] == "old@example.com")

@@ -89,11 +89,13 @@ struct VerifyBody: Decodable, Sendable {
 struct UserUpdateBody: Decodable, Sendable {
     var email: String?
     var password: String?
+    /// The `GET /reauthenticate` code (secure password change).
+    var nonce: String?
     var data: [String: JSONValue]?
     var appMetadata: [String: JSONValue]?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, data
+        case email, password, data, nonce
         case appMetadata = "app_metadata"
     }
 }
