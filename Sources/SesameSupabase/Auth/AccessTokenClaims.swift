@@ -5,6 +5,8 @@ struct AccessTokenClaims: Decodable {
     var subject: String?
     var isAnonymous: Bool?
     var appProvider: String?
+    /// `aal1` or `aal2`: the session's authenticator assurance level.
+    var aal: String?
     var amr: [Method] = []
 
     /// One `amr` entry: how and when the session was authenticated.
@@ -34,13 +36,14 @@ struct AccessTokenClaims: Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case subject = "sub", isAnonymous = "is_anonymous", appMetadata = "app_metadata", amr
+        case subject = "sub", isAnonymous = "is_anonymous", appMetadata = "app_metadata", amr, aal
     }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         subject = try? c.decodeIfPresent(String.self, forKey: .subject)
         isAnonymous = try? c.decodeIfPresent(Bool.self, forKey: .isAnonymous)
+        aal = try? c.decodeIfPresent(String.self, forKey: .aal)
         appProvider = (try? c.decodeIfPresent(AppMetadata.self, forKey: .appMetadata))?.provider
         // Entries that are not objects are skipped.
         amr = (try? c.decodeIfPresent([Lenient<Method>].self, forKey: .amr))?.compactMap(\.value) ?? []

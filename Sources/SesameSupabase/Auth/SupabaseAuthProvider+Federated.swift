@@ -28,6 +28,6 @@ extension SupabaseAuthProvider {
             context.name, .POST, url: client.authURL("token", query: [("grant_type", "id_token")]),
             bearer: linkingTo.map { SupabaseClient.Bearer.user($0) } ?? SupabaseClient.Bearer.nobody, body: body)
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
-        return try signInResult(answer, name: context.name, isNewUser: false)
+        return try signedIn(answer, name: context.name, isNewUser: false)
     }
 }

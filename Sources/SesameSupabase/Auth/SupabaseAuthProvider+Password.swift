@@ -19,7 +19,7 @@ extension SupabaseAuthProvider {
                 context.name, .POST, url: client.authURL("signup"), bearer: .nobody, body: body)
             let answer = try await client.send(request, context: context, as: GoTrueSession.self)
             guard answer.hasTokens else { throw .rejected(Self.confirmEmailFirst(email)) }
-            return try signInResult(answer, name: context.name, isNewUser: true)
+            return try signedIn(answer, name: context.name, isNewUser: true)
         }
         let context = SupabaseCallContext(
             name: "auth.user.update", sentUserToken: true, fallback: .invalidCredential,
@@ -57,7 +57,7 @@ extension SupabaseAuthProvider {
             context.name, .POST, url: client.authURL("token", query: [("grant_type", "password")]), bearer: .nobody,
             body: EmailPasswordBody(email: email, password: password))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
-        return try signInResult(answer, name: context.name, isNewUser: false)
+        return try signedIn(answer, name: context.name, isNewUser: false)
     }
 
     /// `POST /recover {email}`.

@@ -33,7 +33,7 @@ extension SupabaseAuthProvider {
         let request = client.request(
             context.name, .POST, url: client.authURL("verify"), bearer: .nobody, body: proof.verifyBody(email: email))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
-        return try signInResult(answer, name: context.name, isNewUser: false)
+        return try signedIn(answer, name: context.name, isNewUser: false)
     }
 
     static func emailProof(_ proof: EmailSignInProof) throws(RemoteAuthError) -> SupabaseEmailProof {

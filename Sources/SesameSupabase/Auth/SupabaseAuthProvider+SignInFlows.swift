@@ -74,7 +74,7 @@ extension SupabaseAuthProvider {
             context.name, .POST, url: client.authURL("token", query: [("grant_type", "pkce")]), bearer: .nobody,
             body: PKCEGrantBody(authCode: code, codeVerifier: start.backendSecret))
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
-        return .signedIn(try signInResult(answer, name: context.name, isNewUser: false))
+        return .signedIn(try signedIn(answer, name: context.name, isNewUser: false))
     }
 
     /// Spends the `hashed_token` of an admin-generated magic link (`POST /verify {type:
@@ -93,7 +93,7 @@ extension SupabaseAuthProvider {
         } catch .rejected(let error) where error.reason == .invalidActionCode {
             throw .rejected(AuthError(.invalidCustomToken))
         }
-        return try signInResult(answer, name: context.name, isNewUser: false)
+        return try signedIn(answer, name: context.name, isNewUser: false)
     }
 
     /// `url` with `parameter` added to its query (before any fragment).

@@ -33,6 +33,11 @@ enum SupabaseClaims {
         return appProvider.map(SupabaseProviderIds.firebaseName) ?? "unknown"
     }
 
+    /// The `aal` claim (`aal1`, `aal2`), nil when absent or unreadable.
+    static func assuranceLevel(of jwt: String) -> String? {
+        JWTPayload.claims(AccessTokenClaims.self, of: jwt)?.aal
+    }
+
     /// The `sub` claim.
     static func subject(of jwt: String) -> String? {
         JWTPayload.claims(AccessTokenClaims.self, of: jwt)?.subject

@@ -88,8 +88,11 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
             return AuthError(.credentialAlreadyInUse, email: context.email, providerId: context.providerId)
         case "invalid_credentials":
             return AuthError(.invalidLoginCredentials)
-        case "weak_password", "same_password":
+        case "weak_password":
             return AuthError(.weakPassword)
+        case "same_password":
+            return AuthError(
+                .weakPassword, message: "The new password is the same as the current one: choose a different one.")
         case "email_address_invalid":
             return AuthError(.invalidEmail)
         case "email_not_confirmed":
@@ -107,7 +110,7 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
         case "otp_expired":
             return AuthError(
                 .invalidActionCode, message: "That code or link is wrong, expired or already used: request a new one.")
-        case "reauthentication_needed", "reauthentication_not_valid":
+        case "reauthentication_needed":
             return AuthError(.requiresRecentLogin)
         case "anonymous_provider_disabled":
             return AuthError(
@@ -139,6 +142,42 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
                 .operationNotAllowed,
                 message:
                     "The database refused the request (row-level security): check the policies in docs/providers.md.")
+        default:
+            return secondFactorError(for: code)
+        }
+    }
+
+    /// The codes of GoTrue's `/factors` and of reauthentication (docs/providers.md).
+    static func secondFactorError(for code: String) -> AuthError? {
+        switch code {
+        case "reauthentication_not_valid":
+            return AuthError(
+                .invalidVerificationCode,
+                message: "That reauthentication code is wrong or expired: request a new one (sesamectl reauth).")
+        case "mfa_verification_failed", "mfa_challenge_expired", "mfa_ip_address_mismatch":
+            return AuthError(.invalidVerificationCode)
+        case "mfa_verification_rejected":
+            return AuthError(
+                .invalidVerificationCode, message: "The project refused that verification: try again later.")
+        case "mfa_factor_not_found":
+            return AuthError(.noSuchProvider, message: "That second factor is not enrolled on this account.")
+        case "insufficient_aal":
+            return AuthError(
+                .requiresRecentLogin,
+                message: "This needs a session verified with the account's second factor: sign in again with it.")
+        case "mfa_factor_name_conflict":
+            return AuthError(
+                .operationNotAllowed,
+                message: "An authenticator with that name is already enrolled: choose another name.")
+        case "too_many_enrolled_mfa_factors":
+            return AuthError(
+                .operationNotAllowed, message: "The account has the most second factors allowed: remove one first.")
+        case "mfa_totp_enroll_not_enabled", "mfa_totp_verify_not_enabled":
+            return AuthError(
+                .operationNotAllowed,
+                message:
+                    "Authenticator apps (TOTP) are not enabled for this Supabase project: enable them in Authentication > Multi-Factor."
+            )
         default:
             return nil
         }

@@ -17,7 +17,18 @@ extension GoTrueUser {
             uid: id, isAnonymous: anonymous, email: email.flatMap { $0.isEmpty ? nil : $0 },
             emailVerified: emailConfirmedAt.map { !$0.isEmpty } ?? false,
             displayName: userMetadata?.displayName, providers: providers,
-            createdAt: createdAt.flatMap(RFC3339.parse), lastSignInAt: lastSignInAt.flatMap(RFC3339.parse)
+            createdAt: createdAt.flatMap(RFC3339.parse), lastSignInAt: lastSignInAt.flatMap(RFC3339.parse),
+            factors: verifiedFactors, pendingEmail: newEmail.flatMap { $0.isEmpty ? nil : $0 }
         )
+    }
+
+    /// The verified factors (an unverified one is an enrolment not finished), in the domain's terms.
+    var verifiedFactors: [SecondFactor] {
+        (factors ?? []).filter(\.isVerified).map {
+            SecondFactor(
+                factorId: $0.id, type: $0.factorType ?? "totp",
+                displayName: $0.friendlyName.flatMap { $0.isEmpty ? nil : $0 },
+                enrolledAt: $0.createdAt.flatMap(RFC3339.parse))
+        }
     }
 }

@@ -38,8 +38,28 @@ struct GoTrueUser: Decodable, Sendable {
         }
     }
 
+    /// One entry of `factors` (GoTrue's `mfa_factors` row; verified or not).
+    struct Factor: Decodable, Sendable {
+        var id: String
+        var factorType: String?
+        var status: String?
+        var friendlyName: String?
+        var createdAt: String?
+
+        var isVerified: Bool { status == "verified" }
+
+        enum CodingKeys: String, CodingKey {
+            case id, status
+            case factorType = "factor_type"
+            case friendlyName = "friendly_name"
+            case createdAt = "created_at"
+        }
+    }
+
     var id: String
     var email: String?
+    /// Absent when the user has none (GoTrue omits an empty list).
+    var factors: [Factor]?
     var newEmail: String?
     var emailConfirmedAt: String?
     var isAnonymous: Bool?
@@ -50,7 +70,7 @@ struct GoTrueUser: Decodable, Sendable {
     var lastSignInAt: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, email, identities
+        case id, email, identities, factors
         case newEmail = "new_email"
         case emailConfirmedAt = "email_confirmed_at"
         case isAnonymous = "is_anonymous"
