@@ -42,11 +42,10 @@ def unique_email(prefix="user"):
     return f"{prefix}-{uuid.uuid4().hex[:10]}@example.com"
 
 
-@pytest.fixture(scope="session")
-def supabase():
-    """A second sesame-emulator with the Supabase surface (--supabase-port 0), started from the
-    binary run.sh names in SESAME_EMULATOR_BINARY; yields its URL and the printed keys. The reuse
-    interval is 0 so reuse detection can be seen without waiting."""
+def start_supabase(extra_arguments):
+    """Starts a sesame-emulator with the Supabase surface (--supabase-port 0) plus
+    `extra_arguments`, from the binary run.sh names in SESAME_EMULATOR_BINARY; yields its URL
+    and the printed keys, and stops it afterwards."""
     import select
     import subprocess
     import time
@@ -54,8 +53,7 @@ def supabase():
     binary = os.environ.get("SESAME_EMULATOR_BINARY")
     assert binary, "run through run.sh (it sets SESAME_EMULATOR_BINARY)"
     process = subprocess.Popen(
-        [binary, "--auth-port", "0", "--database-port", "0", "--supabase-port", "0",
-         "--supabase-refresh-reuse-interval", "0"],
+        [binary, "--auth-port", "0", "--database-port", "0", "--supabase-port", "0", *extra_arguments],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,  # unbuffered: select() sees every line
     )
     found = {}
@@ -80,3 +78,17 @@ def supabase():
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def supabase():
+    """The Supabase emulator most tests share. The reuse interval is 0 so reuse detection can be
+    seen without waiting."""
+    yield from start_supabase(["--supabase-refresh-reuse-interval", "0"])
+
+
+@pytest.fixture(scope="session")
+def supabase_secure_password():
+    """A Supabase emulator with GoTrue's secure password change on (a session older than a day
+    needs the /reauthenticate nonce)."""
+    yield from start_supabase(["--supabase-secure-password-change", "true"])
