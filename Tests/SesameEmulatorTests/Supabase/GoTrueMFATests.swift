@@ -54,6 +54,9 @@ struct GoTrueMFATests {
             #expect(user["factors"]?.arrayValue?.first?["status"] == "unverified")
             #expect(user["factors"]?.arrayValue?.first?["factor_type"] == "totp")
             #expect(user.jsonString.contains(totp.base32) == false)
+            let userId = try #require(user["id"]?.stringValue)
+            let admin = try await emu.admin("GET", "users/\(userId)").json
+            #expect(admin["factors"]?.arrayValue?.first?["id"]?.stringValue == id)
             let again = try await emu.call(
                 "POST", "/auth/v1/factors", ["factor_type": "totp", "friendly_name": "phone"],
                 bearer: session["access_token"]?.text)
@@ -80,6 +83,8 @@ struct GoTrueMFATests {
             #expect(wrong.status == 422 && wrong.goTrueCode == "mfa_verification_failed")
             let short = try await Self.verify(emu, access, id, code: "12345")
             #expect(short.goTrueCode == "mfa_verification_failed")
+            let letters = try await Self.verify(emu, access, id, code: "12a456")
+            #expect(letters.goTrueCode == "mfa_verification_failed")
             let right = try await Self.verify(emu, access, id, code: totp.code(at: Self.date(emu)))
             #expect(right.status == 200, "\(right.json.jsonString)")
             let claims = SupabaseTestEmulator.claims(right.json["access_token"])
@@ -161,5 +166,34 @@ struct GoTrueMFATests {
                 "POST", "/auth/v1/factors/\(UUID().uuidString)/challenge", [:], bearer: access)
             #expect(foreign.status == 404 && foreign.goTrueCode == "mfa_factor_not_found")
         }
+    }
+}
+
+@Suite("Supabase GoTrue: second factors in a saved state")
+struct GoTrueMFASnapshotTests {
+    @Test func factorsAndRaisedSessionsOutliveASnapshot() async throws {
+        let time = EmulatorTime()
+        let configuration = SupabaseEmulatorConfiguration(port: 0)
+        let store = GoTrueStore(configuration: configuration, clock: time.clock)
+        let issuer = "http://127.0.0.1:1/auth/v1"
+        let session = try await store.signUp(
+            SignUpBody(email: "saved@example.com", password: "secret-pw"), issuer: issuer, origin: "http://127.0.0.1:1")
+        let enrolled = try await store.enrollFactor(
+            EnrollFactorBody(factorType: "totp"), bearer: session["access_token"]?.stringValue, host: "127.0.0.1")
+        let factor = try #require(enrolled["id"]?.stringValue)
+        let secret = try #require(enrolled["totp"]?["secret"]?.stringValue)
+        let totp = try #require(TOTP(base32: secret))
+        let challenge = try await store.challengeFactor(factor, bearer: session["access_token"]?.stringValue)
+        let now = Date(timeIntervalSince1970: TimeInterval(time.clock.milliseconds()) / 1000)
+        let raised = try await store.verifyFactor(
+            factor, VerifyFactorBody(challengeId: challenge["id"]?.stringValue, code: totp.code(at: now)),
+            bearer: session["access_token"]?.stringValue, issuer: issuer)
+        let saved = try JSONEncoder().encode(await store.exportSnapshot())
+        let restored = GoTrueStore(configuration: configuration, clock: time.clock)
+        await restored.importSnapshot(try JSONDecoder().decode(GoTrueSnapshot.self, from: saved))
+        let refreshed = try await restored.refreshGrant(
+            RefreshGrantBody(refreshToken: raised["refresh_token"]?.stringValue), issuer: issuer)
+        #expect(SupabaseTestEmulator.claims(refreshed["access_token"])["aal"] == "aal2")
+        #expect(refreshed["user"]?["factors"]?.arrayValue?.first?["status"] == "verified")
     }
 }
