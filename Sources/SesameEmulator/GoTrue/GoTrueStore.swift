@@ -152,6 +152,8 @@ actor GoTrueStore {
     /// Deletes a user with everything that references it (`on delete cascade`).
     func deleteUser(_ id: String) {
         endSessions(sessionIds(of: id))
+        let factorIds = Set(users[id]?.factors?.map(\.id) ?? [])
+        challenges = challenges.filter { !factorIds.contains($0.value.factorId) }
         users[id] = nil
         codes.removeAll { $0.userId == id }
         tables.deleteRows(of: id)
