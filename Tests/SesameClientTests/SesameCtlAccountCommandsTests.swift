@@ -135,6 +135,7 @@ struct SesameCtlAccountCommandsTests {
         #expect(message("operation-not-allowed", .reauth).contains("Firebase"))
         #expect(message("invalid-verification-code", .reauth).contains("`sesamectl reauth --send-code`"))
         #expect(message("expired-action-code", .resetPassword).contains("`sesamectl reset-password EMAIL`"))
+        #expect(message("invalid-verification-code", .changePassword).contains("`sesamectl reauth --send-code`"))
         #expect(
             ReauthCommand.text(.init(validUntil: SesameCtlOutputTests.now)).hasPrefix("recent sign-in proven until "))
     }

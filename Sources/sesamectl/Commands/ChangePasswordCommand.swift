@@ -14,7 +14,7 @@ struct ChangePasswordCommand: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() async throws {
-        try await options.withClient { client in
+        try await options.withClient(context: .changePassword) { client in
             // Reach the daemon before asking for a password that could not be used.
             _ = try await client.hello()
             let secret = try PasswordReader.read(

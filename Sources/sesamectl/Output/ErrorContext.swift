@@ -15,4 +15,6 @@ enum ErrorContext: Sendable, Equatable {
     case reauth
     /// `reset-password --complete`: a spent link or code needs a new reset email.
     case resetPassword
+    /// `change-password`: `invalid-verification-code` is the code `reauth` held for it.
+    case changePassword
 }

@@ -20,6 +20,9 @@ extension ErrorReport {
         case (.reauth, "invalid-verification-code"), (.reauth, "invalid-action-code"),
             (.reauth, "expired-action-code"):
             return "that code is not right or has expired: run `sesamectl reauth --send-code` for a new one"
+        case (.changePassword, "invalid-verification-code"):
+            return "the code given to `sesamectl reauth` is not right or has expired (nothing changed): "
+                + "run `sesamectl reauth --send-code` for a new one, then change the password again"
         case (.resetPassword, "invalid-action-code"), (.resetPassword, "expired-action-code"):
             return "the reset link or code is not valid, was already used or has expired: "
                 + "run `sesamectl reset-password EMAIL` for a new one"
