@@ -41,12 +41,16 @@ public enum SesameClientError: Error, Sendable, Hashable, CustomStringConvertibl
         public var retryAfterMs: Int?
         /// `data.requiredRole`, for `permission-denied`.
         public var requiredRole: String?
+        /// The open challenge of `second-factor-required` (`data.challengeId`, `factors`,
+        /// `expiresAt`): pass its id to ``SesameClient/completeSecondFactor(challengeId:code:factorId:)``.
+        public var challenge: SesameSecondFactorChallenge?
 
         public init(
             code: Int, reason: String, message: String, dataJSON: String = "{}", email: String? = nil,
             providerId: String? = nil, providers: [String]? = nil, retryAfterMs: Int? = nil,
-            requiredRole: String? = nil
+            requiredRole: String? = nil, challenge: SesameSecondFactorChallenge? = nil
         ) {
+            self.challenge = challenge
             self.code = code
             self.reason = reason
             self.message = message

@@ -22,8 +22,8 @@ struct SesameCtl: AsyncParsableCommand {
             SignUpCommand.self, SignInCommand.self, SendLinkCommand.self, CompleteLinkCommand.self,
             SignInIdpCommand.self, LinkCommand.self, UnlinkCommand.self, SignOutCommand.self,
             UsernameCommand.self, ResetPasswordCommand.self, VerifyEmailCommand.self,
-            UpdateProfileCommand.self, ReloadCommand.self, MergesCommand.self, DeleteAccountCommand.self,
-            HelpManCommand.self,
+            UpdateProfileCommand.self, ReloadCommand.self, MergesCommand.self, MfaCommand.self, ReauthCommand.self,
+            ChangePasswordCommand.self, ChangeEmailCommand.self, DeleteAccountCommand.self, HelpManCommand.self,
         ])
 
     static let versionText = "sesamectl \(SesameVersion.current)"

@@ -157,14 +157,14 @@ actor FakeDaemon {
                 "uid": .string(uid), "isAnonymous": .bool(status == "anonymous"), "email": .null,
                 "emailVerified": false, "displayName": .null, "username": .null,
                 "providers": status == "anonymous" ? [] : ["password"], "createdAt": "2026-11-21T10:00:00Z",
-                "lastSignInAt": "2026-11-21T10:05:00Z",
+                "lastSignInAt": "2026-11-21T10:05:00Z", "factors": [], "pendingEmail": .null,
             ]
         return [
             "status": .string(status), "user": user,
             "token": status == "signedOut" ? .null : ["expiresAt": .string(tokenExpiresAt)],
             "connectivity": "online", "needsUsername": false,
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
-            "signInPrompt": .null,
+            "signInPrompt": .null, "secondFactor": .null,
         ]
     }
 

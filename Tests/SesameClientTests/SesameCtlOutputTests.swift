@@ -189,7 +189,8 @@ struct SesameCtlOutputTests {
             "status", "token", "watch", "sign\\-up", "sign\\-in", "send\\-link", "complete\\-link",
             "sign\\-in\\-idp", "link password", "link email\\-link", "link idp", "unlink", "sign\\-out",
             "username set", "username check", "reset\\-password", "merges list", "merges complete",
-            "delete\\-account", "verify\\-email", "update\\-profile", "reload",
+            "delete\\-account", "verify\\-email", "update\\-profile", "reload", "mfa enroll", "mfa list",
+            "mfa remove", "reauth", "change\\-password", "change\\-email",
         ] {
             #expect(
                 page.contains(".SS \"sesamectl \(command.replacingOccurrences(of: "\\-", with: "-"))\""), "\(command)")

@@ -10,7 +10,8 @@ extension SesameClientError {
                 providerId: error.data["providerId"]?.stringValue,
                 providers: error.data["providers"]?.arrayValue?.compactMap(\.stringValue),
                 retryAfterMs: error.data["retryAfterMs"]?.int64Value.map { Int(clamping: $0) },
-                requiredRole: error.data["requiredRole"]?.stringValue))
+                requiredRole: error.data["requiredRole"]?.stringValue,
+                challenge: SesameSecondFactorChallenge(json: .object(error.data))))
     }
 }
 

@@ -9,7 +9,9 @@ struct CompleteLinkCommand: AsyncParsableCommand {
         discussion: """
             Give the link from the email: `sesamectl complete-link 'URL'` (quote it: it holds `&`). \
             Where the backend also mails a one-time code (Supabase), you can type the code instead: \
-            `sesamectl complete-link --code CODE --email EMAIL`. Firebase sends links only.
+            `sesamectl complete-link --code CODE --email EMAIL`. Firebase sends links only. When the \
+            account has a second factor, asks for the code from the authenticator app (or reads it with \
+            --code-stdin).
             """)
 
     @Argument(help: ArgumentHelp("The link from the email (omit it with --code).", valueName: "url"))
@@ -28,6 +30,7 @@ struct CompleteLinkCommand: AsyncParsableCommand {
             valueName: "email"))
     var email: String?
 
+    @OptionGroup var secondFactor: CodeOptions
     @OptionGroup var options: CommonOptions
 
     func validate() throws {
@@ -48,14 +51,17 @@ struct CompleteLinkCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let prompt = SecondFactorPrompt(fromStandardInput: secondFactor.codeStdin)
         let result =
             if let code, let email {
-                try await options.withClient(context: .completeCode) {
-                    try await $0.completeSignInLink(email: email, code: code)
+                try await options.withClient(context: .completeCode) { client in
+                    try await prompt.signIn(client) { try await client.completeSignInLink(email: email, code: code) }
                 }
             } else {
-                try await options.withClient(context: .completeLink) {
-                    try await $0.completeSignInLink(link: link ?? "", email: email)
+                try await options.withClient(context: .completeLink) { client in
+                    try await prompt.signIn(client) {
+                        try await client.completeSignInLink(link: link ?? "", email: email)
+                    }
                 }
             }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))

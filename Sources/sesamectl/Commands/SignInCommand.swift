@@ -17,7 +17,9 @@ struct SignInCommand: AsyncParsableCommand {
             Ctrl-C cancels the flow (status 130). `sign-in --custom-token-file FILE` (or - for standard \
             input) signs in with a token minted by your project's server. From a guest, the guest's data \
             is merged into the account (see `sesamectl merges`). A username spelled like a provider \
-            (google, github.com, …) signs in by its email instead.
+            (google, github.com, …) signs in by its email instead. When the account has a second factor, \
+            every way asks for the code from the authenticator app (or reads it with --code-stdin: with \
+            --password-stdin, from the line after the password).
             """)
 
     @Argument(
@@ -41,7 +43,11 @@ struct SignInCommand: AsyncParsableCommand {
     var customTokenFile: String?
 
     @OptionGroup var password: PasswordOptions
+    @OptionGroup var code: CodeOptions
     @OptionGroup var options: CommonOptions
+
+    /// Finishes a sign-in that needs a second factor.
+    var secondFactor: SecondFactorPrompt { SecondFactorPrompt(fromStandardInput: code.codeStdin) }
 
     func mode(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SignInMode {
         try SignInMode.resolve(
@@ -50,7 +56,9 @@ struct SignInCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
-        _ = try mode()
+        if try mode() == .customToken(path: "-"), code.codeStdin {
+            throw ValidationError("--custom-token-file - reads all of standard input: the code cannot follow it there")
+        }
     }
 
     func run() async throws {
@@ -59,7 +67,9 @@ struct SignInCommand: AsyncParsableCommand {
             try await signInWithPassword(identifier)
         case .customToken(let path):
             let token = try CustomTokenReader.read(path)
-            let result = try await options.withClient { try await $0.signInWithCustomToken(token) }
+            let result = try await options.withClient { client in
+                try await secondFactor.signIn(client) { try await client.signInWithCustomToken(token) }
+            }
             options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
         case .flow(let providerId, let kind):
             let retry =
@@ -68,7 +78,7 @@ struct SignInCommand: AsyncParsableCommand {
                 providerId: providerId, kind: kind, json: options.json, qr: !noQR,
                 environment: ProcessInfo.processInfo.environment, retry: retry)
             let result = try await options.withClient(context: .signInFlow(retry: retry)) { client in
-                try await run.run(client)
+                try await secondFactor.signIn(client) { try await run.run(client) }
             }
             options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
         }
@@ -80,7 +90,9 @@ struct SignInCommand: AsyncParsableCommand {
             _ = try await client.hello()
             let secret = try PasswordReader.read(
                 prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
-            return try await client.signIn(identifier: identifier, password: secret)
+            return try await secondFactor.signIn(client) {
+                try await client.signIn(identifier: identifier, password: secret)
+            }
         }
         options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
     }

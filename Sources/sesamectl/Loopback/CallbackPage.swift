@@ -16,6 +16,13 @@ struct CallbackPage: Sendable, Equatable {
         CallbackPage(status: .ok, title: "Sign-in failed", message: message)
     }
 
+    /// The provider accepted the person, and the account has a second factor: the terminal asks
+    /// for the code.
+    static let secondFactor = CallbackPage(
+        status: .ok, title: "One more step",
+        message: "This account has a second factor: go back to the terminal and type the code "
+            + "your authenticator app shows.")
+
     /// A callback after the first one: the sign-in it belongs to is over.
     static let finished = CallbackPage(
         status: .ok, title: "Sign-in finished",

@@ -11,4 +11,10 @@ enum ErrorContext: Sendable, Equatable {
     case completeCode
     /// `sign-in PROVIDER`: the flow's reasons say to run `retry` again.
     case signInFlow(retry: String)
+    /// `reauth`: `operation-not-allowed` means the backend mails no codes.
+    case reauth
+    /// `reset-password --complete`: a spent link or code needs a new reset email.
+    case resetPassword
+    /// `change-password`: `invalid-verification-code` is the code `reauth` held for it.
+    case changePassword
 }

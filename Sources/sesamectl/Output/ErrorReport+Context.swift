@@ -14,6 +14,18 @@ extension ErrorReport {
                 + "with the link from the email"
         case (.completeCode, "missing-email"):
             return "give the address the code was sent to: `sesamectl complete-link --code CODE --email EMAIL`"
+        case (.reauth, "operation-not-allowed"):
+            return "this backend (Firebase) mails no reauthentication codes: run `sesamectl reauth` and type the "
+                + "password, or `sesamectl sign-in PROVIDER` for an account that signs in with a provider"
+        case (.reauth, "invalid-verification-code"), (.reauth, "invalid-action-code"),
+            (.reauth, "expired-action-code"):
+            return "that code is not right or has expired: run `sesamectl reauth --send-code` for a new one"
+        case (.changePassword, "invalid-verification-code"):
+            return "the code given to `sesamectl reauth` is not right or has expired (nothing changed): "
+                + "run `sesamectl reauth --send-code` for a new one, then change the password again"
+        case (.resetPassword, "invalid-action-code"), (.resetPassword, "expired-action-code"):
+            return "the reset link or code is not valid, was already used or has expired: "
+                + "run `sesamectl reset-password EMAIL` for a new one"
         case (.signInFlow(let retry), "access-denied"):
             return "the sign-in was denied at the provider: run `\(retry)` to try again"
         case (.signInFlow(let retry), "expired-sign-in-flow"):

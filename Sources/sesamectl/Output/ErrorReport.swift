@@ -96,7 +96,12 @@ struct ErrorReport: Sendable, Equatable {
             return "the custom token is malformed, expired or was refused (the session is unchanged): "
                 + "ask your project's server for a new one"
         case "requires-recent-login":
-            return "this needs a recent sign-in: sign in again (`sesamectl sign-in …`), then retry"
+            return "this needs a recent sign-in: run `sesamectl reauth`, then run this command again"
+        case "second-factor-required":
+            return "this account has a second factor: sign in at a terminal and type the code from your "
+                + "authenticator app when asked (or pipe it in with --code-stdin)"
+        case "invalid-verification-code":
+            return "that code is not right: type the code your authenticator app shows now (codes change every 30 s)"
         case "provider-already-linked":
             return "that sign-in method is already linked to this account: nothing to do"
         case "no-such-provider":

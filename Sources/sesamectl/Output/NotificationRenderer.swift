@@ -16,7 +16,8 @@ enum NotificationRenderer {
             return
                 "\(sequence)idTokenChanged: new token for \(change.uid), expires \(StatusRenderer.timeWords(change.expiresAt))"
         case .userUpdated(let state):
-            return "\(sequence)userUpdated: \(StatusRenderer.oneLine(state))"
+            let waiting = state.secondFactor.map { "; \(SecondFactorText.challengeWords($0))" } ?? ""
+            return "\(sequence)userUpdated: \(StatusRenderer.oneLine(state))\(waiting)"
         case .connectivityChanged(let connectivity):
             return "\(sequence)connectivityChanged: \(connectivity)"
         case .accountMerge(let merge):

@@ -5,8 +5,9 @@ import enum SesameCore.RFC3339
 
 /// How `sesamectl` shows a state to a person. Pure: the time is passed in.
 enum StatusRenderer {
-    /// The multi-line `status` report: status, uid, kind of account, email, username, token
-    /// validity, connectivity and pending merges.
+    /// The multi-line `status` report: status, uid, kind of account, email (and one waiting for
+    /// confirmation), second factors, username, token validity, connectivity, an open sign-in
+    /// or second-factor challenge, and pending merges.
     static func render(_ state: SesameState, now: Date) -> String {
         var rows: [(String, String)] = [("status", statusWords(state.status))]
         if let user = state.user {
@@ -19,6 +20,10 @@ enum StatusRenderer {
                         email + (user.emailVerified ? " (verified)" : " (not verified: run `sesamectl verify-email`)")
                     ))
             }
+            if let pending = user.pendingEmail {
+                rows.append(("pending email", pending + " (waits for the link mailed to it: `sesamectl change-email`)"))
+            }
+            if !user.isAnonymous { rows.append(("second factors", SecondFactorText.factorsWords(user.factors))) }
             if let username = user.username {
                 rows.append(("username", username))
             } else if state.needsUsername {
@@ -29,6 +34,9 @@ enum StatusRenderer {
         rows.append(("token", tokenWords(state, now: now)))
         rows.append(("connectivity", state.connectivity.rawValue))
         if let prompt = state.signInPrompt { rows.append(("sign-in", promptWords(prompt))) }
+        if let challenge = state.secondFactor {
+            rows.append(("second factor", SecondFactorText.challengeWords(challenge)))
+        }
         if state.pendingMerges.isEmpty {
             rows.append(("pending merges", "none"))
         } else {

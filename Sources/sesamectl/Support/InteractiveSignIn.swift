@@ -129,6 +129,7 @@ struct InteractiveSignIn: Sendable {
     /// The browser's page for a failed sign-in: what the terminal says, in the browser's words.
     static func page(for error: any Error, retry: String) -> CallbackPage {
         guard let error = error as? SesameClientError else { return .cancelled }
+        if error.reason == "second-factor-required" { return .secondFactor }
         let report = ErrorReport.make(for: error, socketPath: "sesamed's socket", context: .signInFlow(retry: retry))
         return .failed("The sign-in failed: \(report.message). The terminal says the same.")
     }

@@ -36,6 +36,14 @@ enum PasswordReader {
         return password
     }
 
+    /// Whether this process has a terminal to ask on (/dev/tty opens).
+    static var hasTerminal: Bool {
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
+    }
+
     private static func readByte(_ fd: Int32, _ byte: inout UInt8) -> Bool {
         #if canImport(Glibc)
         Glibc.read(fd, &byte, 1) == 1
@@ -44,16 +52,19 @@ enum PasswordReader {
         #endif
     }
 
-    /// Reads one line from /dev/tty with echo off, restoring the terminal afterwards.
-    static func readFromTerminal(prompt: String) throws -> String {
+    /// Reads one line from /dev/tty with echo off (on for `echo`, as for one-time codes),
+    /// restoring the terminal afterwards.
+    /// - Parameter missing: the usage error when there is no terminal.
+    static func readFromTerminal(
+        prompt: String, echo: Bool = false,
+        missing: String = "no terminal to read the password from: pass --password-stdin and pipe it in"
+    ) throws -> String {
         let fd = open("/dev/tty", O_RDWR | O_NOCTTY)
-        guard fd >= 0 else {
-            throw ValidationError("no terminal to read the password from: pass --password-stdin and pipe it in")
-        }
+        guard fd >= 0 else { throw ValidationError(missing) }
         defer { close(fd) }
         write(fd, prompt, prompt.utf8.count)
         var saved = termios()
-        let hasAttributes = tcgetattr(fd, &saved) == 0
+        let hasAttributes = !echo && tcgetattr(fd, &saved) == 0
         if hasAttributes {
             var silent = saved
             silent.c_lflag &= ~tcflag_t(ECHO)

@@ -46,6 +46,19 @@ class SesameError extends Error {
   get requiredRole() {
     return typeof this.data.requiredRole === 'string' ? this.data.requiredRole : null;
   }
+
+  /**
+   * The open challenge of `second-factor-required` (`{challengeId, factors, expiresAt}` from
+   * `data`): pass its `challengeId` to `completeSecondFactor`. Null for other errors.
+   */
+  get challenge() {
+    if (typeof this.data.challengeId !== 'string') return null;
+    const factors = Array.isArray(this.data.factors)
+      ? this.data.factors.filter((f) => f !== null && typeof f === 'object' && typeof f.factorId === 'string')
+      : [];
+    const expiresAt = typeof this.data.expiresAt === 'string' ? this.data.expiresAt : null;
+    return { challengeId: this.data.challengeId, factors, expiresAt };
+  }
 }
 
 /** An error sesamed answered with (an unknown code is thrown as this class). */

@@ -27,6 +27,14 @@ InvalidParams.defaultReason = 'invalid-params';
 class InternalError extends errors.ProtocolError {}
 InternalError.defaultReason = 'internal-error';
 
+/** `second-factor-required` (1000). */
+class SecondFactorRequired extends errors.AuthenticationError {}
+SecondFactorRequired.defaultReason = 'second-factor-required';
+
+/** `invalid-verification-code` (1000). */
+class InvalidVerificationCode extends errors.AuthenticationError {}
+InvalidVerificationCode.defaultReason = 'invalid-verification-code';
+
 /** `expired-sign-in-flow` (1000). */
 class ExpiredSignInFlow extends errors.AuthenticationError {}
 ExpiredSignInFlow.defaultReason = 'expired-sign-in-flow';
@@ -171,6 +179,8 @@ const REASON_CLASSES = new Map([
   ['method-not-found', MethodNotFound],
   ['invalid-params', InvalidParams],
   ['internal-error', InternalError],
+  ['second-factor-required', SecondFactorRequired],
+  ['invalid-verification-code', InvalidVerificationCode],
   ['expired-sign-in-flow', ExpiredSignInFlow],
   ['sign-in-cancelled', SignInCancelled],
   ['access-denied', AccessDenied],
@@ -209,4 +219,4 @@ const REASON_CLASSES = new Map([
   ['too-many-connections', TooManyConnections],
 ]);
 
-module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, TooManyConnections, REASON_CLASSES };
+module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, SecondFactorRequired, InvalidVerificationCode, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, TooManyConnections, REASON_CLASSES };

@@ -1,7 +1,7 @@
 // Compiled with `tsc --noEmit --strict` by run-tests.sh: the declarations accept typical use.
 import {
-  Sesame, sesameFetch, EmailAlreadyInUse, SesameError, DaemonUnavailable, TooManyRequests, type State,
-  type StateChange, type Result,
+  Sesame, sesameFetch, EmailAlreadyInUse, SesameError, DaemonUnavailable, TooManyRequests, SecondFactorRequired,
+  type State, type StateChange, type Result,
 } from 'sesame-client';
 
 async function main(): Promise<void> {
@@ -44,6 +44,22 @@ async function main(): Promise<void> {
   const accessToken: () => Promise<string> = sesame.accessToken;
   const response: Response = await sesameFetch('https://api.example.com/me', { method: 'GET' });
   console.log(response.status, await accessToken(), await sesame.fetch(new URL('https://x.example')));
+  try {
+    await sesame.signIn({ identifier: 'ann@example.com', password: 'pw' });
+  } catch (error) {
+    if (error instanceof SecondFactorRequired && error.challenge !== null) {
+      const factor: string | undefined = error.challenge.factors[0]?.displayName ?? undefined;
+      const finished = await sesame.completeSecondFactor({ challengeId: error.challenge.challengeId, code: '123456' });
+      console.log(factor, finished.state.secondFactor?.challengeId, finished.state.user?.factors?.length);
+    }
+  }
+  const enrollment = await sesame.enrollTotp({ displayName: 'Phone' });
+  await sesame.confirmTotp({ enrollmentId: enrollment.enrollmentId, code: '123456' });
+  const proof = await sesame.reauthenticate({});
+  console.log(proof.codeSent, proof.validUntil, (await sesame.changeEmail({ newEmail: 'b@c.d' })).pendingEmail);
+  await sesame.confirmPasswordReset({ link: 'https://x.example/reset', newPassword: 'n' });
+  // @ts-expect-error a reset code needs the account's email
+  await sesame.confirmPasswordReset({ code: '123456', newPassword: 'n' });
   // @ts-expect-error createAccount needs a password
   await sesame.createAccount({ email: 'x@example.com' });
   sesame.close();

@@ -1,5 +1,7 @@
 // The error hierarchy (lib/errors.cjs). Per-reason classes are in reasons.d.ts (generated).
 
+import type { SecondFactorChallenge } from './protocol.js';
+
 /** Every error this package throws. No message ever holds a password, token or link. */
 export declare class SesameError extends Error {
   constructor(message: string, details?: { code?: number | null; reason?: string; data?: Record<string, unknown> });
@@ -19,6 +21,8 @@ export declare class SesameError extends Error {
   readonly providers: string[] | null;
   /** `data.requiredRole` of `permission-denied`. */
   readonly requiredRole: string | null;
+  /** The challenge of `second-factor-required` (from `data`): answer it with `completeSecondFactor`. Null otherwise. */
+  readonly challenge: SecondFactorChallenge | null;
 }
 
 /** An error sesamed answered with (an unknown code is thrown as this class). */

@@ -18,11 +18,12 @@ export type ChangeReason =
   | AuthChangeReason | 'snapshot' | 'token-refreshed' | 'user-updated' | 'connectivity-changed'
   | 'sign-in-flow-changed' | 'resynchronized' | (string & {});
 
+/** An enrolled second factor (`User.factors`). */
 export interface Factor {
   factorId: string;
   type: 'totp' | (string & {});
   displayName: string | null;
-  enrolledAt?: Time;
+  enrolledAt?: Time | null;
 }
 
 export interface User {
@@ -59,10 +60,12 @@ export interface SignInPrompt {
   expiresAt: Time;
 }
 
+/** The open challenge of a sign-in that needs a second factor (`State.secondFactor`, `SecondFactorRequired.challenge`). */
 export interface SecondFactorChallenge {
   challengeId: string;
-  factors: Array<{ factorId: string; type: string; displayName: string | null }>;
-  expiresAt: Time;
+  factors: Array<{ factorId: string; type: string; displayName: string | null; enrolledAt?: Time | null }>;
+  /** Null only when a daemon error left it out. */
+  expiresAt: Time | null;
 }
 
 /** The daemon's session state. */
@@ -179,7 +182,11 @@ export interface Methods {
   };
   confirmTotp: { params: { enrollmentId: string; code: string }; result: State };
   unenrollFactor: { params: { factorId: string }; result: State };
-  reauthenticate: { params: { password: string } | { code: string }; result: { validUntil: Time } };
+  /** `{}` asks the backend to mail a code (Supabase: `codeSent`; Firebase: OperationNotAllowed). */
+  reauthenticate: {
+    params: { password: string } | { code: string } | Empty;
+    result: { validUntil: Time | null; codeSent?: boolean };
+  };
   changePassword: { params: { newPassword: string }; result: Empty };
   changeEmail: { params: { newEmail: string }; result: { pendingEmail: string } };
   confirmPasswordReset: {

@@ -32,6 +32,16 @@ export declare class InternalError extends ProtocolError {
   readonly reason: 'internal-error';
 }
 
+/** `second-factor-required` (1000). */
+export declare class SecondFactorRequired extends AuthenticationError {
+  readonly reason: 'second-factor-required';
+}
+
+/** `invalid-verification-code` (1000). */
+export declare class InvalidVerificationCode extends AuthenticationError {
+  readonly reason: 'invalid-verification-code';
+}
+
 /** `expired-sign-in-flow` (1000). */
 export declare class ExpiredSignInFlow extends AuthenticationError {
   readonly reason: 'expired-sign-in-flow';

@@ -57,7 +57,7 @@ def render(rows: List[Tuple[int, str]]) -> str:
     for code, reason in rows:
         name, base = class_name(reason), BASES[code]
         if name != base:
-            out += ["", f"class {name}({base}):", f'    """``{reason}`` ({code})."""', f'    reason = "{reason}"', ""]
+            out += ["", f"class {name}({base}):", f'    reason = "{reason}"  # {code}', ""]
         entries.append(f'    "{reason}": {name},')
     out += ["", "REASON_CLASSES: Dict[str, Type[DaemonError]] = {", *entries, "}", ""]
     names = sorted({class_name(r) for _, r in rows} - set(BASES.values()))

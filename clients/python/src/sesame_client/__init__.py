@@ -20,6 +20,7 @@ from ._models import (ANONYMOUS, AUTHENTICATED, SIGNED_OUT, STARTING, Hello, Mer
 from ._reasons import *  # noqa: F401,F403  (one class per protocol reason)
 from ._reasons import REASON_CLASSES
 from ._reasons import __all__ as _reason_names
+from ._security import Reauthentication, SecondFactor, SecondFactorChallenge, TotpEnrollment
 from ._sync import Sesame
 from ._sync_stream import Listener, MergeStream, StateStream
 
@@ -27,7 +28,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Sesame", "AsyncSesame", "State", "User", "Token", "Merge", "Hello", "Peer", "SignInResult", "SignInFlow",
-    "SignInPrompt",
+    "SignInPrompt", "SecondFactor", "SecondFactorChallenge", "TotpEnrollment", "Reauthentication",
     "UsernameAvailability", "StateStream", "MergeStream", "Listener", "AsyncStateStream", "AsyncMergeStream",
     "AsyncListener", "password_credential", "email_link_credential", "idp_credential", "resolve_socket_path",
     "user_socket", "SYSTEM_SOCKET", "STARTING", "SIGNED_OUT", "ANONYMOUS", "AUTHENTICATED", "SesameError",

@@ -12,6 +12,7 @@ from ._async_stream import AsyncListener, AsyncMergeStream, AsyncStateStream
 from ._connection import DEFAULT, TimeoutArg
 from ._discovery import resolve_socket_path
 from ._models import Hello, SignInFlow, SignInResult, State, Token, UsernameAvailability
+from ._security import Reauthentication, TotpEnrollment
 from ._wire import timeout_error
 
 T = TypeVar("T")
@@ -191,6 +192,52 @@ class AsyncSesame:
         """Signs in with a token minted by your project's server (``InvalidCustomToken`` when
         it is malformed, expired or refused; the guest is then unchanged)."""
         return await self._run(calls.sign_in_with_custom_token(token), timeout)
+
+    # Second factors and account security.
+
+    async def complete_second_factor(self, challenge_id: str, code: str, factor_id: Optional[str] = None,
+                                     *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
+        """Finishes a sign-in that raised ``SecondFactorRequired`` (its ``challenge.challenge_id``)
+        with a code from the authenticator app: the result the first call would have had.
+        ``InvalidVerificationCode``: the challenge stays open, ask again; ``ExpiredSignInFlow``:
+        sign in again."""
+        return await self._run(calls.complete_second_factor(challenge_id, code, factor_id), timeout)
+
+    async def enroll_totp(self, display_name: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> TotpEnrollment:
+        """Starts enrolling an authenticator app: show ``otpauth_uri`` as a QR code (or
+        ``secret``), then ``confirm_totp`` with a code from the app."""
+        return await self._run(calls.enroll_totp(display_name), timeout)
+
+    async def confirm_totp(self, enrollment_id: str, code: str, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Activates the enrolment with a current code; the user's ``factors`` then list it."""
+        return await self._run(calls.confirm_totp(enrollment_id, code), timeout)
+
+    async def unenroll_factor(self, factor_id: str, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Removes a second factor (``RequiresRecentLogin``: ``reauthenticate`` first)."""
+        return await self._run(calls.unenroll_factor(factor_id), timeout)
+
+    async def reauthenticate(self, password: Optional[str] = None, code: Optional[str] = None,
+                             *, timeout: TimeoutArg = DEFAULT) -> Reauthentication:
+        """Proves a recent sign-in with the password, or with a code the backend mailed. With
+        neither, asks the backend to mail a code (Supabase: ``code_sent``; Firebase raises
+        ``OperationNotAllowed``)."""
+        return await self._run(calls.reauthenticate(password, code), timeout)
+
+    async def change_password(self, new_password: str, *, timeout: TimeoutArg = DEFAULT) -> None:
+        """Changes the password (``WeakPassword``, ``RequiresRecentLogin``)."""
+        await self._run(calls.change_password(new_password), timeout)
+
+    async def change_email(self, new_email: str, *, timeout: TimeoutArg = DEFAULT) -> str:
+        """Asks to change the address; the backend mails ``new_email``, and the change shows in
+        ``User.email`` once it is confirmed (``User.pending_email`` until then). Returns the
+        pending address."""
+        return await self._run(calls.change_email(new_email), timeout)
+
+    async def confirm_password_reset(self, new_password: str, link: Optional[str] = None, code: Optional[str] = None,
+                                     email: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> str:
+        """Completes a password reset from the ``link`` of its email, or its ``code`` and the
+        account's ``email``; returns the account's address. Needs no session."""
+        return await self._run(calls.confirm_password_reset(new_password, link, code, email), timeout)
 
     # Streams.
 

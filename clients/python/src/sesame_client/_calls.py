@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Generic, Mapping, Optional, TypeVar
 
 from ._models import Hello, SignInFlow, SignInResult, State, Token, UsernameAvailability
+from ._security import Reauthentication, TotpEnrollment
 
 T = TypeVar("T")
 
@@ -159,3 +160,45 @@ def cancel_sign_in(flow_id: str) -> Call[None]:
 
 def sign_in_with_custom_token(token: str) -> Call[SignInResult]:
     return Call("signInWithCustomToken", {"token": token}, SignInResult.from_json)
+
+
+def complete_second_factor(challenge_id: str, code: str, factor_id: Optional[str]) -> Call[SignInResult]:
+    return Call("completeSecondFactor", _present(challengeId=challenge_id, code=code, factorId=factor_id),
+                SignInResult.from_json)
+
+
+def enroll_totp(display_name: Optional[str]) -> Call[TotpEnrollment]:
+    return Call("enrollTotp", _present(displayName=display_name), TotpEnrollment.from_json)
+
+
+def confirm_totp(enrollment_id: str, code: str) -> Call[State]:
+    return Call("confirmTotp", {"enrollmentId": enrollment_id, "code": code}, State.from_json)
+
+
+def unenroll_factor(factor_id: str) -> Call[State]:
+    return Call("unenrollFactor", {"factorId": factor_id}, State.from_json)
+
+
+def reauthenticate(password: Optional[str], code: Optional[str]) -> Call[Reauthentication]:
+    if password is not None and code is not None:
+        raise ValueError("reauthenticate takes a password or a code, not both")
+    return Call("reauthenticate", _present(password=password, code=code), Reauthentication.from_json)
+
+
+def change_password(new_password: str) -> Call[None]:
+    return Call("changePassword", {"newPassword": new_password}, _none)
+
+
+def change_email(new_email: str) -> Call[str]:
+    return Call("changeEmail", {"newEmail": new_email},
+                lambda value: str(value.get("pendingEmail", new_email)) if isinstance(value, dict) else new_email)
+
+
+def confirm_password_reset(new_password: str, link: Optional[str], code: Optional[str],
+                           email: Optional[str]) -> Call[str]:
+    if (link is None) == (code is None):
+        raise ValueError("confirm_password_reset takes the link or the code of the reset email")
+    if code is not None and email is None:
+        raise ValueError("a reset code needs the account's email")
+    return Call("confirmPasswordReset", _present(link=link, code=code, email=email, newPassword=new_password),
+                lambda value: str(value.get("email", email or "")) if isinstance(value, dict) else (email or ""))

@@ -5,7 +5,10 @@ the error table of docs/protocol.md by ``scripts/generate_reasons.py``.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional
+
+if TYPE_CHECKING:
+    from ._security import SecondFactorChallenge
 
 
 class SesameError(Exception):
@@ -60,6 +63,16 @@ class SesameError(Exception):
         """``data.retryAfterMs`` of backend errors (code 2000)."""
         value = self.data.get("retryAfterMs")
         return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @property
+    def challenge(self) -> Optional[SecondFactorChallenge]:
+        """The open challenge of ``second-factor-required`` (``data.challengeId``, ``factors``,
+        ``expiresAt``): pass ``challenge.challenge_id`` to ``complete_second_factor``. None for
+        other errors."""
+        from ._security import SecondFactorChallenge  # _security reads objects with this module's errors
+        if not isinstance(self.data.get("challengeId"), str):
+            return None
+        return SecondFactorChallenge.from_json(self.data)
 
     @property
     def required_role(self) -> Optional[str]:

@@ -1,40 +1,17 @@
 """The protocol's objects as frozen dataclasses, read from their JSON shapes."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Mapping, Optional, Tuple
+from datetime import datetime
+from typing import Any, Optional, Tuple
 
 from ._errors import ConnectionLost
+from ._json import _object, _string
+from ._json import parse_time as parse_time
+from ._security import SecondFactor, SecondFactorChallenge
 
 #: ``State.status`` values.
 STARTING, SIGNED_OUT, ANONYMOUS, AUTHENTICATED = "starting", "signedOut", "anonymous", "authenticated"
-
-
-def parse_time(value: Any) -> Optional[datetime]:
-    """An RFC 3339 UTC string as an aware datetime; None for null or an unreadable value."""
-    if not isinstance(value, str):
-        return None
-    text = re.sub(r"(\.\d{6})\d+", r"\1", value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
-
-
-def _object(value: Any, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, dict):
-        raise ConnectionLost(f"sesamed sent a {what} that is not an object; update sesame-client or sesamed")
-    return value
-
-
-def _string(obj: Mapping[str, Any], key: str, what: str) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str):
-        raise ConnectionLost(f"sesamed sent a {what} without {key}; update sesame-client or sesamed")
-    return value
 
 
 @dataclass(frozen=True)
@@ -50,16 +27,23 @@ class User:
     providers: Tuple[str, ...] = ()
     created_at: Optional[datetime] = None
     last_sign_in_at: Optional[datetime] = None
+    #: The active second factors; empty when none.
+    factors: Tuple[SecondFactor, ...] = ()
+    #: An address change waiting for its owner's confirmation (``change_email``), or None.
+    pending_email: Optional[str] = None
 
     @classmethod
     def from_json(cls, value: Any) -> User:
         obj = _object(value, "User")
+        pending = obj.get("pendingEmail")
         return cls(
             uid=_string(obj, "uid", "User"), is_anonymous=obj.get("isAnonymous") is True,
             email=obj.get("email"), email_verified=obj.get("emailVerified") is True,
             display_name=obj.get("displayName"), username=obj.get("username"),
             providers=tuple(p for p in obj.get("providers") or () if isinstance(p, str)),
-            created_at=parse_time(obj.get("createdAt")), last_sign_in_at=parse_time(obj.get("lastSignInAt")))
+            created_at=parse_time(obj.get("createdAt")), last_sign_in_at=parse_time(obj.get("lastSignInAt")),
+            factors=tuple(SecondFactor.from_json(f) for f in obj.get("factors") or () if isinstance(f, dict)),
+            pending_email=pending if isinstance(pending, str) else None)
 
 
 @dataclass(frozen=True)
@@ -153,6 +137,8 @@ class State:
     reason: Optional[str] = None
     #: The open interactive sign-in (see ``SignInPrompt``), or None.
     sign_in_prompt: Optional[SignInPrompt] = None
+    #: The open second-factor challenge of a sign-in (see ``complete_second_factor``), or None.
+    second_factor: Optional[SecondFactorChallenge] = None
 
     @classmethod
     def from_json(cls, value: Any, reason: Optional[str] = None) -> State:
@@ -169,7 +155,8 @@ class State:
             needs_username=obj.get("needsUsername") is True,
             pending_merges=tuple(Merge.from_json(m) for m in obj.get("pendingMerges") or ()),
             sequence=sequence, reason=reason,
-            sign_in_prompt=SignInPrompt.from_json(obj["signInPrompt"]) if obj.get("signInPrompt") else None)
+            sign_in_prompt=SignInPrompt.from_json(obj["signInPrompt"]) if obj.get("signInPrompt") else None,
+            second_factor=SecondFactorChallenge.from_json(obj["secondFactor"]) if obj.get("secondFactor") else None)
 
     @property
     def uid(self) -> Optional[str]:

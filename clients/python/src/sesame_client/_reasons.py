@@ -11,203 +11,171 @@ from ._errors import (AuthenticationError, BackendUnavailable, DaemonError, Perm
 
 
 class ParseError(ProtocolError):
-    """``parse-error`` (-32700)."""
-    reason = "parse-error"
+    reason = "parse-error"  # -32700
 
 
 class InvalidRequest(ProtocolError):
-    """``invalid-request`` (-32600)."""
-    reason = "invalid-request"
+    reason = "invalid-request"  # -32600
 
 
 class RequestTooLarge(ProtocolError):
-    """``request-too-large`` (-32600)."""
-    reason = "request-too-large"
+    reason = "request-too-large"  # -32600
 
 
 class MethodNotFound(ProtocolError):
-    """``method-not-found`` (-32601)."""
-    reason = "method-not-found"
+    reason = "method-not-found"  # -32601
 
 
 class InvalidParams(ProtocolError):
-    """``invalid-params`` (-32602)."""
-    reason = "invalid-params"
+    reason = "invalid-params"  # -32602
 
 
 class InternalError(ProtocolError):
-    """``internal-error`` (-32603)."""
-    reason = "internal-error"
+    reason = "internal-error"  # -32603
+
+
+class SecondFactorRequired(AuthenticationError):
+    reason = "second-factor-required"  # 1000
+
+
+class InvalidVerificationCode(AuthenticationError):
+    reason = "invalid-verification-code"  # 1000
 
 
 class ExpiredSignInFlow(AuthenticationError):
-    """``expired-sign-in-flow`` (1000)."""
-    reason = "expired-sign-in-flow"
+    reason = "expired-sign-in-flow"  # 1000
 
 
 class SignInCancelled(AuthenticationError):
-    """``sign-in-cancelled`` (1000)."""
-    reason = "sign-in-cancelled"
+    reason = "sign-in-cancelled"  # 1000
 
 
 class AccessDenied(AuthenticationError):
-    """``access-denied`` (1000)."""
-    reason = "access-denied"
+    reason = "access-denied"  # 1000
 
 
 class InvalidCustomToken(AuthenticationError):
-    """``invalid-custom-token`` (1000)."""
-    reason = "invalid-custom-token"
+    reason = "invalid-custom-token"  # 1000
 
 
 class EmailAlreadyInUse(AuthenticationError):
-    """``email-already-in-use`` (1000)."""
-    reason = "email-already-in-use"
+    reason = "email-already-in-use"  # 1000
 
 
 class CredentialAlreadyInUse(AuthenticationError):
-    """``credential-already-in-use`` (1000)."""
-    reason = "credential-already-in-use"
+    reason = "credential-already-in-use"  # 1000
 
 
 class AccountExistsWithDifferentCredential(AuthenticationError):
-    """``account-exists-with-different-credential`` (1000)."""
-    reason = "account-exists-with-different-credential"
+    reason = "account-exists-with-different-credential"  # 1000
 
 
 class InvalidEmail(AuthenticationError):
-    """``invalid-email`` (1000)."""
-    reason = "invalid-email"
+    reason = "invalid-email"  # 1000
 
 
 class WeakPassword(AuthenticationError):
-    """``weak-password`` (1000)."""
-    reason = "weak-password"
+    reason = "weak-password"  # 1000
 
 
 class InvalidLoginCredentials(AuthenticationError):
-    """``invalid-login-credentials`` (1000)."""
-    reason = "invalid-login-credentials"
+    reason = "invalid-login-credentials"  # 1000
 
 
 class UserNotFound(AuthenticationError):
-    """``user-not-found`` (1000)."""
-    reason = "user-not-found"
+    reason = "user-not-found"  # 1000
 
 
 class UserDisabled(AuthenticationError):
-    """``user-disabled`` (1000)."""
-    reason = "user-disabled"
+    reason = "user-disabled"  # 1000
 
 
 class OperationNotAllowed(AuthenticationError):
-    """``operation-not-allowed`` (1000)."""
-    reason = "operation-not-allowed"
+    reason = "operation-not-allowed"  # 1000
 
 
 class InvalidActionCode(AuthenticationError):
-    """``invalid-action-code`` (1000)."""
-    reason = "invalid-action-code"
+    reason = "invalid-action-code"  # 1000
 
 
 class ExpiredActionCode(AuthenticationError):
-    """``expired-action-code`` (1000)."""
-    reason = "expired-action-code"
+    reason = "expired-action-code"  # 1000
 
 
 class MissingEmail(AuthenticationError):
-    """``missing-email`` (1000)."""
-    reason = "missing-email"
+    reason = "missing-email"  # 1000
 
 
 class InvalidCredential(AuthenticationError):
-    """``invalid-credential`` (1000)."""
-    reason = "invalid-credential"
+    reason = "invalid-credential"  # 1000
 
 
 class RequiresRecentLogin(AuthenticationError):
-    """``requires-recent-login`` (1000)."""
-    reason = "requires-recent-login"
+    reason = "requires-recent-login"  # 1000
 
 
 class ProviderAlreadyLinked(AuthenticationError):
-    """``provider-already-linked`` (1000)."""
-    reason = "provider-already-linked"
+    reason = "provider-already-linked"  # 1000
 
 
 class NoSuchProvider(AuthenticationError):
-    """``no-such-provider`` (1000)."""
-    reason = "no-such-provider"
+    reason = "no-such-provider"  # 1000
 
 
 class InvalidUsername(AuthenticationError):
-    """``invalid-username`` (1000)."""
-    reason = "invalid-username"
+    reason = "invalid-username"  # 1000
 
 
 class UsernameTaken(AuthenticationError):
-    """``username-taken`` (1000)."""
-    reason = "username-taken"
+    reason = "username-taken"  # 1000
 
 
 class UsernameReserved(AuthenticationError):
-    """``username-reserved`` (1000)."""
-    reason = "username-reserved"
+    reason = "username-reserved"  # 1000
 
 
 class UsernameNotFound(AuthenticationError):
-    """``username-not-found`` (1000)."""
-    reason = "username-not-found"
+    reason = "username-not-found"  # 1000
 
 
 class NetworkRequestFailed(BackendUnavailable):
-    """``network-request-failed`` (2000)."""
-    reason = "network-request-failed"
+    reason = "network-request-failed"  # 2000
 
 
 class TooManyRequests(BackendUnavailable):
-    """``too-many-requests`` (2000)."""
-    reason = "too-many-requests"
+    reason = "too-many-requests"  # 2000
 
 
 class NoCurrentUser(StateError):
-    """``no-current-user`` (4000)."""
-    reason = "no-current-user"
+    reason = "no-current-user"  # 4000
 
 
 class RequiresAccount(StateError):
-    """``requires-account`` (4000)."""
-    reason = "requires-account"
+    reason = "requires-account"  # 4000
 
 
 class AlreadySignedIn(StateError):
-    """``already-signed-in`` (4000)."""
-    reason = "already-signed-in"
+    reason = "already-signed-in"  # 4000
 
 
 class RequiresResetConfirmation(StateError):
-    """``requires-reset-confirmation`` (4000)."""
-    reason = "requires-reset-confirmation"
+    reason = "requires-reset-confirmation"  # 4000
 
 
 class OperationInProgress(StateError):
-    """``operation-in-progress`` (4000)."""
-    reason = "operation-in-progress"
+    reason = "operation-in-progress"  # 4000
 
 
 class NoSuchMerge(StateError):
-    """``no-such-merge`` (4000)."""
-    reason = "no-such-merge"
+    reason = "no-such-merge"  # 4000
 
 
 class SessionRevoked(StateError):
-    """``session-revoked`` (4000)."""
-    reason = "session-revoked"
+    reason = "session-revoked"  # 4000
 
 
 class TooManyConnections(StateError):
-    """``too-many-connections`` (4000)."""
-    reason = "too-many-connections"
+    reason = "too-many-connections"  # 4000
 
 
 REASON_CLASSES: Dict[str, Type[DaemonError]] = {
@@ -217,6 +185,8 @@ REASON_CLASSES: Dict[str, Type[DaemonError]] = {
     "method-not-found": MethodNotFound,
     "invalid-params": InvalidParams,
     "internal-error": InternalError,
+    "second-factor-required": SecondFactorRequired,
+    "invalid-verification-code": InvalidVerificationCode,
     "expired-sign-in-flow": ExpiredSignInFlow,
     "sign-in-cancelled": SignInCancelled,
     "access-denied": AccessDenied,
@@ -272,6 +242,7 @@ __all__ = [
     "InvalidParams",
     "InvalidRequest",
     "InvalidUsername",
+    "InvalidVerificationCode",
     "MethodNotFound",
     "MissingEmail",
     "NetworkRequestFailed",
@@ -286,6 +257,7 @@ __all__ = [
     "RequiresAccount",
     "RequiresRecentLogin",
     "RequiresResetConfirmation",
+    "SecondFactorRequired",
     "SessionRevoked",
     "SignInCancelled",
     "TooManyConnections",
