@@ -31,13 +31,13 @@ extension SessionService {
                     throw AuthError(
                         .invalidVerificationCode, message: "A code is the 6 digits your authenticator app shows now.")
                 }
+                if let factorId, !open.challenge.factors.contains(where: { $0.factorId == factorId }) {
+                    throw AuthError(
+                        .invalidVerificationCode,
+                        message: "That factor cannot answer this challenge: use one of the challenge's factors.")
+                }
             }
             let factor = factorId ?? open.challenge.factors.first?.factorId ?? ""
-            if let factorId, !open.challenge.factors.contains(where: { $0.factorId == factorId }) {
-                throw AuthError(
-                    .invalidVerificationCode,
-                    message: "That factor cannot answer this challenge: use one of the challenge's factors.")
-            }
             var job = SecondFactorSignIn(finish: open.finish)
             let first = job.start(expired: expired)
             var flow = SecondFactorSignInFlow(

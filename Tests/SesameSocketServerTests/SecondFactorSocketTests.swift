@@ -53,4 +53,48 @@ struct SecondFactorSocketTests {
             #expect(replay["error"]?["data"]?["reason"] == "expired-sign-in-flow")
         }
     }
+
+    @Test("enrolment, reauthentication and an address change on the wire: their results and the user's new fields")
+    func accountSecurityOnTheWire() async throws {
+        try await SocketHarness.withAnonymousClient { harness, client in
+            var answer = try await client.call(
+                "createAccount", id: 1, params: ["email": "bo@example.com", "password": "secret1"])
+            #expect(answer["result"]?["status"] == "authenticated")
+            answer = try await client.call("reauthenticate", id: 4, params: ["password": "secret1"])
+            #expect(answer["result"]?["validUntil"] != nil && answer["result"]?["validUntil"] != .null)
+            answer = try await client.call("reauthenticate", id: 5, params: .object([:]))
+            #expect(answer["error"]?["data"]?["reason"] == "operation-not-allowed")
+            answer = try await client.call("enrollTotp", id: 2, params: ["displayName": "phone"])
+            guard case .string(let enrollmentId)? = answer["result"]?["enrollmentId"],
+                case .string(let secret)? = answer["result"]?["secret"]
+            else {
+                Issue.record("no enrolment in \(answer)")
+                return
+            }
+            #expect(answer["result"]?["expiresAt"] != nil)
+            guard case .string(let uri)? = answer["result"]?["otpauthUri"] else {
+                Issue.record("no otpauthUri in \(answer)")
+                return
+            }
+            #expect(uri.hasPrefix("otpauth://totp/"))
+            let code = FakeRemoteAuthProvider.code(secret: secret, at: harness.clock.date)
+            answer = try await client.call(
+                "confirmTotp", id: 3, params: ["enrollmentId": .string(enrollmentId), "code": .string(code)])
+            guard case .array(let factors)? = answer["result"]?["user"]?["factors"] else {
+                Issue.record("no factors in \(answer)")
+                return
+            }
+            #expect(factors.count == 1 && factors.first?["type"] == "totp")
+
+            answer = try await client.call("reauthenticate", id: 9, params: ["password": "secret1"])
+            #expect(answer["error"]?["data"]?["reason"] == "second-factor-required", "the account has a factor now")
+            answer = try await client.call("changeEmail", id: 6, params: ["newEmail": "bo2@example.com"])
+            #expect(answer["result"]?["pendingEmail"] == "bo2@example.com")
+            answer = try await client.call("getState", id: 7)
+            #expect(answer["result"]?["user"]?["pendingEmail"] == "bo2@example.com")
+            #expect(answer["result"]?["user"]?["email"] == "bo@example.com")
+            answer = try await client.call("changePassword", id: 8, params: ["newPassword": "abc"])
+            #expect(answer["error"]?["data"]?["reason"] == "weak-password")
+        }
+    }
 }
