@@ -24,8 +24,11 @@ extension SessionService {
     public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             let provider = self.provider
-            let result = try await callMapped { () async throws(RemoteAuthError) in
-                try await provider.signIn(customToken: token)
+            let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
+                () async throws(AuthError) in
+                try await callMapped { () async throws(RemoteAuthError) in
+                    try await provider.signIn(customToken: token)
+                }
             }
             let merge = await adopt(result)
             return SignInOutcome(state: makeState(), merge: merge)
@@ -41,7 +44,8 @@ extension SessionService {
     /// leaves the guest as it was. While the backend cannot be reached (a first boot before the
     /// network is up), it tries again with backoff (2 s doubling to 5 minutes) for as long as
     /// it takes, so a machine enrols as soon as it can; before each attempt it checks again
-    /// that no account signed in meanwhile. Call it from a task of its own: it returns
+    /// that no account signed in meanwhile. An account with a second factor is not retried: it
+    /// fails with `second-factor-required`, its challenge left open for a person to answer. Call it from a task of its own: it returns
     /// `.cancelled` when that task is cancelled.
     public func provision(customToken: String) async -> ProvisioningOutcome {
         var backoff = Backoff(initial: .seconds(2), maximum: .seconds(300))
@@ -58,6 +62,13 @@ extension SessionService {
                 logger.info("Provisioned the machine with its enrolment token", metadata: ["session.uid": "\(uid)"])
                 return .signedIn(uid: uid, merge: outcome.merge)
             } catch {
+                if error.reason == .secondFactorRequired {
+                    // Never retried: only a person with the authenticator can answer it.
+                    logger.error(
+                        "The provisioning token's account has a second factor; not retrying. A person can answer the open challenge (completeSecondFactor)",
+                        metadata: ["challenge.id": "\(error.challenge?.challengeId ?? "?")"])
+                    return .failed(error)
+                }
                 guard error.category == .backend else {
                     logger.error(
                         "The provisioning token was refused; the session is unchanged",

@@ -35,9 +35,12 @@ extension SessionService {
             var job = SignInLinkCompletion(email: address, emailGiven: email != nil, guestUid: guest?.uid)
             let first = job.start()
             var flow = SignInLinkFlow(proof: proof, address: address)
-            return try await job.drive(from: first) { (action) async throws(AuthError) in
-                try await flow.perform(action, in: self)
-            }.get()
+            return try await openingChallenge(.signIn(guestUid: guest?.uid, forgetAddress: address)) {
+                () async throws(AuthError) in
+                try await job.drive(from: first) { (action) async throws(AuthError) in
+                    try await flow.perform(action, in: self)
+                }.get()
+            }
         }
     }
 

@@ -22,8 +22,23 @@ extension SessionService {
     /// linked, and another uid is `invalid-credential` with nothing changed.
     /// - Parameter attempt: the backend call, given the guest's token to link to (nil to sign
     ///   in without linking).
+    ///
+    /// An account with a second factor opens the challenge, which finishes by the same rules.
     func signInFederated(
         purpose: SignInFlow.Purpose = .signIn,
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
+    ) async throws(AuthError) -> SignInOutcome {
+        let finish: SecondFactorSignIn.Finish =
+            purpose == .reauthenticate
+            ? .reauthenticate(uid: machine.session?.uid ?? "")
+            : .signIn(guestUid: machine.session.flatMap { $0.user.isAnonymous ? $0.uid : nil }, forgetAddress: nil)
+        return try await openingChallenge(finish) { () async throws(AuthError) in
+            try await signInFederatedNow(purpose: purpose, attempt)
+        }
+    }
+
+    private func signInFederatedNow(
+        purpose: SignInFlow.Purpose,
         _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
     ) async throws(AuthError) -> SignInOutcome {
         let provider = self.provider

@@ -148,6 +148,7 @@ extension SessionService {
         guard var current = machine.session, current.uid == session.uid else { return }
         current.user = await completeProfile(user, previous: current.user)
         await apply(.updated(current))
+        await followConfirmedEmailChange()
     }
 
     /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
@@ -172,7 +173,7 @@ extension SessionService {
         do throws(RemoteAuthError) {
             return try await call(body)
         } catch {
-            throw error.authError
+            throw caught(error)
         }
     }
 }

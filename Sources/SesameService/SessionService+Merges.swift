@@ -22,6 +22,7 @@ extension SessionService {
         let session = await makeSession(from: result)
         if let previous, previous.uid == session.uid {
             await apply(.updated(session))
+            await followConfirmedEmailChange()
             return nil
         }
         if let previous, previous.user.isAnonymous {
@@ -41,6 +42,7 @@ extension SessionService {
         let reason: AuthChangeReason = previous == nil && result.isNewUser ? .signedUp : .signedIn
         logger.info("Signed in", metadata: ["session.uid": "\(session.uid)", "reason": "\(reason.rawValue)"])
         await apply(.signedIn(session, reason: reason))
+        await followConfirmedEmailChange()
         return nil
     }
 

@@ -68,6 +68,7 @@ extension SessionService {
             maintenance.handle(.refreshSucceeded)
             await apply(.updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
+            reloadIfEmailChangePending(current.uid)
             return current
         } catch {
             if case .accountGone(let reason) = error, machine.session?.refreshToken == session.refreshToken {
@@ -145,6 +146,6 @@ extension SessionService {
         if case .accountGone = error, let session, machine.session?.uid == session.uid {
             await apply(.sessionRevoked)
         }
-        return error.authError
+        return caught(error)
     }
 }

@@ -47,8 +47,11 @@ extension SessionService {
         try await exclusively { () async throws(AuthError) in
             let email = try await emailForIdentifier(identifier, forSignIn: true)
             let provider = self.provider
-            let result = try await callMapped { () async throws(RemoteAuthError) in
-                try await provider.signIn(email: email, password: password)
+            let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
+                () async throws(AuthError) in
+                try await callMapped { () async throws(RemoteAuthError) in
+                    try await provider.signIn(email: email, password: password)
+                }
             }
             let merge = await adopt(result)
             return SignInOutcome(state: makeState(), merge: merge)

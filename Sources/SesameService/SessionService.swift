@@ -15,8 +15,9 @@ import SesameCore
 /// the clock's `now`, the session itself (`machine`), and the collaborators that own the rest:
 /// ``SessionEvents`` (who hears what changed), ``MaintenanceScheduler`` (what background work is
 /// due when), `refresh` (the one token refresh callers share), ``UsernameFlows`` (the username
-/// directory and its rules), ``SessionLocks`` (the order of flows and of changes) and
-/// ``SignInFlows`` (the interactive sign-in flows, in memory only).
+/// directory and its rules), ``SessionLocks`` (the order of flows and of changes),
+/// ``SignInFlows`` (the interactive sign-in flows, in memory only) and ``SecondFactors`` (the
+/// open second-factor challenge and the other account-security secrets, in memory only).
 public actor SessionService {
     let provider: any RemoteAuthProvider
     let store: any SessionStore
@@ -33,6 +34,7 @@ public actor SessionService {
     let usernames: UsernameFlows?
     var locks = SessionLocks()
     var signInFlows: SignInFlows
+    var secondFactors = SecondFactors()
 
     /// - Parameters:
     ///   - provider: the authentication backend.
@@ -107,6 +109,7 @@ public actor SessionService {
     /// `sign-in-cancelled`): flows live in memory and a restart does not resume them.
     public func shutdown(reason: String = "stopping") {
         for waiter in signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
+        secondFactors.abandon()
         announceShutdown(reason: reason)
         maintenance.stop()
         eventBus.finish()
@@ -175,7 +178,7 @@ public actor SessionService {
             connectivity: machine.connectivity,
             needsUsername: usernames?.required == true && status == .authenticated && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
-            signInPrompt: signInFlows.prompt)
+            signInPrompt: signInFlows.prompt, secondFactor: secondFactors.challenge)
     }
 
     // MARK: - Flow serialisation

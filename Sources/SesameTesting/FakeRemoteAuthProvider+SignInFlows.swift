@@ -62,6 +62,6 @@ extension FakeRemoteAuthProvider {
         guard !uid.isEmpty, accounts[uid]?.disabled != true else { throw .rejected(AuthError(.invalidCustomToken)) }
         let isNew = accounts[uid] == nil
         if isNew { accounts[uid] = Account(uid: uid, providers: ["custom"]) }
-        return issue(uid: uid, provider: "custom", isNew: isNew)
+        return try signInIssue(uid: uid, provider: "custom", isNew: isNew)
     }
 }

@@ -12,7 +12,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         public var disabled = false
     }
 
-    private let clock: ManualClock
+    let clock: ManualClock
     /// The backend name `hello` reports.
     public nonisolated let backendName: String
     /// Whether sign-in emails carry codes (`.code` proofs), as on Supabase; else only links.
@@ -31,6 +31,8 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     private var offline = false
     private var holdingRefreshes = false
     private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
+    /// Second factors, recent sign-ins, address changes and resets (+SecondFactors.swift).
+    var security = FakeAccountSecurity()
 
     public init(
         clock: ManualClock, backendName: String = "fake", sendsCodes: Bool = false, federatedNeedsIDToken: Bool = false
@@ -98,7 +100,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         guard let uid = refreshOwners[refreshToken.rawValue], let account = accounts[uid], !account.disabled else {
             throw .accountGone(.sessionRevoked)
         }
-        let result = issue(uid: uid, provider: account.providers.first ?? "anonymous", isNew: false)
+        let result = issue(uid: uid, provider: account.providers.first ?? "anonymous", isNew: false, refreshing: true)
         return TokenGrant(uid: uid, idToken: result.idToken, refreshToken: result.refreshToken)
     }
 
@@ -107,12 +109,14 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         let account = try owner(of: idToken)
         return User(
             uid: account.uid, isAnonymous: account.providers.isEmpty && account.email == nil, email: account.email,
-            providers: account.providers)
+            providers: account.providers, factors: security.factors(of: account.uid),
+            pendingEmail: security.reportsPendingEmail ? security.emailChanges[account.uid] : nil)
     }
 
     public func deleteAccount(_ idToken: IDToken) async throws(RemoteAuthError) {
         try enter("delete")
         let account = try owner(of: idToken)
+        try checkRecentLogin(account.uid)
         accounts[account.uid] = nil
     }
 
@@ -154,7 +158,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         guard let account = accounts.values.first(where: { $0.email == email.lowercased() }),
             account.password == password
         else { throw .rejected(AuthError(.invalidLoginCredentials)) }
-        return issue(uid: account.uid, provider: "password", isNew: false)
+        return try signInIssue(uid: account.uid, provider: "password", isNew: false)
     }
 
     public func sendSignInLink(email: String, continueUrl: String?) async throws(RemoteAuthError) {
@@ -197,7 +201,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
             return issue(uid: account.uid, provider: "password", isNew: false)
         }
         if let account = accounts.values.first(where: { $0.email == addressee }) {
-            return issue(uid: account.uid, provider: "password", isNew: false)
+            return try signInIssue(uid: account.uid, provider: "password", isNew: false)
         }
         let uid = newUID()
         accounts[uid] = Account(uid: uid, email: addressee, providers: ["password"])
@@ -222,7 +226,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
             return issue(uid: account.uid, provider: federated.providerId, isNew: false)
         }
         if let uid = identities[identity], accounts[uid] != nil {
-            return issue(uid: uid, provider: federated.providerId, isNew: false)
+            return try signInIssue(uid: uid, provider: federated.providerId, isNew: false)
         }
         let uid = newUID()
         accounts[uid] = Account(uid: uid, providers: [federated.providerId])
@@ -250,10 +254,6 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         accounts[account.uid] = account
     }
 
-    public func sendPasswordReset(email: String) async throws(RemoteAuthError) {
-        try enter("sendPasswordReset")
-    }
-
     public func sendEmailVerification(_ idToken: IDToken) async throws(RemoteAuthError) {
         try enter("sendEmailVerification")
     }
@@ -275,9 +275,10 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         return "uid\(nextNumber)"
     }
 
-    func issue(uid: String, provider: String, isNew: Bool) -> SignInResult {
+    func issue(uid: String, provider: String, isNew: Bool, refreshing: Bool = false) -> SignInResult {
         nextNumber += 1
         let now = clock.date
+        if !refreshing { security.authTimes[uid] = now }
         let idToken = IDToken(
             rawValue: "id.\(uid).\(nextNumber)", expiresAt: now.addingTimeInterval(tokenLifetime), issuedAt: now,
             signInProvider: provider)

@@ -64,6 +64,8 @@ public struct SessionMachine: Sendable, Hashable {
         case emailLinkAddressChanged(String?)
         /// The username directory steps still to finish changed.
         case usernameStepsChanged([UsernameStep])
+        /// The address change remembered for `uid` changed (nil: forgotten).
+        case pendingEmailChanged(uid: String, email: String?)
         /// A backend call succeeded.
         case backendReached
         /// A backend call failed for a transport reason, a 5xx or a 429.
@@ -205,6 +207,11 @@ public struct SessionMachine: Sendable, Hashable {
         case .emailLinkAddressChanged(let email):
             guard persisted.emailLinkAddress != email else { return [] }
             persisted.emailLinkAddress = email
+            return [.persist]
+
+        case .pendingEmailChanged(let uid, let email):
+            guard persisted.pendingEmails[uid] != email else { return [] }
+            persisted.pendingEmails[uid] = email
             return [.persist]
 
         case .usernameStepsChanged(let steps):

@@ -20,12 +20,17 @@ public struct PersistedState: Sendable, Hashable, Codable {
     /// Username directory steps to finish after a crash (claimed keys whose details or release
     /// are not written yet).
     public var pendingUsernameSteps: [UsernameStep]
+    /// Address changes asked for (`changeEmail`) and not yet confirmed, by uid: the backend
+    /// may not report them (Firebase), so they are remembered until a lookup shows the address
+    /// as the account's email.
+    public var pendingEmails: [String: String]
 
     public init(
         session: Session? = nil, pendingDeletions: [Session] = [], pendingMerges: [PendingMerge] = [],
         emailLinkAddress: String? = nil, pendingUsernameSteps: [UsernameStep] = [],
-        pendingRevocations: [Session] = []
+        pendingRevocations: [Session] = [], pendingEmails: [String: String] = [:]
     ) {
+        self.pendingEmails = pendingEmails
         self.session = session
         self.pendingDeletions = pendingDeletions
         self.pendingRevocations = pendingRevocations
@@ -36,6 +41,7 @@ public struct PersistedState: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case session, pendingDeletions, pendingMerges, emailLinkAddress, pendingUsernameSteps, pendingRevocations
+        case pendingEmails
     }
 
     public init(from decoder: any Decoder) throws {
@@ -46,6 +52,7 @@ public struct PersistedState: Sendable, Hashable, Codable {
         pendingMerges = try c.decodeIfPresent([PendingMerge].self, forKey: .pendingMerges) ?? []
         emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
         pendingUsernameSteps = try c.decodeIfPresent([UsernameStep].self, forKey: .pendingUsernameSteps) ?? []
+        pendingEmails = try c.decodeIfPresent([String: String].self, forKey: .pendingEmails) ?? [:]
     }
 
     /// Whether the backend still has cleanup to do: accounts to delete or sessions to end.

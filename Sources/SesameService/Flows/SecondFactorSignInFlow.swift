@@ -1,0 +1,66 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// How `completeSecondFactor` performs each action of its ``SecondFactorSignIn`` machine, with
+/// what the backend answered. Holds the pending credential and the code for this call only.
+struct SecondFactorSignInFlow {
+    typealias Step = StepResult<SecondFactorSignIn.Event, Result<SessionService.SignInOutcome, AuthError>>
+
+    let challengeId: String
+    let pending: PendingSecondFactor
+    let factorId: String
+    let code: String
+    private var result: SignInResult?
+    private var merge: Merge?
+
+    init(challengeId: String, pending: PendingSecondFactor, factorId: String, code: String) {
+        self.challengeId = challengeId
+        self.pending = pending
+        self.factorId = factorId
+        self.code = code
+    }
+
+    mutating func perform(
+        _ action: SecondFactorSignIn.Action, in service: isolated SessionService
+    ) async throws(AuthError) -> Step {
+        let (provider, pending, factorId, code) = (service.provider, self.pending, self.factorId, self.code)
+        switch action {
+        case .verify:
+            let signedIn = try await service.callMapped { () async throws(RemoteAuthError) in
+                try await provider.completeSecondFactor(pending, factorId: factorId, code: code)
+            }
+            result = signedIn
+            return .next(.verified(uid: signedIn.uid))
+        case .closeChallenge:
+            service.closeChallenge(challengeId)
+            return .next(.closed)
+        case .adoptLinked:
+            guard let result else { throw AuthError(.noCurrentUser) }
+            await service.applyLinked(await service.makeSession(from: result))
+            return .next(.adopted)
+        case .adoptSignIn:
+            guard let result else { throw AuthError(.noCurrentUser) }
+            merge = await service.adopt(result)
+            return .next(.adopted)
+        case .adoptReauthentication:
+            guard let result, service.machine.session?.uid == result.uid else {
+                throw AuthError(.noCurrentUser, message: "The account signed out meanwhile: nothing changed.")
+            }
+            _ = await service.adopt(result)
+            return .next(.adopted)
+        case .forgetEmailLinkAddress(let address):
+            await service.forgetEmailLinkAddress(address)
+            return .next(.forgotten)
+        case .done:
+            service.logger.info(
+                "A second factor completed the sign-in", metadata: ["challenge.id": "\(challengeId)"])
+            return .finished(.success(SessionService.SignInOutcome(state: service.makeState(), merge: merge)))
+        case .fail(let error):
+            service.logger.info(
+                "A second factor did not complete the sign-in",
+                metadata: ["challenge.id": "\(challengeId)", "reason": "\(error.reason.rawValue)"])
+            return .finished(.failure(error))
+        }
+    }
+}

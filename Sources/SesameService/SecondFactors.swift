@@ -1,0 +1,130 @@
+import Foundation
+import SesameCore
+
+/// The secrets of second factors and account security that live in the daemon's memory only
+/// (PROTOCOL.md, "Second factors", "Account security"): the one open second-factor challenge
+/// with the backend's pending credential, the TOTP enrolments started and not yet confirmed,
+/// and the reauthentication code held for the next password change.
+///
+/// Owned by ``SessionService`` and used only inside it. Nothing here reaches the keyring, a
+/// state, an event, a log line or an error: clients see ``SecondFactorChallenge`` (ids, factors,
+/// expiry) and nothing else. A restart drops all of it; the session is as the keyring holds it.
+struct SecondFactors {
+    /// The open challenge and what only the daemon may know about it.
+    struct Open {
+        let challenge: SecondFactorChallenge
+        let pending: PendingSecondFactor
+        /// What the sign-in that opened it would have done with its tokens.
+        let finish: SecondFactorSignIn.Finish
+        /// Closes the challenge when it expires.
+        var timer: Task<Void, Never>?
+    }
+
+    /// A started TOTP enrolment.
+    struct Enrollment {
+        let uid: String
+        let start: TotpEnrollmentStart
+        let displayName: String?
+        let expiresAt: Date
+    }
+
+    /// A reauthentication code given to `reauthenticate {code}`, for the next password change.
+    struct HeldCode {
+        let uid: String
+        let code: String
+        let validUntil: Date
+    }
+
+    /// The daemon's own limit on a challenge (GoTrue's MFA challenge default): the earlier of
+    /// this and the backend's expiry closes it.
+    static let challengeLifetime: TimeInterval = 300
+    /// The daemon's own limit on an enrolment that is not confirmed.
+    static let enrollmentLifetime: TimeInterval = 600
+
+    private(set) var open: Open?
+    /// The pending sign-in the last backend call of the running flow answered, until the flow
+    /// that made the call opens a challenge for it (or forgets it).
+    var caught: PendingSecondFactor?
+    private var enrollments: [String: Enrollment] = [:]
+    var heldCode: HeldCode?
+
+    /// What `State.secondFactor` shows.
+    var challenge: SecondFactorChallenge? { open?.challenge }
+
+    /// Opens a challenge for `pending`, replacing the open one (whose timer is returned to be
+    /// cancelled). The id is the daemon's own, never the backend's credential.
+    mutating func begin(
+        _ pending: PendingSecondFactor, finish: SecondFactorSignIn.Finish, now: Date
+    ) -> (SecondFactorChallenge, replaced: Task<Void, Never>?) {
+        let limit = now.addingTimeInterval(Self.challengeLifetime)
+        let challenge = SecondFactorChallenge(
+            challengeId: UUID().uuidString.lowercased(), factors: pending.factors,
+            expiresAt: min(pending.expiresAt ?? limit, limit))
+        let replaced = open?.timer
+        open = Open(challenge: challenge, pending: pending, finish: finish)
+        return (challenge, replaced)
+    }
+
+    mutating func setTimer(_ timer: Task<Void, Never>, for challengeId: String) {
+        guard open?.challenge.challengeId == challengeId else {
+            timer.cancel()
+            return
+        }
+        open?.timer = timer
+    }
+
+    /// Closes the challenge `challengeId` if it is the open one; whether it was.
+    mutating func close(_ challengeId: String) -> Bool {
+        guard let current = open, current.challenge.challengeId == challengeId else { return false }
+        current.timer?.cancel()
+        open = nil
+        return true
+    }
+
+    /// Drops everything (shutdown).
+    mutating func abandon() {
+        open?.timer?.cancel()
+        open = nil
+        caught = nil
+        enrollments = [:]
+        heldCode = nil
+    }
+
+    // MARK: Enrolments
+
+    /// Keeps a started enrolment under a new daemon id, dropping the expired ones.
+    mutating func addEnrollment(_ enrollment: Enrollment, now: Date) -> String {
+        enrollments = enrollments.filter { $0.value.expiresAt > now }
+        let id = UUID().uuidString.lowercased()
+        enrollments[id] = enrollment
+        return id
+    }
+
+    /// The pending enrolment `id` of `uid`; nil when there is none (never started, confirmed,
+    /// expired, or another account's).
+    mutating func enrollment(_ id: String, of uid: String, now: Date) -> Enrollment? {
+        guard let enrollment = enrollments[id], enrollment.uid == uid else { return nil }
+        guard enrollment.expiresAt > now else {
+            enrollments[id] = nil
+            return nil
+        }
+        return enrollment
+    }
+
+    mutating func removeEnrollment(_ id: String) { enrollments[id] = nil }
+
+    // MARK: Reauthentication code
+
+    /// Takes the held code of `uid` (it is used once), if still valid.
+    mutating func takeCode(of uid: String, now: Date) -> String? {
+        guard let held = heldCode else { return nil }
+        heldCode = nil
+        guard held.uid == uid, held.validUntil > now else { return nil }
+        return held.code
+    }
+
+    /// A well-formed one-time code: six digits.
+    static func isWellFormed(_ code: String) -> Bool {
+        code.count == 6 && code.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+    }
+}
