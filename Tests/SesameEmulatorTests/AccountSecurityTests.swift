@@ -88,14 +88,15 @@ struct AccountSecurityTests {
         }
     }
 
-    @Test func aPasswordResetCodeSetsTheNewPasswordOnce() async throws {
+    @Test func aPasswordResetCodeSetsTheNewPasswordOnceAndEndsOlderSessions() async throws {
         try await TestEmulator.with { emu in
-            _ = try await emu.signUp(email: "reset@example.com")
+            let user = try await emu.signUp(email: "reset@example.com")
             _ = try await emu.auth(
                 "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "reset@example.com"])
             let code = try #require(try await emu.oobCode(for: "reset@example.com", type: "PASSWORD_RESET"))
             let weak = try await emu.auth("accounts:resetPassword", ["oobCode": .string(code), "newPassword": "x"])
             #expect(weak.errorMessage == "WEAK_PASSWORD : Password should be at least 6 characters")
+            emu.time.advance(seconds: 1)
             let reset = try await emu.auth(
                 "accounts:resetPassword", ["oobCode": .string(code), "newPassword": "n3w-secret"])
             #expect(reset.status == 200 && reset.json["email"] == "reset@example.com")
@@ -105,6 +106,9 @@ struct AccountSecurityTests {
             let signIn = try await emu.auth(
                 "accounts:signInWithPassword", ["email": "reset@example.com", "password": "n3w-secret"])
             #expect(signIn.status == 200)
+            // Identity Platform signs every session out on a reset.
+            #expect(try await emu.refresh(user["refreshToken"]!.stringValue!).errorMessage == "TOKEN_EXPIRED")
+            #expect(try await emu.refresh(signIn.json["refreshToken"]!.stringValue!).status == 200)
         }
     }
 }

@@ -166,6 +166,7 @@ extension AccountStore {
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         setPassword(newPassword, on: &user)
+        user.sessionsRevokedAt = nowMilliseconds
         user.emailVerified = true
         user.federatedProviders = []
         users[user.localId] = user
@@ -195,7 +196,7 @@ extension AccountStore {
                 }
                 user.email = newEmail
                 user.validSince = nowSeconds
-                user.emailChangedAt = nowMilliseconds
+                user.sessionsRevokedAt = nowMilliseconds
             }
         case "RECOVER_EMAIL":
             user.email = record.email

@@ -92,8 +92,9 @@ extension AccountStore {
         else { throw .invalid("INVALID_REFRESH_TOKEN") }
         if user.disabled { throw .invalid("USER_DISABLED") }
         // Identity Platform ends every session of an account whose address changed through a
-        // confirmation link (docs/emulator.md, "Second factors and account security").
-        if let changed = user.emailChangedAt, (grant.issuedAt ?? 0) < changed { throw .invalid("TOKEN_EXPIRED") }
+        // confirmation link or whose password was reset (docs/emulator.md, "Second factors and
+        // account security").
+        if let changed = user.sessionsRevokedAt, (grant.issuedAt ?? 0) < changed { throw .invalid("TOKEN_EXPIRED") }
         let issued = issueTokens(
             for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims,
             secondFactor: grant.secondFactor)

@@ -34,9 +34,10 @@ struct UserRecord: Sendable, Equatable {
     var federatedProviders: [ProviderUserInfo] = []
     /// Enrolled TOTP second factors (`mfaInfo`).
     var mfaInfo: [MfaEnrollmentRecord] = []
-    /// When an email change was applied from its link (milliseconds since 1970): refresh tokens
-    /// issued earlier are refused, as Identity Platform does. Kept in memory only.
-    var emailChangedAt: Int?
+    /// When an email change was applied from its link, or a password reset from its code
+    /// (milliseconds since 1970): refresh tokens issued earlier are refused, as Identity
+    /// Platform does. Kept in memory only.
+    var sessionsRevokedAt: Int?
 
     /// Every provider entry: `password` (when the account has a password or used an email
     /// link), the federated ones, and `phone`.
