@@ -25,6 +25,11 @@ public struct EmulatorConfiguration: Sendable {
     public var logger: Logger
     /// The Supabase surface (GoTrue + PostgREST subset) on its own port; `nil` = not served.
     public var supabase: SupabaseEmulatorConfiguration?
+    /// Firebase: seconds after a sign-in within which `accounts:delete`, password and email
+    /// changes, `VERIFY_AND_CHANGE_EMAIL` and `mfaEnrollment:withdraw` are accepted; older
+    /// sign-ins get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`. 0 (the default, as Google's emulator)
+    /// never refuses; production's window is 300.
+    public var recentLoginSeconds = 0
 
     /// The RTDB namespace used when a request has no `?ns=`: `<projectId>-default-rtdb`.
     public var defaultNamespace: String { "\(projectId)-default-rtdb" }

@@ -62,6 +62,7 @@ public final class SesameEmulator: Sendable {
         let databaseSkew = ClockSkew()
         let auth = AccountStore(
             projectId: configuration.projectId, clock: configuration.clock.skewed(by: authSkew), logger: logger)
+        await auth.setRecentLoginSeconds(configuration.recentLoginSeconds)
         let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
         let supabaseSkew = ClockSkew()
         let supabaseStore = configuration.supabase.map {

@@ -51,6 +51,12 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             valueName: "dir"))
     var dataDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Firebase: refuse sensitive calls (delete, password or email change, removing a second factor) with CREDENTIAL_TOO_OLD_LOGIN_AGAIN when the sign-in is older than this; 0 never refuses (production: 300).",
+            valueName: "seconds"))
+    var recentLoginSeconds: Int = 0
+
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
@@ -62,6 +68,7 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
         where !(0...65535).contains(port) {
             throw ValidationError("\(name) must be between 0 and 65535")
         }
+        if recentLoginSeconds < 0 { throw ValidationError("--recent-login-seconds must be 0 or more") }
         if Logger.Level(rawValue: logLevel) == nil { throw ValidationError("unknown --log-level \(logLevel)") }
         if importDirectory != nil && dataDir != nil {
             throw ValidationError("--data-dir loads its directory at start already: give --data-dir or --import")
@@ -72,9 +79,10 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "sesame-emulator") { label in StreamLogHandler.standardError(label: label) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let configuration = EmulatorConfiguration(
+        var configuration = EmulatorConfiguration(
             host: host, authPort: authPort, databasePort: databasePort, projectId: project,
             importDirectory: importDirectory, logger: logger, supabase: supabase.configuration, dataDirectory: dataDir)
+        configuration.recentLoginSeconds = recentLoginSeconds
         let emulator: SesameEmulator
         do {
             emulator = try await SesameEmulator.start(

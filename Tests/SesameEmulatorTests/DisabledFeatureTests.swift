@@ -22,7 +22,7 @@ struct DisabledFeatureTests {
         }
     }
 
-    @Test func phoneSignInAndMultiFactorAreOperationNotAllowed() async throws {
+    @Test func phoneSignInAndSmsMultiFactorAreOperationNotAllowed() async throws {
         try await TestEmulator.with { emu in
             let phone = try await emu.auth("accounts:signInWithPhoneNumber", ["phoneNumber": "+15555550100"])
             #expect(phone.status == 400)
@@ -30,7 +30,10 @@ struct DisabledFeatureTests {
             let user = try await emu.signUp(email: "mfa@example.com")
             let mfa = try await emu.request(
                 "POST", "\(emu.authBase)/identitytoolkit.googleapis.com/v2/accounts/mfaEnrollment:start?key=k",
-                body: JSONValue.object(["idToken": user["idToken"]!]).serialized(),
+                body: JSONValue.object([
+                    "idToken": user["idToken"]!, "phoneEnrollmentInfo": ["phoneNumber": "+15555550100"],
+                ])
+                .serialized(),
                 headers: [("Content-Type", "application/json")])
             #expect(mfa.errorMessage == "OPERATION_NOT_ALLOWED : SMS based MFA not enabled.")
             let saml = try await emu.auth("accounts:issueSamlResponse", [:])

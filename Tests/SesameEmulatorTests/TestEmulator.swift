@@ -40,10 +40,12 @@ struct TestEmulator: Sendable {
 
     /// Runs `body` against a fresh emulator and stops it afterwards.
     static func with(
-        importDirectory: String? = nil, _ body: (TestEmulator) async throws -> Void
+        importDirectory: String? = nil, recentLoginSeconds: Int = 0, _ body: (TestEmulator) async throws -> Void
     ) async throws {
         let time = EmulatorTime()
-        try await withEmulator(EmulatorConfiguration(importDirectory: importDirectory), time: time) { emulator in
+        var configuration = EmulatorConfiguration(importDirectory: importDirectory)
+        configuration.recentLoginSeconds = recentLoginSeconds
+        try await withEmulator(configuration, time: time) { emulator in
             try await body(TestEmulator(emulator: emulator, time: time))
         }
     }

@@ -26,7 +26,8 @@ extension AccountInfo {
             username: nil,
             providers: providers,
             createdAt: Self.date(fromMilliseconds: createdAt),
-            lastSignInAt: Self.date(fromMilliseconds: lastLoginAt)
+            lastSignInAt: Self.date(fromMilliseconds: lastLoginAt),
+            factors: (mfaInfo ?? []).compactMap(\.factor)
         )
     }
 

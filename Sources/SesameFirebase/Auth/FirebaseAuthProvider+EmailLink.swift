@@ -28,7 +28,8 @@ extension FirebaseAuthProvider {
             email: email, providerId: "password"
         )
         let request = SignInWithEmailLinkRequest(email: email, oobCode: actionCode, idToken: linkingTo?.rawValue)
-        let answer = try await client.post(request, context: context, as: SignInResponse.self)
+        let answer = try await client.post(request, context: context, as: FirstFactorAnswer<SignInResponse>.self)
+            .answer()
         return try signInResult(answer, endpoint: .signInWithEmailLink, isNewUser: answer.isNewUser ?? false)
     }
 }

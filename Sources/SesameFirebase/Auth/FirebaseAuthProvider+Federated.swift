@@ -30,7 +30,9 @@ extension FirebaseAuthProvider {
         let request = SignInWithIdpRequest(
             requestUri: Self.localRequestUri, postBody: PercentEncoding.form(fields), idToken: linkingTo?.rawValue
         )
-        let answer = try await client.post(request, context: context, as: SignInWithIdpResponse.self)
+        let answer = try await client.post(
+            request, context: context, as: FirstFactorAnswer<SignInWithIdpResponse>.self
+        ).answer()
         return try await signInResult(idp: answer, context: context, providerId: federated.providerId)
     }
 

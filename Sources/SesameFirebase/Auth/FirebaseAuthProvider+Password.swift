@@ -22,7 +22,8 @@ extension FirebaseAuthProvider {
             .signInWithPassword, sentIDToken: false, fallback: .invalidCredential, email: email, providerId: "password"
         )
         let request = SignInWithPasswordRequest(email: email, password: password)
-        let answer = try await client.post(request, context: context, as: SignInResponse.self)
+        let answer = try await client.post(request, context: context, as: FirstFactorAnswer<SignInResponse>.self)
+            .answer()
         return try signInResult(answer, endpoint: .signInWithPassword, isNewUser: false)
     }
 

@@ -51,7 +51,9 @@ extension FirebaseAuthProvider {
             .signInWithIdp, sentIDToken: linkingTo != nil, fallback: .invalidCredential, providerId: start.providerId)
         let request = SignInWithIdpRequest(
             requestUri: callbackUrl, postBody: nil, sessionId: start.backendSecret, idToken: linkingTo?.rawValue)
-        let answer = try await client.post(request, context: context, as: SignInWithIdpResponse.self)
+        let answer = try await client.post(
+            request, context: context, as: FirstFactorAnswer<SignInWithIdpResponse>.self
+        ).answer()
         let providerId = answer.providerId ?? start.providerId
         if let message = answer.errorMessage, answer.oauthIdToken != nil || answer.oauthAccessToken != nil,
             case .rejected(let error) = idpRefusal(
@@ -75,7 +77,9 @@ extension FirebaseAuthProvider {
         guard !token.isEmpty else { throw .rejected(AuthError(.invalidCustomToken)) }
         let context = FirebaseCallContext(.signInWithCustomToken, sentIDToken: false, fallback: .invalidCustomToken)
         let answer = try await client.post(
-            SignInWithCustomTokenRequest(token: token), context: context, as: SignInWithCustomTokenResponse.self)
+            SignInWithCustomTokenRequest(token: token), context: context,
+            as: FirstFactorAnswer<SignInWithCustomTokenResponse>.self
+        ).answer()
         guard let uid = answer.localId.flatMap({ $0.isEmpty ? nil : $0 }) ?? JWTClaims.userId(of: answer.idToken),
             !answer.refreshToken.isEmpty
         else {

@@ -10,6 +10,12 @@ public enum FirebaseEndpoint: String, Sendable, Hashable, CaseIterable {
     case lookup = "accounts:lookup"
     case update = "accounts:update"
     case delete = "accounts:delete"
+    case resetPassword = "accounts:resetPassword"
+    /// Identity Platform's multi-factor operations (v2 API).
+    case mfaEnrollmentStart = "accounts/mfaEnrollment:start"
+    case mfaEnrollmentFinalize = "accounts/mfaEnrollment:finalize"
+    case mfaEnrollmentWithdraw = "accounts/mfaEnrollment:withdraw"
+    case mfaSignInFinalize = "accounts/mfaSignIn:finalize"
     /// Secure Token's refresh grant.
     case token = "token"
 
@@ -17,4 +23,7 @@ public enum FirebaseEndpoint: String, Sendable, Hashable, CaseIterable {
     public var name: String {
         self == .token ? "securetoken:token" : rawValue
     }
+
+    /// Whether it is served by Identity Toolkit's v2 API (`…/v2/accounts/…`).
+    public var isV2: Bool { rawValue.hasPrefix("accounts/") }
 }

@@ -16,11 +16,28 @@ enum JWTClaims {
         return [claims.userId, claims.subject].compactMap { $0 }.first { !$0.isEmpty }
     }
 
+    /// `exp - iat` of `jwt` in seconds, or nil when the token carries no usable pair (the
+    /// multi-factor answers give no `expiresIn`).
+    static func lifetime(of jwt: String) -> Int? {
+        guard let claims = JWTPayload.claims(Claims.self, of: jwt), let exp = claims.expiresAt,
+            let iat = claims.issuedAt, exp > iat
+        else { return nil }
+        return exp - iat
+    }
+
+    /// The `email` claim of `jwt`, if any.
+    static func email(of jwt: String) -> String? {
+        JWTPayload.claims(Claims.self, of: jwt)?.email.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// The claims the adapter reads; a field of another type counts as absent.
     struct Claims: Decodable {
         var firebase: Firebase?
         var userId: String?
         var subject: String?
+        var email: String?
+        var expiresAt: Int?
+        var issuedAt: Int?
 
         struct Firebase: Decodable {
             var signInProvider: String?
@@ -37,6 +54,9 @@ enum JWTClaims {
             case firebase
             case userId = "user_id"
             case subject = "sub"
+            case email
+            case expiresAt = "exp"
+            case issuedAt = "iat"
         }
 
         init(from decoder: any Decoder) throws {
@@ -44,6 +64,9 @@ enum JWTClaims {
             firebase = try? container?.decodeIfPresent(Firebase.self, forKey: .firebase)
             userId = try? container?.decodeIfPresent(String.self, forKey: .userId)
             subject = try? container?.decodeIfPresent(String.self, forKey: .subject)
+            email = try? container?.decodeIfPresent(String.self, forKey: .email)
+            expiresAt = try? container?.decodeIfPresent(Int.self, forKey: .expiresAt)
+            issuedAt = try? container?.decodeIfPresent(Int.self, forKey: .issuedAt)
         }
     }
 }

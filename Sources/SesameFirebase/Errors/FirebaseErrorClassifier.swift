@@ -55,12 +55,48 @@ enum FirebaseErrorClassifier: BackendErrorClassifier {
             default: break
             }
         }
-        let reason = domainReason(for: code, context: context) ?? context.fallback
+        let reason = domainReason(for: code, context: context) ?? secondFactorReason(for: code) ?? context.fallback
         switch reason {
         case .emailAlreadyInUse, .credentialAlreadyInUse:
             return .rejected(AuthError(reason, email: context.email, providerId: context.providerId))
         default:
-            return .rejected(AuthError(reason))
+            return .rejected(AuthError(reason, message: secondFactorMessage(for: code)))
+        }
+    }
+
+    /// The reason of an Identity Platform multi-factor code; nil for other codes.
+    static func secondFactorReason(for code: FirebaseErrorCode) -> AuthError.Reason? {
+        switch code {
+        case .invalidMfaPendingCredential, .missingMfaPendingCredential, .missingCredential, .invalidSessionInfo,
+            .missingSessionInfo, .sessionExpired:
+            return .expiredSignInFlow
+        case .invalidCode, .missingCode:
+            return .invalidVerificationCode
+        case .unverifiedEmail, .unsupportedFirstFactor, .secondFactorExists, .secondFactorLimitExceeded:
+            return .operationNotAllowed
+        case .mfaEnrollmentNotFound, .missingMfaEnrollmentId:
+            return .noSuchProvider
+        default:
+            return nil
+        }
+    }
+
+    /// What the person should do, where the reason's default sentence would mislead; nil
+    /// otherwise. Never echoes the backend's detail.
+    static func secondFactorMessage(for code: FirebaseErrorCode) -> String? {
+        switch code {
+        case .unverifiedEmail:
+            "Verify your email first (sesamectl verify-email): Firebase enrols second factors only on verified addresses."
+        case .unsupportedFirstFactor:
+            "Second factors need an account that signs in with email, a link or a provider, not a guest or a custom token."
+        case .secondFactorExists, .secondFactorLimitExceeded:
+            "This account cannot take another second factor: remove one first."
+        case .mfaEnrollmentNotFound, .missingMfaEnrollmentId:
+            "This account has no such second factor: list them with sesamectl mfa list."
+        case .invalidSessionInfo, .missingSessionInfo, .sessionExpired:
+            "The authenticator enrolment expired: start it again."
+        default:
+            nil
         }
     }
 

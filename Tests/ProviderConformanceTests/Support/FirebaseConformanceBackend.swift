@@ -15,8 +15,11 @@ struct FirebaseConformanceBackend: ProviderConformanceBackend {
 
     var authBase: String { "http://127.0.0.1:\(emulator.authPort)" }
 
-    static func with(_ body: (FirebaseConformanceBackend) async throws -> Void) async throws {
-        try await withEmulator { emulator in
+    static func with(
+        _ configuration: EmulatorConfiguration = EmulatorConfiguration(),
+        _ body: (FirebaseConformanceBackend) async throws -> Void
+    ) async throws {
+        try await withEmulator(configuration) { emulator in
             let configuration = FirebaseConfiguration(
                 apiKey: "fake-api-key", projectId: "demo-project", authEmulatorHost: "127.0.0.1:\(emulator.authPort)",
                 connectTimeout: .seconds(2), requestTimeout: .seconds(20))

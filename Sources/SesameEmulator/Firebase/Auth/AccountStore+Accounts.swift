@@ -29,7 +29,9 @@ extension AccountStore {
     func delete(_ body: DeleteRequest, privileged: Bool) throws(IdentityToolkitError) -> DeleteAccountResponse {
         let uid: String
         if let idToken = body.idToken.nonEmpty {
-            uid = try verifyIdToken(idToken).user.localId
+            let verified = try verifyIdToken(idToken)
+            try checkRecentLogin(verified.payload)
+            uid = verified.user.localId
         } else if privileged {
             guard let localId = body.localId.nonEmpty else { throw .invalid("MISSING_LOCAL_ID") }
             guard users[localId] != nil else { throw .invalid("USER_NOT_FOUND") }

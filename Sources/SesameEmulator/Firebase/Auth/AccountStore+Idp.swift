@@ -209,9 +209,15 @@ extension AccountStore {
             response["isNewUser"] = true
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
-        user.lastLoginAt = nowMilliseconds
         response["localId"] = .string(user.localId)
         if response["email"] == nil, let email = user.email { response["email"] = .string(email) }
+        if body.idToken.nonEmpty == nil, let pending = secondFactorPending(for: user, signInProvider: idp.providerId) {
+            users[user.localId] = user
+            response["mfaPendingCredential"] = .string(pending.credential)
+            response["mfaInfo"] = .array(pending.mfaInfo)
+            return .object(response)
+        }
+        user.lastLoginAt = nowMilliseconds
         response.merge(issueTokens(for: &user, signInProvider: idp.providerId).fields) { _, new in new }
         return .object(response)
     }

@@ -75,7 +75,9 @@ extension AccountStore {
         case "VERIFY_AND_CHANGE_EMAIL":
             guard let newEmail = body.newEmail.nonEmpty else { throw .invalid("MISSING_NEW_EMAIL") }
             guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
-            let user = try verifyIdToken(idToken).user
+            let verified = try verifyIdToken(idToken)
+            let user = verified.user
+            try checkRecentLogin(verified.payload)
             if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
             if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
                 throw .invalid("EMAIL_EXISTS")
@@ -134,8 +136,14 @@ extension AccountStore {
         user.email = lowered
         user.emailVerified = true
         user.emailLinkSignin = true
-        user.lastLoginAt = nowMilliseconds
         var response = SignInWithEmailLinkResponse(email: lowered, localId: user.localId, isNewUser: isNewUser)
+        if linkTarget == nil, let pending = secondFactorPending(for: user, signInProvider: "password") {
+            users[user.localId] = user
+            response.mfaPendingCredential = pending.credential
+            response.mfaInfo = pending.mfaInfo
+            return response
+        }
+        user.lastLoginAt = nowMilliseconds
         response.carry(issueTokens(for: &user, signInProvider: "password"))
         return response
     }
@@ -158,6 +166,7 @@ extension AccountStore {
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         setPassword(newPassword, on: &user)
+        user.sessionsRevokedAt = nowMilliseconds
         user.emailVerified = true
         user.federatedProviders = []
         users[user.localId] = user
@@ -187,6 +196,7 @@ extension AccountStore {
                 }
                 user.email = newEmail
                 user.validSince = nowSeconds
+                user.sessionsRevokedAt = nowMilliseconds
             }
         case "RECOVER_EMAIL":
             user.email = record.email

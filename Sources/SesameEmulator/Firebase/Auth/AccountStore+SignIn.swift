@@ -19,8 +19,13 @@ extension AccountStore {
         guard let stored = user.password, stored == password else {
             throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
         }
-        user.lastLoginAt = nowMilliseconds
         var response = SignInWithPasswordResponse(localId: user.localId, email: user.email ?? email.lowercased())
+        if let pending = secondFactorPending(for: user, signInProvider: "password") {
+            response.mfaPendingCredential = pending.credential
+            response.mfaInfo = pending.mfaInfo
+            return response
+        }
+        user.lastLoginAt = nowMilliseconds
         response.carry(issueTokens(for: &user, signInProvider: "password"))
         return response
     }
@@ -86,7 +91,13 @@ extension AccountStore {
             var user = users[grant.localId]
         else { throw .invalid("INVALID_REFRESH_TOKEN") }
         if user.disabled { throw .invalid("USER_DISABLED") }
-        let issued = issueTokens(for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims)
+        // Identity Platform ends every session of an account whose address changed through a
+        // confirmation link or whose password was reset (docs/emulator.md, "Second factors and
+        // account security").
+        if let changed = user.sessionsRevokedAt, (grant.issuedAt ?? 0) < changed { throw .invalid("TOKEN_EXPIRED") }
+        let issued = issueTokens(
+            for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims,
+            secondFactor: grant.secondFactor)
         return TokenGrantResponse(tokens: issued, userId: user.localId)
     }
 }

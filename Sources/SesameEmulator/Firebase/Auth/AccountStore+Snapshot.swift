@@ -4,7 +4,10 @@ extension AccountStore {
     /// Accounts and configuration in the Firebase emulator's export layout
     /// (`auth_export/accounts.json`, `auth_export/config.json`).
     func exportSnapshot() -> (accounts: DownloadAccountResponse, config: JSONValue) {
-        (DownloadAccountResponse(users: users.keys.sorted().map { AccountInfo(users[$0]!) }), config.json)
+        (
+            DownloadAccountResponse(users: users.keys.sorted().map { AccountInfo(users[$0]!, revealingSecrets: true) }),
+            config.json
+        )
     }
 
     /// Replaces accounts (and, when given, configuration) with an exported snapshot.

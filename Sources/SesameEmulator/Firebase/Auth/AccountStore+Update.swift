@@ -35,6 +35,7 @@ extension AccountStore {
             user = verified.user
             signInProvider = verified.signInProvider
             if body.disableUser != nil { throw .invalid("OPERATION_NOT_ALLOWED") }
+            if body.password != nil || body.email != nil { try checkRecentLogin(verified.payload) }
         }
 
         let newEmail = body.email

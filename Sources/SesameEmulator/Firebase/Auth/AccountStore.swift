@@ -23,6 +23,13 @@ actor AccountStore {
     var tokenLifetime = 3600
     /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).
     var expiresInText: String?
+    /// Seconds after a sign-in (`auth_time`) within which sensitive calls are accepted; 0 =
+    /// always, as Google's emulator (CLI `--recent-login-seconds`).
+    var recentLoginSeconds = 0
+    /// TOTP enrolments started and not finalized, by `sessionInfo`.
+    var pendingEnrollments: [String: PendingTotpEnrollment] = [:]
+    /// First factors waiting for their second, by `mfaPendingCredential`.
+    var pendingSecondFactors: [String: PendingSecondFactorSignIn] = [:]
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
         self.projectId = projectId
@@ -118,16 +125,18 @@ actor AccountStore {
 
     /// Stores `user` and returns fresh tokens for it.
     func issueTokens(
-        for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSONValue] = [:]
+        for user: inout UserRecord, signInProvider: String, extraClaims: [String: JSONValue] = [:],
+        secondFactor: SecondFactorClaim? = nil
     ) -> IssuedTokens {
         let now = nowMilliseconds
         user.lastRefreshAt = now
         users[user.localId] = user
         let idToken = tokens.idToken(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, issuedAt: now / 1000,
-            lifetime: tokenLifetime)
+            lifetime: tokenLifetime, secondFactor: secondFactor)
         let refreshToken = tokens.refreshToken(
-            localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims)
+            localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims,
+            secondFactor: secondFactor, issuedAt: now)
         return IssuedTokens(
             idToken: idToken, refreshToken: refreshToken, expiresIn: expiresInText ?? String(tokenLifetime))
     }
@@ -165,5 +174,6 @@ actor AccountStore {
     // MARK: Tuning (Sesame extension)
 
     func setTokenLifetime(_ seconds: Int) { tokenLifetime = seconds }
+    func setRecentLoginSeconds(_ seconds: Int) { recentLoginSeconds = seconds }
     func setExpiresInText(_ text: String?) { expiresInText = text }
 }

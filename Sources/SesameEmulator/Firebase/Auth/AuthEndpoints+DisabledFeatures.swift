@@ -21,17 +21,15 @@ extension AuthEndpoints {
     static let identityProviderOff = "OPERATION_NOT_ALLOWED : The identity provider configuration is not found."
 
     /// Every operation the emulator does not serve (docs/emulator.md lists them): the phone
-    /// provider, multi-factor (v2 paths), Game Center and Apple token revocation are disabled
+    /// provider, SMS multi-factor, Game Center and Apple token revocation are disabled
     /// providers; SAML has no configuration.
     static let disabledFeatures: [DisabledFeature] = [
         DisabledFeature("accounts:sendVerificationCode", phoneProviderOff),
         DisabledFeature("accounts:signInWithPhoneNumber", phoneProviderOff),
         DisabledFeature("accounts:verifyIosClient", phoneProviderOff),
-        DisabledFeature("accounts:mfaEnrollment:start", v2: "accounts/mfaEnrollment:start", multiFactorOff),
-        DisabledFeature("accounts:mfaEnrollment:finalize", v2: "accounts/mfaEnrollment:finalize", multiFactorOff),
-        DisabledFeature("accounts:mfaEnrollment:withdraw", v2: "accounts/mfaEnrollment:withdraw", multiFactorOff),
+        // TOTP needs no `mfaSignIn:start` (that step sends an SMS): the other MFA operations are
+        // served (``AuthEndpoints/secondFactorOperations``).
         DisabledFeature("accounts:mfaSignIn:start", v2: "accounts/mfaSignIn:start", multiFactorOff),
-        DisabledFeature("accounts:mfaSignIn:finalize", v2: "accounts/mfaSignIn:finalize", multiFactorOff),
         DisabledFeature("accounts:signInWithGameCenter", identityProviderOff),
         DisabledFeature("accounts:revokeToken", identityProviderOff),
         DisabledFeature("accounts:issueSamlResponse", "CONFIGURATION_NOT_FOUND"),

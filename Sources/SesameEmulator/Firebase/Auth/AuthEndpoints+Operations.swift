@@ -77,5 +77,22 @@ extension AuthEndpoints {
                 store, call throws(IdentityToolkitError) in
                 .encoded(try await store.batchCreate(call.body(BatchCreateRequest.self)))
             },
-        ] + disabledFeatures.map(IdentityToolkitOperation.disabled)
+        ] + secondFactorOperations + disabledFeatures.map(IdentityToolkitOperation.disabled)
+
+    /// Identity Platform's TOTP second factors, at the v2 paths (and the v1 names the
+    /// emulator answered before, for the call counters).
+    static let secondFactorOperations: [IdentityToolkitOperation] = [
+        .multiFactor("mfaEnrollment:start") { store, call throws(IdentityToolkitError) in
+            .encoded(try await store.mfaEnrollmentStart(call.body(StartMfaEnrollmentRequest.self)))
+        },
+        .multiFactor("mfaEnrollment:finalize") { store, call throws(IdentityToolkitError) in
+            .encoded(try await store.mfaEnrollmentFinalize(call.body(FinalizeMfaEnrollmentRequest.self)))
+        },
+        .multiFactor("mfaEnrollment:withdraw") { store, call throws(IdentityToolkitError) in
+            .encoded(try await store.mfaEnrollmentWithdraw(call.body(WithdrawMfaRequest.self)))
+        },
+        .multiFactor("mfaSignIn:finalize") { store, call throws(IdentityToolkitError) in
+            .encoded(try await store.mfaSignInFinalize(call.body(FinalizeMfaSignInRequest.self)))
+        },
+    ]
 }

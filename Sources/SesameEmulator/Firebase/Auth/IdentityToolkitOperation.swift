@@ -38,6 +38,14 @@ struct IdentityToolkitOperation: Sendable {
             privilegedOnly: privilegedOnly, honoursBearer: true, perform: perform)
     }
 
+    /// A v2 multi-factor operation: served at `/v2/accounts/<name>`, counted as `accounts:<name>`.
+    static func multiFactor(_ name: String, _ perform: @escaping Perform) -> IdentityToolkitOperation {
+        IdentityToolkitOperation(
+            name: "accounts:" + name,
+            paths: [Self.v1 + "accounts:" + name, "/identitytoolkit.googleapis.com/v2/accounts/" + name],
+            method: .post, privilegedOnly: false, honoursBearer: true, perform: perform)
+    }
+
     /// An operation of a feature the emulator lacks: 400 with what Identity Toolkit answers when
     /// that feature is turned off (see ``AuthEndpoints/disabledFeatures``).
     static func disabled(_ feature: AuthEndpoints.DisabledFeature) -> IdentityToolkitOperation {

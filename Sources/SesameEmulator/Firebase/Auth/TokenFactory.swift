@@ -18,7 +18,8 @@ struct TokenFactory: Sendable {
     ///   - issuedAt: `iat`, seconds since 1970.
     ///   - lifetime: seconds until `exp`.
     func idToken(
-        for user: UserRecord, signInProvider: String, extraClaims: [String: JSONValue], issuedAt: Int, lifetime: Int
+        for user: UserRecord, signInProvider: String, extraClaims: [String: JSONValue], issuedAt: Int, lifetime: Int,
+        secondFactor: SecondFactorClaim? = nil
     ) -> String {
         var claims: [String: JSONValue] = [:]
         claims["name"] = user.displayName.map(JSONValue.string)
@@ -40,7 +41,14 @@ struct TokenFactory: Sendable {
             list.append(.string(provider.rawId))
             identities[provider.providerId] = .array(list)
         }
-        claims["firebase"] = ["identities": .object(identities), "sign_in_provider": .string(signInProvider)]
+        var firebase: [String: JSONValue] = [
+            "identities": .object(identities), "sign_in_provider": .string(signInProvider),
+        ]
+        if let secondFactor {
+            firebase["sign_in_second_factor"] = .string(secondFactor.provider)
+            firebase["second_factor_identifier"] = .string(secondFactor.identifier)
+        }
+        claims["firebase"] = .object(firebase)
         claims["iat"] = .int(issuedAt)
         claims["exp"] = .int(issuedAt + lifetime)
         claims["aud"] = .string(projectId)
@@ -51,10 +59,14 @@ struct TokenFactory: Sendable {
     }
 
     /// The refresh token for a session of `localId`.
-    func refreshToken(localId: String, signInProvider: String, extraClaims: [String: JSONValue]) -> String {
+    /// `issuedAt` (milliseconds) lets an applied email change refuse older refresh tokens.
+    func refreshToken(
+        localId: String, signInProvider: String, extraClaims: [String: JSONValue],
+        secondFactor: SecondFactorClaim? = nil, issuedAt: Int? = nil
+    ) -> String {
         let body = RefreshTokenPayload(
             marker: "DO NOT MODIFY", localId: localId, provider: signInProvider, extraClaims: extraClaims,
-            projectId: projectId)
+            projectId: projectId, secondFactor: secondFactor, issuedAt: issuedAt)
         return Base64URL.standard(JSONCoding.encodedBytes(body))
     }
 
@@ -65,9 +77,13 @@ struct TokenFactory: Sendable {
         var provider: String?
         var extraClaims: [String: JSONValue]?
         var projectId: String
+        var secondFactor: SecondFactorClaim?
+        /// Sesame extension: when it was issued (milliseconds since 1970).
+        var issuedAt: Int?
 
         enum CodingKeys: String, CodingKey {
-            case marker = "_AuthEmulatorRefreshToken", localId, provider, extraClaims, projectId
+            case marker = "_AuthEmulatorRefreshToken", localId, provider, extraClaims, projectId, secondFactor
+            case issuedAt = "_sesameIssuedAt"
         }
     }
 
@@ -77,6 +93,8 @@ struct TokenFactory: Sendable {
         var signInProvider: String
         var extraClaims: [String: JSONValue]
         var projectId: String
+        var secondFactor: SecondFactorClaim?
+        var issuedAt: Int?
     }
 
     /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
@@ -86,7 +104,8 @@ struct TokenFactory: Sendable {
         else { return nil }
         return RefreshGrant(
             localId: payload.localId, signInProvider: payload.provider ?? "password",
-            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId)
+            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId,
+            secondFactor: payload.secondFactor, issuedAt: payload.issuedAt)
     }
 
     /// Decodes any JWT's header and payload without checking a signature; `nil` when the text

@@ -32,6 +32,12 @@ struct UserRecord: Sendable, Equatable {
     var customAttributes: String?
     var customAuth: Bool = false
     var federatedProviders: [ProviderUserInfo] = []
+    /// Enrolled TOTP second factors (`mfaInfo`).
+    var mfaInfo: [MfaEnrollmentRecord] = []
+    /// When an email change was applied from its link, or a password reset from its code
+    /// (milliseconds since 1970): refresh tokens issued earlier are refused, as Identity
+    /// Platform does. Kept in memory only.
+    var sessionsRevokedAt: Int?
 
     /// Every provider entry: `password` (when the account has a password or used an email
     /// link), the federated ones, and `phone`.
@@ -89,6 +95,7 @@ struct UserRecord: Sendable, Equatable {
         customAuth = j["customAuth"]?.boolValue ?? false
         federatedProviders = (j["providerUserInfo"]?.arrayValue ?? []).compactMap(ProviderUserInfo.init(json:))
             .filter { $0.providerId != "password" && $0.providerId != "phone" }
+        mfaInfo = (j["mfaInfo"]?.arrayValue ?? []).compactMap(MfaEnrollmentRecord.init(exportJSON:))
     }
 
     init(localId: String, createdAt: Int) {

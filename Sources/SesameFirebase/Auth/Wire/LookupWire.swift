@@ -23,4 +23,6 @@ struct AccountInfo: Decodable, Sendable {
     var customAuth: Bool?
     var createdAt: LenientString?
     var lastLoginAt: LenientString?
+    /// Enrolled second factors (Identity Platform); absent when none.
+    var mfaInfo: [MfaEnrollmentWire]?
 }

@@ -2,6 +2,7 @@
 struct UpdateAccountRequest: Encodable, Sendable {
     var idToken: String
     var displayName: String?
+    var password: String?
     var deleteAttribute: [String]?
     var deleteProvider: [String]?
     var returnSecureToken = true

@@ -86,3 +86,40 @@ struct SignInWithIdpRequest: IdentityToolkitRequest {
     @Field var tenantId: JSONValue?
     @Field var targetProjectId: JSONValue?
 }
+
+/// `v2/accounts/mfaEnrollment:start`: TOTP (`totpEnrollmentInfo: {}`) only.
+struct StartMfaEnrollmentRequest: IdentityToolkitRequest {
+    @Field var idToken: String?
+    @Field var totpEnrollmentInfo: JSONValue?
+    @Field var phoneEnrollmentInfo: JSONValue?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `v2/accounts/mfaEnrollment:finalize`: `totpVerificationInfo {sessionInfo, verificationCode}`.
+struct FinalizeMfaEnrollmentRequest: IdentityToolkitRequest {
+    @Field var idToken: String?
+    @Field var displayName: String?
+    @Field var totpVerificationInfo: JSONValue?
+    @Field var phoneVerificationInfo: JSONValue?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `v2/accounts/mfaEnrollment:withdraw`.
+struct WithdrawMfaRequest: IdentityToolkitRequest {
+    @Field var idToken: String?
+    @Field var mfaEnrollmentId: String?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}
+
+/// `v2/accounts/mfaSignIn:finalize`: `totpVerificationInfo {verificationCode}`.
+struct FinalizeMfaSignInRequest: IdentityToolkitRequest {
+    @Field var mfaPendingCredential: String?
+    @Field var mfaEnrollmentId: String?
+    @Field var totpVerificationInfo: JSONValue?
+    @Field var phoneVerificationInfo: JSONValue?
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
+}

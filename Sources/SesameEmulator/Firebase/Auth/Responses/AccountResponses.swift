@@ -25,8 +25,13 @@ struct AccountInfo: Encodable, Sendable {
     var disabled: Bool?
     var customAttributes: String?
     var customAuth: Bool?
+    /// Enrolled second factors; omitted when none. Secrets only in the emulator's export files.
+    var mfaInfo: [JSONValue]?
 
-    init(_ user: UserRecord) {
+    init(_ user: UserRecord) { self.init(user, revealingSecrets: false) }
+
+    /// With `revealingSecrets`, second factors carry their shared secret (export files only).
+    init(_ user: UserRecord, revealingSecrets: Bool) {
         localId = user.localId
         createdAt = String(user.createdAt)
         email = user.email
@@ -47,6 +52,7 @@ struct AccountInfo: Encodable, Sendable {
         disabled = user.disabled ? true : nil
         customAttributes = user.customAttributes
         customAuth = user.customAuth ? true : nil
+        mfaInfo = user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) }
     }
 }
 

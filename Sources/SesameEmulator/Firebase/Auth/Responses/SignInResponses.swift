@@ -50,6 +50,9 @@ struct SignInWithPasswordResponse: Encodable, Sendable, CarriesTokens {
     var idToken: String?
     var refreshToken: String?
     var expiresIn: String?
+    /// Instead of tokens, for an account with a second factor.
+    var mfaPendingCredential: String?
+    var mfaInfo: [JSONValue]?
 }
 
 /// `accounts:signInWithCustomToken`.
@@ -70,6 +73,9 @@ struct SignInWithEmailLinkResponse: Encodable, Sendable, CarriesTokens {
     var idToken: String?
     var refreshToken: String?
     var expiresIn: String?
+    /// Instead of tokens, for an account with a second factor.
+    var mfaPendingCredential: String?
+    var mfaInfo: [JSONValue]?
 }
 
 /// `securetoken.googleapis.com/v1/token`, in snake_case.
