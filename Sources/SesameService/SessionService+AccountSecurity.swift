@@ -110,8 +110,13 @@ extension SessionService {
         }
         guard !newPassword.isEmpty else { throw AuthError(.weakPassword) }
         let provider = self.provider
-        let account = try await callMapped { () async throws(RemoteAuthError) in
-            try await provider.confirmPasswordReset(proof, email: email, newPassword: newPassword)
+        // On a backend that sets the password of an account with a second factor only after
+        // it (GoTrue), this opens a challenge; `completeSecondFactor` then sets the password.
+        let account = try await openingChallenge(.passwordReset(newPassword: newPassword)) {
+            () async throws(AuthError) in
+            try await callMapped { () async throws(RemoteAuthError) in
+                try await provider.confirmPasswordReset(proof, email: email, newPassword: newPassword)
+            }
         }
         logger.info("A password reset was completed")
         return account

@@ -41,7 +41,8 @@ extension SessionService {
             var job = SecondFactorSignIn(finish: open.finish)
             let first = job.start(expired: expired)
             var flow = SecondFactorSignInFlow(
-                challengeId: challengeId, pending: open.pending, factorId: factor, code: code)
+                challengeId: challengeId, pending: open.pending, factorId: factor, code: code,
+                newPassword: open.finish.newPassword)
             return try await job.drive(from: first) { (action) async throws(AuthError) in
                 try await flow.perform(action, in: self)
             }.get()

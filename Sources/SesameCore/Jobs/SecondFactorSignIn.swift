@@ -22,6 +22,10 @@ public struct SecondFactorSignIn: Sendable, Hashable {
         case signIn(guestUid: String?, forgetAddress: String?)
         /// A reauthentication of `uid`: the same account only; another uid changes nothing.
         case reauthenticate(uid: String)
+        /// A password reset of an account whose backend sets a password only in a session
+        /// verified with the second factor (GoTrue): set it in that session, then end the session.
+        /// The daemon's own session is not touched.
+        case passwordReset(newPassword: String)
     }
 
     public enum Action: Sendable, Hashable {
@@ -35,6 +39,8 @@ public struct SecondFactorSignIn: Sendable, Hashable {
         case adoptSignIn
         /// Adopt the tokens of the same account (an update).
         case adoptReauthentication
+        /// Set the reset's new password in the verified session, then end that session.
+        case setNewPassword
         /// Forget the address remembered from `sendSignInLink`, when it is this one.
         case forgetEmailLinkAddress(String)
         case done
@@ -105,6 +111,8 @@ public struct SecondFactorSignIn: Sendable, Hashable {
                         ))
                 }
                 return .adoptReauthentication
+            case .passwordReset:
+                return .setNewPassword
             }
         case (.adopt, .adopted):
             guard case .signIn(_, let address?) = finish else { return .done }
@@ -123,4 +131,21 @@ public struct SecondFactorSignIn: Sendable, Hashable {
 
 extension SecondFactorSignIn: StepMachine {
     public static func failed(_ error: AuthError) -> Event { .failed(error) }
+}
+
+extension SecondFactorSignIn.Finish: CustomStringConvertible {
+    /// The new password of a reset, when this finishes one.
+    public var newPassword: String? {
+        guard case .passwordReset(let password) = self else { return nil }
+        return password
+    }
+
+    public var description: String {
+        switch self {
+        case .signIn(let guestUid, let address):
+            "signIn(guest: \(guestUid ?? "none"), forgetsAddress: \(address != nil))"
+        case .reauthenticate(let uid): "reauthenticate(\(uid))"
+        case .passwordReset: "passwordReset(redacted)"
+        }
+    }
 }

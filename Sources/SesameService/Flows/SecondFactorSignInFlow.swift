@@ -11,10 +11,13 @@ struct SecondFactorSignInFlow {
     let pending: PendingSecondFactor
     let factorId: String
     let code: String
+    /// The new password, when the challenge finishes a password reset.
+    let newPassword: String?
     private var result: SignInResult?
     private var merge: Merge?
 
-    init(challengeId: String, pending: PendingSecondFactor, factorId: String, code: String) {
+    init(challengeId: String, pending: PendingSecondFactor, factorId: String, code: String, newPassword: String?) {
+        self.newPassword = newPassword
         self.challengeId = challengeId
         self.pending = pending
         self.factorId = factorId
@@ -48,6 +51,21 @@ struct SecondFactorSignInFlow {
                 throw AuthError(.noCurrentUser, message: "The account signed out meanwhile: nothing changed.")
             }
             _ = await service.adopt(result)
+            return .next(.adopted)
+        case .setNewPassword:
+            guard let result, let newPassword else { throw AuthError(.noCurrentUser) }
+            let token = result.idToken
+            // The verified session exists only to set the password: it never outlives the call.
+            do {
+                _ = try await service.callMapped { () async throws(RemoteAuthError) in
+                    try await provider.changePassword(token, newPassword: newPassword, reauthenticationCode: nil)
+                }
+            } catch {
+                try? await provider.revokeSession(token)
+                throw error
+            }
+            try? await provider.revokeSession(token)
+            service.logger.info("A password reset was completed with a second factor")
             return .next(.adopted)
         case .forgetEmailLinkAddress(let address):
             await service.forgetEmailLinkAddress(address)

@@ -66,9 +66,11 @@ extension SupabaseAuthProvider {
             email: email)
         let request = client.request(context.name, .POST, url: client.authURL("verify"), bearer: .nobody, body: body)
         let answer = try await client.send(request, context: context, as: GoTrueSession.self)
-        let session = try signInResult(answer, name: context.name, isNewUser: false)
+        // An account with a verified factor: GoTrue changes its password only in an `aal2`
+        // session, so the recovery session (`aal1`) waits, in the daemon's memory, for the
+        // second factor (`completeSecondFactor` sets the password and ends it).
+        let session = try signedIn(answer, name: context.name, isNewUser: false)
         do throws(RemoteAuthError) {
-            if !(answer.user?.verifiedFactors ?? []).isEmpty { throw RemoteAuthError.rejected(Self.resetNeedsFactor) }
             _ = try await changePassword(session.idToken, newPassword: newPassword, reauthenticationCode: nil)
         } catch {
             try? await revokeSession(session.idToken)
@@ -77,11 +79,4 @@ extension SupabaseAuthProvider {
         try? await revokeSession(session.idToken)
         return answer.user?.email.flatMap { $0.isEmpty ? nil : $0 } ?? email ?? ""
     }
-
-    /// GoTrue changes the password of an account with a verified factor only in an `aal2` session.
-    static let resetNeedsFactor = AuthError(
-        .operationNotAllowed,
-        message:
-            "This account has a second factor, and Supabase changes its password only in a session verified with it: sign in by email link or code and the factor, then change the password (sesamectl change-password)."
-    )
 }

@@ -9,7 +9,9 @@ struct ResetPasswordCommand: AsyncParsableCommand {
             `reset-password EMAIL|USERNAME` mails the reset. `reset-password --complete LINK` (quote the \
             link: it holds `&`) or `reset-password --complete CODE --email EMAIL` (where the backend \
             mails codes: Supabase) sets the new password, asked twice at the terminal (or read once with \
-            --password-stdin); nobody needs to be signed in.
+            --password-stdin); nobody needs to be signed in. Where the backend changes the password of an \
+            account with a second factor only after it (Supabase), the code from the authenticator app is \
+            asked too (or read with --code-stdin).
             """)
 
     @Argument(help: ArgumentHelp("The account's email address or username.", valueName: "email|username"))
@@ -24,6 +26,7 @@ struct ResetPasswordCommand: AsyncParsableCommand {
     var email: String?
 
     @OptionGroup var password: PasswordOptions
+    @OptionGroup var code: CodeOptions
     @OptionGroup var options: CommonOptions
 
     /// What `--complete` holds.
@@ -65,14 +68,24 @@ struct ResetPasswordCommand: AsyncParsableCommand {
             _ = try await client.hello()
             let secret = try PasswordReader.read(
                 prompt: "New password: ", fromStandardInput: password.passwordStdin, confirm: true)
-            switch completion {
-            case .link(let link): return try await client.confirmPasswordReset(link: link, newPassword: secret)
-            case .code(let code, let email):
-                return try await client.confirmPasswordReset(code: code, email: email, newPassword: secret)
+            do {
+                switch completion {
+                case .link(let link): return try await client.confirmPasswordReset(link: link, newPassword: secret)
+                case .code(let code, let email):
+                    return try await client.confirmPasswordReset(code: code, email: email, newPassword: secret)
+                }
+            } catch let error as SesameClientError where error.reason == "second-factor-required" {
+                // The backend sets the password of an account with a second factor only after it.
+                guard let challenge = error.daemonError?.challenge else { throw error }
+                _ = try await SecondFactorPrompt(fromStandardInput: code.codeStdin).complete(challenge, client: client)
+                if case .code(_, let email) = completion { return email }
+                return ""
             }
         }
         options.output(
-            json: JSONValue.object(["email": .string(account)]),
-            text: "password of \(account) changed: sign in with `sesamectl sign-in \(account)`")
+            json: account.isEmpty ? JSONValue.object([:]) : JSONValue.object(["email": .string(account)]),
+            text: account.isEmpty
+                ? "password changed: sign in with the new password (`sesamectl sign-in EMAIL`)"
+                : "password of \(account) changed: sign in with `sesamectl sign-in \(account)`")
     }
 }
