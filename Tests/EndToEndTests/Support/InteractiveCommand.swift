@@ -1,0 +1,49 @@
+import Foundation
+import SesameTesting
+
+/// A command a test talks to as a person at a terminal would: it reads what the command printed
+/// so far and answers on its standard input (a code that depends on a secret it just printed).
+extension DaemonProcess {
+    /// Runs `sesamectl arguments`; while it runs, `answer` sees its output so far and returns
+    /// the next line to type (nil: nothing yet). Each answer is typed once; standard input is
+    /// closed when the command exits.
+    func interactiveCtl(
+        _ arguments: [String], timeout: Duration = .seconds(60), answer: @escaping (String) throws -> String?
+    ) async throws -> CommandResult {
+        let directory = try makeTemporaryDirectory("tty")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (out, err) = (directory + "/out", directory + "/err")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        let input = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinaries.path("sesamectl"))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SESAME_SOCKET"] = socketPath
+        process.environment = env
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = input
+        try process.run()
+        try? outHandle.close()
+        try? errHandle.close()
+        var typed = Set<String>()
+        defer { try? input.fileHandleForWriting.close() }
+        try await eventually("sesamectl \(arguments.first ?? "") exits", timeout: timeout) {
+            let printed = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+            if process.isRunning, let line = try answer(printed + said), !typed.contains(line) {
+                typed.insert(line)
+                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+            }
+            return !process.isRunning
+        }
+        return CommandResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    }
+}
