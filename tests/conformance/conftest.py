@@ -24,10 +24,11 @@ def app():
     firebase_admin.delete_app(application)
 
 
-def rest(operation, body):
-    """POSTs to the emulator's client REST API like a Firebase client SDK; returns (status, json)."""
+def rest(operation, body, version="v1"):
+    """POSTs to the emulator's client REST API (Identity Toolkit `version`) like a Firebase client
+    SDK; returns (status, json)."""
     host = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
-    url = f"http://{host}/identitytoolkit.googleapis.com/v1/{operation}?key=fake-api-key"
+    url = f"http://{host}/identitytoolkit.googleapis.com/{version}/{operation}?key=fake-api-key"
     request = urllib.request.Request(
         url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
     )

@@ -4,44 +4,20 @@ The emulator serves the v2 multi-factor REST API; these tests drive it the way a
 does (plain REST, codes computed from the shared secret with RFC 6238) and check the results
 with firebase-admin.
 """
-import base64
-import hashlib
-import hmac
 import json
 import os
-import struct
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
 from firebase_admin import auth
 
 from conftest import rest, unique_email
+from totp import totp
 
 
 def rest_v2(operation, body):
-    """POSTs to the emulator's Identity Toolkit v2 API; returns (status, json)."""
-    host = os.environ["FIREBASE_AUTH_EMULATOR_HOST"]
-    url = f"http://{host}/identitytoolkit.googleapis.com/v2/accounts/{operation}?key=fake-api-key"
-    request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
-    )
-    try:
-        with urllib.request.urlopen(request) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
-def totp(secret, at=None):
-    """RFC 6238: HMAC-SHA1, 30-second steps, 6 digits."""
-    key = base64.b32decode(secret.upper() + "=" * (-len(secret) % 8))
-    counter = int((time.time() if at is None else at) // 30)
-    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
-    offset = digest[-1] & 0x0F
-    value = struct.unpack(">I", digest[offset : offset + 4])[0] & 0x7FFFFFFF
-    return f"{value % 1_000_000:06d}"
+    """POSTs to the emulator's Identity Toolkit v2 API (second factors); returns (status, json)."""
+    return rest(f"accounts/{operation}", body, version="v2")
 
 
 def test_totp_enrolment_and_second_factor_sign_in_verified_by_firebase_admin(app):

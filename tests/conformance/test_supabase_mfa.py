@@ -1,9 +1,5 @@
 """supabase-auth's MFA, reauthentication, recovery and email change against sesame-emulator's GoTrue."""
-import base64
-import hashlib
-import hmac
 import json
-import struct
 import time
 import urllib.request
 
@@ -11,16 +7,7 @@ import pytest
 from supabase_auth.errors import AuthApiError
 
 from test_supabase import client, email
-
-
-def totp(secret, at=None, step_offset=0):
-    """RFC 6238: HMAC-SHA1, 6 digits, 30-second steps (what an authenticator app shows)."""
-    key = base64.b32decode(secret + "=" * (-len(secret) % 8))
-    counter = int((time.time() if at is None else at) // 30) + step_offset
-    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
-    offset = digest[-1] & 0x0F
-    value = struct.unpack(">I", digest[offset:offset + 4])[0] & 0x7FFFFFFF
-    return f"{value % 1_000_000:06d}"
+from totp import totp
 
 
 def wrong_code(secret):
