@@ -100,6 +100,36 @@ struct SecondFactorSignInTests {
         }
     }
 
+    @Test(
+        "the backend down between the factors: a 2000, the challenge kept, the retry signs in",
+        arguments: TestBackend.allCases)
+    func backendDownBetweenTheFactors(backend: TestBackend) async throws {
+        try await Support.withDaemon(backend) { emulator, daemon in
+            let email = "mfa-down@example.com"
+            let uid = try await Support.createAccount(email, on: daemon, at: emulator)
+            let (secret, _) = try await Support.enrollTotp(on: daemon)
+            let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
+            let challengeId = try await Support.signInExpectingChallenge(email, on: daemon)
+            let finalize =
+                backend == .firebase
+                ? "/identitytoolkit.googleapis.com/v2/accounts/mfaSignIn:finalize" : "/auth/v1/factors/"
+            try await emulator.faults(["failNext": 1, "failStatus": 503, "pathPrefix": .string(finalize)])
+            let code = try EmulatorProcess.totpCode(secret, skewSeconds: 30)
+            let down = try #require(
+                try await daemon.rpcError(
+                    "backend-unavailable", "completeSecondFactor",
+                    ["challengeId": .string(challengeId), "code": .string(code)]))
+            #expect(down.code == 2000)
+            let waiting = try await daemon.wireState()
+            #expect(waiting["secondFactor"]?["challengeId"]?.stringValue == challengeId)
+            #expect(waiting["user"]?["uid"]?.stringValue == guest)
+            let outcome = try await daemon.rpc(
+                "completeSecondFactor", ["challengeId": .string(challengeId), "code": .string(code)])
+            #expect(outcome["state"]?["user"]?["uid"]?.stringValue == uid)
+            #expect(outcome["merge"]?["fromUid"]?.stringValue == guest)
+        }
+    }
+
     @Test("unenrol: the next sign-in needs no code", arguments: TestBackend.allCases)
     func unenrol(backend: TestBackend) async throws {
         try await Support.withDaemon(backend) { emulator, daemon in
