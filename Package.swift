@@ -143,6 +143,8 @@ let package = Package(
                 "CQRencode", "SesameCore", "SesameLocalAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // _CryptoExtras: RSA for `--supabase-signing-key rs256`.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "Logging", package: "swift-log"),
@@ -247,6 +249,9 @@ let package = Package(
                 "SesameEmulator", "SesameEmulatorTesting", "SesameTesting",
                 "SesameCore", "SesameLocalAPI",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Checks the emulator's access tokens against its JWK set, as a relying party.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "NIOCore", package: nio),
                 .product(name: "NIOPosix", package: nio),
                 .product(name: "NIOHTTP1", package: nio),

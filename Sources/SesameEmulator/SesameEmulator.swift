@@ -21,7 +21,8 @@ public final class SesameEmulator: Sendable {
     public let configuration: EmulatorConfiguration
     /// The port of the Supabase surface, when ``EmulatorConfiguration/supabase`` is set.
     public let supabasePort: Int?
-    /// The Supabase anon key (an HS256 JWT with `role: anon`), when Supabase is served.
+    /// The Supabase anon key (an HS256 JWT with `role: anon`, a "legacy API key"), when Supabase
+    /// is served.
     public var supabaseAnonKey: String? { supabaseStore?.jwt.apiKey(role: "anon") }
     /// The Supabase service_role key, when Supabase is served.
     public var supabaseServiceRoleKey: String? { supabaseStore?.jwt.apiKey(role: "service_role") }
@@ -65,11 +66,13 @@ public final class SesameEmulator: Sendable {
         await auth.setRecentLoginSeconds(configuration.recentLoginSeconds)
         let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
         let supabaseSkew = ClockSkew()
-        let supabaseStore = configuration.supabase.map {
-            GoTrueStore(configuration: $0, clock: configuration.clock.skewed(by: supabaseSkew))
-        }
         if configuration.importDirectory != nil && configuration.dataDirectory != nil {
             throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
+        }
+        let supabaseStore = try configuration.supabase.map {
+            let key = try SupabaseSigningKey.load(
+                $0.signingAlgorithm, from: configuration.dataDirectory ?? configuration.importDirectory)
+            return GoTrueStore(configuration: $0, clock: configuration.clock.skewed(by: supabaseSkew), signingKey: key)
         }
         if let directory = configuration.importDirectory {
             try await EmulatorSnapshot.read(from: directory, auth: auth, database: database, supabase: supabaseStore)

@@ -8,8 +8,16 @@ struct SupabaseOptions: ParsableArguments {
     var supabasePort: Int?
 
     @Option(
-        help: ArgumentHelp("HS256 secret for the anon key, service_role key and access tokens.", valueName: "secret"))
+        help: ArgumentHelp(
+            "HS256 secret for the anon and service_role keys (and access tokens with --supabase-signing-key hs256).",
+            valueName: "secret"))
     var supabaseJwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret
+
+    @Option(
+        help: ArgumentHelp(
+            "How access tokens are signed: es256 (as new hosted projects), rs256, or hs256 (the legacy JWT secret).",
+            valueName: "es256|rs256|hs256"))
+    var supabaseSigningKey: SupabaseSigningAlgorithm = .es256
 
     @Option(help: ArgumentHelp("Access-token lifetime.", valueName: "seconds"))
     var supabaseJwtExpiry: Int = 3600
@@ -62,10 +70,13 @@ struct SupabaseOptions: ParsableArguments {
     var configuration: SupabaseEmulatorConfiguration? {
         guard let supabasePort else { return nil }
         return SupabaseEmulatorConfiguration(
-            port: supabasePort, jwtSecret: supabaseJwtSecret, jwtExpirySeconds: supabaseJwtExpiry,
+            port: supabasePort, jwtSecret: supabaseJwtSecret, signingAlgorithm: supabaseSigningKey,
+            jwtExpirySeconds: supabaseJwtExpiry,
             refreshReuseIntervalSeconds: supabaseRefreshReuseInterval, autoconfirm: supabaseAutoconfirm,
             anonymousSignIns: supabaseAnonymous,
             deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction,
             securePasswordChange: supabaseSecurePasswordChange, secureEmailChange: supabaseSecureEmailChange)
     }
 }
+
+extension SupabaseSigningAlgorithm: ExpressibleByArgument {}

@@ -74,6 +74,10 @@ struct GoTrueRouter: Sendable {
                     "description": "GoTrue is a user registration and authentication API",
                 ])
         }
+        on(router, ".well-known/jwks.json", .get, open: true) { _, _ throws(GoTrueError) in
+            // GoTrue's WellKnownJwks: public keys only, cached by clients for 10 minutes.
+            .json(store.jwt.jwks, headers: [("Cache-Control", "public, max-age=600")])
+        }
         on(router, "settings", .get) { _, _ throws(GoTrueError) in .json(await settings()) }
         on(router, "signup", .post) { request, call throws(GoTrueError) in
             .json(

@@ -99,6 +99,7 @@ extension GoTrueStore {
     /// `POST /verify` (and the link form): checks a code by `token` + `email` or by `token_hash`,
     /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
     func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSONValue, redirectTo: String?) {
+        try Self.refusePhoneVerification(body)
         guard let type = body.type, let accepted = Self.verifyTypes[type] else {
             throw .validation(
                 "Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")

@@ -89,18 +89,37 @@ extension GoTrueStore {
     }
 
     static let idTokenProviders: Set<String> = ["google", "apple", "azure", "facebook", "keycloak", "kakao"]
+    /// The issuers GoTrue maps to a provider when `issuer` + `client_id` come without `provider`.
+    static let idTokenIssuers = ["https://appleid.apple.com": "apple", "https://accounts.google.com": "google"]
+
+    /// `provider`, else the allowed `issuer`, else "" (refused by the caller).
+    /// - Throws: the OAuth-shaped error when neither `provider` nor `client_id` and `issuer` are given.
+    static func idTokenProvider(_ body: IdTokenGrantBody) throws(GoTrueError) -> String {
+        if let provider = body.provider, !provider.isEmpty { return provider }
+        guard let clientId = body.clientId, !clientId.isEmpty, let issuer = body.issuer, !issuer.isEmpty else {
+            throw .oauth("invalid request", "provider or client_id and issuer required")
+        }
+        return idTokenIssuers[issuer] ?? ""
+    }
 
     /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
     /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
     /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
     func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSONValue {
-        let provider = body.provider ?? ""
-        guard Self.idTokenProviders.contains(provider) || provider.hasPrefix("custom:") else {
-            throw .oauth("invalid request", "Custom OIDC provider \"\(provider)\" not allowed")
+        // token_oidc.go's order: the OAuth-shaped input errors, the linking bearer, then the provider.
+        guard let idToken = body.idToken, !idToken.isEmpty else { throw .oauth("invalid request", "id_token required") }
+        let provider = try Self.idTokenProvider(body)
+        if body.linkIdentity == true, bearer?.isEmpty ?? true {
+            throw .oauth("invalid request", "Linking requires a valid user access token in Authorization")
         }
-        guard let idToken = body.idToken, let (_, claims) = TokenFactory.decodeJWT(idToken),
-            let sub = claims["sub"]?.stringValue, !sub.isEmpty
-        else { throw .oauth("invalid request", "Bad ID token") }
+        let linking = body.linkIdentity == true ? try authenticate(bearer: bearer).0 : nil
+        guard Self.idTokenProviders.contains(provider) || provider.hasPrefix("custom:") else {
+            throw .validation("Custom OIDC provider \"\(body.provider ?? "")\" not allowed")
+        }
+        guard let (_, claims) = TokenFactory.decodeJWT(idToken) else { throw .oauth("invalid request", "Bad ID token") }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
+            throw .oauth("invalid request", "Missing sub claim in id_token")
+        }
         try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
@@ -112,8 +131,7 @@ extension GoTrueStore {
             provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
         let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
 
-        if body.linkIdentity == true {
-            let (user, _) = try authenticate(bearer: bearer)
+        if let user = linking {
             if let owner {
                 throw .unprocessable(
                     "identity_already_exists",

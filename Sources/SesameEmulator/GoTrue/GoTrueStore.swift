@@ -28,9 +28,9 @@ actor GoTrueStore {
     /// `GOTRUE_MAILER_OTP_EXP`: lifetime of a one-time code, seconds.
     static let codeLifetime = 86_400
 
-    init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock) {
+    init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock, signingKey: SupabaseSigningKey? = nil) {
         self.configuration = configuration
-        self.jwt = SupabaseJWT(secret: configuration.jwtSecret)
+        self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey)
         self.clock = clock
     }
 

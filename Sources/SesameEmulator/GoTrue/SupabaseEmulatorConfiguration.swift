@@ -9,8 +9,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
 
     /// The port; 0 picks a free one (read it back from ``SesameEmulator/supabasePort``).
     public var port: Int
-    /// The HS256 secret every JWT (anon key, service_role key, access tokens) is signed with.
+    /// The HS256 secret the anon and service_role keys are signed with (and access tokens, with
+    /// ``SupabaseSigningAlgorithm/hs256``).
     public var jwtSecret: String
+    /// How access tokens are signed (`--supabase-signing-key`): ES256 by default, as new hosted
+    /// projects; the anon and service_role keys are HS256 with ``jwtSecret`` whatever this says.
+    public var signingAlgorithm: SupabaseSigningAlgorithm
     /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
     public var jwtExpirySeconds: Int
     /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
@@ -34,6 +38,7 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     public init(
         port: Int = 54321,
         jwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret,
+        signingAlgorithm: SupabaseSigningAlgorithm = .es256,
         jwtExpirySeconds: Int = 3600,
         refreshReuseIntervalSeconds: Int = 10,
         autoconfirm: Bool = true,
@@ -46,6 +51,7 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         self.secureEmailChange = secureEmailChange
         self.port = port
         self.jwtSecret = jwtSecret
+        self.signingAlgorithm = signingAlgorithm
         self.jwtExpirySeconds = jwtExpirySeconds
         self.refreshReuseIntervalSeconds = refreshReuseIntervalSeconds
         self.autoconfirm = autoconfirm

@@ -14,7 +14,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
 
     static let messagesPath = "/sesame/v1/supabase/messages"
     /// Paths the gateway lets through without an `apikey` (Kong's open routes).
-    static let openAuthPaths: Set<String> = ["verify", "callback", "authorize", "health"]
+    static let openAuthPaths: Set<String> = ["verify", "callback", "authorize", "health", ".well-known/jwks.json"]
 
     func callKey(for request: EmulatorRequest, route: String?) -> String? {
         guard route != nil else { return nil }

@@ -26,6 +26,7 @@ enum EmulatorSnapshot {
             files["\(databaseDirectory)/\(namespace).json"] = tree.serialized()
         }
         if let supabase { files[supabasePath] = JSONCoding.encodedBytes(await supabase.exportSnapshot()) }
+        if let key = supabase?.jwt.signingKey { files[SupabaseSigningKey.path] = JSONCoding.encodedBytes(key) }
         return files
     }
 

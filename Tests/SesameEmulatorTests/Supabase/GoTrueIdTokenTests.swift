@@ -26,8 +26,51 @@ struct GoTrueIdTokenTests {
             #expect(second.json["user"]?["id"] == first.json["user"]?["id"])
             let unknown = try await emu.call(
                 "POST", "/auth/v1/token?grant_type=id_token", ["provider": "github", "id_token": .string(token)])
+            // token_oidc.go: an unknown provider is a plain validation error, not the OAuth shape.
             #expect(unknown.status == 400)
-            #expect(unknown.json["error"] == "invalid request")
+            #expect(unknown.goTrueCode == "validation_failed")
+            #expect(unknown.json["msg"] == #"Custom OIDC provider "github" not allowed"#)
+            // The deprecated issuer + client_id form, for an allowed issuer.
+            let byIssuer = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token",
+                ["issuer": "https://accounts.google.com", "client_id": "app", "id_token": .string(token)])
+            #expect(byIssuer.json["user"]?["id"] == first.json["user"]?["id"])
+        }
+    }
+
+    /// The input errors GoTrue answers in the OAuth shape `{error, error_description}`, in its order.
+    @Test func inputErrorsUseTheOAuthShape() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let token = Self.idToken(["sub": "g-5"])
+            let cases: [(JSONValue, String)] = [
+                (["provider": "google"], "id_token required"),
+                (["provider": "github", "id_token": ""], "id_token required"),
+                (["id_token": .string(token)], "provider or client_id and issuer required"),
+                (
+                    ["issuer": "https://accounts.google.com", "id_token": .string(token)],
+                    "provider or client_id and issuer required"
+                ),
+                (
+                    ["provider": "google", "id_token": .string(token), "link_identity": true],
+                    "Linking requires a valid user access token in Authorization"
+                ),
+                (["provider": "google", "id_token": "not-a-jwt"], "Bad ID token"),
+                (
+                    ["provider": "google", "id_token": .string(Self.idToken(["email": "x@example.com"]))],
+                    "Missing sub claim in id_token"
+                ),
+            ]
+            for (body, description) in cases {
+                let answer = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", body, versioned: true)
+                #expect(answer.status == 400)
+                #expect(answer.json == ["error": "invalid request", "error_description": .string(description)])
+            }
+            // Linking checks the bearer before the provider: a bad one is 403 bad_jwt.
+            let badBearer = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=id_token",
+                ["provider": "github", "id_token": .string(token), "link_identity": true], bearer: "x.y.z")
+            #expect(badBearer.status == 403)
+            #expect(badBearer.goTrueCode == "bad_jwt")
         }
     }
 

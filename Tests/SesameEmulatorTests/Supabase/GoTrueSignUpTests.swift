@@ -18,8 +18,8 @@ struct GoTrueSignUpTests {
             #expect(user["aud"] == "authenticated")
             #expect(user["app_metadata"]?["provider"] == nil)
             let token = try #require(session["access_token"]?.stringValue)
-            let claims = try SupabaseJWT(secret: SupabaseEmulatorConfiguration.developmentSecret).verify(
-                token, now: 1_800_000_000)
+            let jwks = try await emu.call("GET", "/auth/v1/.well-known/jwks.json").json
+            let claims = try #require(JWKSVerifier.claims(of: token, jwks: jwks))
             #expect(claims["sub"] == user["id"])
             #expect(claims["is_anonymous"] == true)
             #expect(claims["role"] == "authenticated")

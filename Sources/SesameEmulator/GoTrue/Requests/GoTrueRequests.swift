@@ -33,11 +33,15 @@ struct IdTokenGrantBody: Decodable, Sendable {
     var idToken: String?
     var nonce: String?
     var linkIdentity: Bool?
+    /// The deprecated alternative to `provider`: an allowed issuer with its client id.
+    var clientId: String?
+    var issuer: String?
 
     enum CodingKeys: String, CodingKey {
-        case provider, nonce
+        case provider, nonce, issuer
         case idToken = "id_token"
         case linkIdentity = "link_identity"
+        case clientId = "client_id"
     }
 }
 
@@ -78,9 +82,11 @@ struct VerifyBody: Decodable, Sendable {
     var token: String?
     var tokenHash: String?
     var email: String?
+    /// A phone OTP (`type` `sms` or `phone_change`): answered as GoTrue with no phone users.
+    var phone: String?
 
     enum CodingKeys: String, CodingKey {
-        case type, token, email
+        case type, token, email, phone
         case tokenHash = "token_hash"
     }
 }

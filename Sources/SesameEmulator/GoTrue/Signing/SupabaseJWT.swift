@@ -1,0 +1,91 @@
+import Crypto
+import SesameCore
+import SesameLocalAPI
+
+/// JWTs as Supabase signs them. Access tokens are signed with the project's signing key
+/// (``SupabaseSigningKey``, `kid` in the header) or, for a legacy `hs256` project, with the JWT
+/// secret; the anon and service_role keys stay HS256 with the secret (Supabase's "legacy API
+/// keys", which hosted projects still accept next to asymmetric signing keys).
+struct SupabaseJWT: Sendable {
+    private let secret: [UInt8]
+    /// The asymmetric signing key; `nil` when access tokens are HS256 with the secret.
+    let signingKey: SupabaseSigningKey?
+
+    init(secret: String, signingKey: SupabaseSigningKey? = nil) {
+        self.secret = Array(secret.utf8)
+        self.signingKey = signingKey
+    }
+
+    private var key: SymmetricKey { SymmetricKey(data: secret) }
+
+    static let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+
+    /// An access token: `claims` signed with the signing key, or with the secret without one.
+    func sign(_ claims: [String: JSONValue]) -> String {
+        let payload = JSONValue.object(claims).serialized()
+        guard let signingKey else { return signHS256(payload: payload) }
+        let header: JSONValue = [
+            "alg": .string(signingKey.algorithm.jose), "kid": .string(signingKey.keyId), "typ": "JWT",
+        ]
+        let input = "\(Base64URL.encode(header.serialized())).\(Base64URL.encode(payload))"
+        return "\(input).\(Base64URL.encode(signingKey.signature(for: Array(input.utf8))))"
+    }
+
+    /// The HS256 JWT whose payload is exactly `payload` (JSON bytes), signed with the secret.
+    func signHS256(payload: [UInt8]) -> String {
+        let input = "\(Self.header).\(Base64URL.encode(payload))"
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)
+        return "\(input).\(Base64URL.encode(Array(mac)))"
+    }
+
+    /// The claims of `token` when it is signed by the signing key (its `alg` and `kid`) or is
+    /// HS256 with the secret (legacy API keys, as GoTrue's fallback), and not expired at `now`
+    /// (seconds since 1970).
+    /// - Throws: ``SupabaseJWTError`` saying which check failed.
+    func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSONValue] {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed(parts: parts.count) }
+        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
+            case .object(let header)? = try? JSONCoding.parse(headerBytes),
+            case .object(let claims)? = try? JSONCoding.parse(payloadBytes),
+            let signature = Base64URL.decode(parts[2])
+        else { throw .malformed(parts: 3) }
+        let input = Array("\(parts[0]).\(parts[1])".utf8)
+        let alg = header["alg"]?.stringValue
+        if let signingKey, alg == signingKey.algorithm.jose, header["kid"]?.stringValue == signingKey.keyId {
+            guard signingKey.isValidSignature(Array(signature), for: input) else { throw .badSignature }
+        } else {
+            guard alg == "HS256", HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
+            else { throw .badSignature }
+        }
+        if let exp = claims["exp"]?.intValue, exp <= now { throw .expired }
+        return claims
+    }
+
+    /// `/.well-known/jwks.json`: the signing key's public JWK; empty for HS256 (GoTrue never
+    /// publishes a symmetric key).
+    var jwks: JSONValue {
+        .object(["keys": .array(signingKey?.publicJWK.map { [$0] } ?? [])])
+    }
+
+    /// The long-lived API key for `role` (`anon` or `service_role`): the claims of
+    /// `supabase start`'s demo keys in their order, so with the development secret these are
+    /// byte for byte Supabase's well-known local keys.
+    func apiKey(role: String) -> String {
+        var payload = #"{"iss":"supabase-demo","role":"#
+        payload += JSONValue.string(role).jsonString
+        payload += #","exp":1983812996}"#
+        return signHS256(payload: Array(payload.utf8))
+    }
+}
+
+/// Why a bearer token was refused.
+enum SupabaseJWTError: Error, Sendable, Equatable {
+    /// Not three dot-separated parts of base64url JSON.
+    case malformed(parts: Int)
+    /// Neither the signing key's algorithm and `kid` nor HS256, or a signature that does not
+    /// check out.
+    case badSignature
+    /// `exp` is in the past.
+    case expired
+}
