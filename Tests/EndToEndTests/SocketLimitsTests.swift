@@ -1,6 +1,3 @@
-// Dispatch: `stat` is declared by Dispatch's C module too once swift-crypto's _CryptoExtras is
-// in the graph (the emulator's RS256); member import visibility then wants it imported.
-import Dispatch
 import Foundation
 import SesameLocalAPI
 import SesameTesting
