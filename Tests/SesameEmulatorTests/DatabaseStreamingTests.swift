@@ -93,7 +93,7 @@ struct DatabaseStreamingTests {
     @Test func aListenerThatDoesNotReadIsDroppedWithoutBlockingWriters() async throws {
         var listeners = DatabaseListeners()
         let path = DatabasePath(keys: ["n"])
-        let added = listeners.add(namespace: "t", path: path, initial: .null)
+        let added = listeners.add(namespace: "t", path: path, identity: .owner, initial: .null)
         let idle = try #require(added)
         for i in 0...DatabaseListeners.bufferSize {
             listeners.replaced(
@@ -108,13 +108,13 @@ struct DatabaseStreamingTests {
     @Test func theNumberOfStreamsIsBounded() {
         var listeners = DatabaseListeners()
         for _ in 0..<DatabaseListeners.maximumCount {
-            let added = listeners.add(namespace: "t", path: .root, initial: .null)
+            let added = listeners.add(namespace: "t", path: .root, identity: .owner, initial: .null)
             #expect(added != nil)
         }
-        let refused = listeners.add(namespace: "t", path: .root, initial: .null)
+        let refused = listeners.add(namespace: "t", path: .root, identity: .owner, initial: .null)
         #expect(refused == nil)
         listeners.remove(1)
-        let again = listeners.add(namespace: "t", path: .root, initial: .null)
+        let again = listeners.add(namespace: "t", path: .root, identity: .owner, initial: .null)
         #expect(again != nil)
     }
 }

@@ -30,7 +30,9 @@ extension DatabaseEndpoints {
             throw DatabaseError(
                 httpStatus: 400, message: "Queries on streaming GETs are not supported by sesame-emulator.")
         }
-        guard let registration = await state.listen(namespace: namespace(of: request), path: path) else {
+        let identity = identity(of: request)
+        guard let registration = try await state.listen(namespace: namespace(of: request), path: path, as: identity)
+        else {
             throw DatabaseError(
                 httpStatus: 503,
                 message: "Too many streaming listeners (at most \(DatabaseListeners.maximumCount) at once).")

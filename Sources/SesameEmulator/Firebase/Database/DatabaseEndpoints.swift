@@ -5,7 +5,8 @@ import SesameLocalAPI
 /// The Realtime Database REST subset (reference §9): `GET`, `PUT`, `PATCH`, `POST`, `DELETE` on
 /// `/<path>.json`, namespaces by `?ns=`, ETags and `if-match`, `print=silent`, `shallow=true`,
 /// queries (``DatabaseQuery``).
-/// Every request is allowed (no rules); `auth=` and `Authorization` are accepted and ignored.
+/// Uploaded security rules are enforced (``SecurityRules``) for the identity the request
+/// names (``DatabaseIdentity``); without uploaded rules every request is allowed.
 struct DatabaseEndpoints: EmulatorEndpoints {
     let state: DatabaseState
     let defaultNamespace: String
@@ -42,6 +43,11 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         request.query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
     }
 
+    /// Who the request speaks for (``DatabaseIdentity/of(_:now:)``), by the port's clock.
+    func identity(of request: EmulatorRequest) -> DatabaseIdentity {
+        DatabaseIdentity.of(request, now: state.clock.milliseconds() / 1000)
+    }
+
     static func effectiveMethod(_ request: EmulatorRequest) -> String {
         if request.method == "POST", let override = request.header("x-http-method-override") {
             return override.uppercased()
@@ -60,7 +66,11 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             case "GET": return .json(await state.rules(namespace: namespace))
             case "PUT":
                 let value = try Self.parseBody(request.body, allowLenient: true)
-                await state.setRules(namespace: namespace, rules: value)
+                do throws(SecurityRulesError) {
+                    try await state.setRules(namespace: namespace, rules: value)
+                } catch {
+                    throw DatabaseError(httpStatus: 400, message: "\nError saving rules - \(error.message)\n")
+                }
                 return .json(["status": "ok"])
             default: throw DatabaseError(httpStatus: 405, message: "Method not allowed")
             }
@@ -69,6 +79,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
         let silent = request.query["print"] == "silent"
         let wantsETag = request.header("x-firebase-etag")?.lowercased() == "true"
         let ifMatch = request.header("if-match")
+        let identity = identity(of: request)
 
         func answer(_ value: JSONValue, etag: String, includeETag: Bool) -> EmulatorReply {
             let headers = includeETag ? [("ETag", etag)] : []
@@ -78,7 +89,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
 
         switch method {
         case "GET":
-            let (value, etag) = await state.read(namespace: namespace, path: path)
+            let (value, etag) = try await state.read(namespace: namespace, path: path, as: identity)
             let ifNoneMatch = request.header("if-none-match")
             if ifNoneMatch == etag { return EmulatorReply(status: 304, headers: [("ETag", etag)], body: nil) }
             let shown =
@@ -92,7 +103,9 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             return answer(shown, etag: etag, includeETag: wantsETag || ifNoneMatch != nil)
         case "PUT", "DELETE":
             let value = method == "PUT" ? try Self.parseBody(request.body, allowLenient: false) : .null
-            switch try await state.write(namespace: namespace, path: path, value: value, ifMatch: ifMatch) {
+            switch try await state.write(
+                namespace: namespace, path: path, value: value, ifMatch: ifMatch, as: identity)
+            {
             case .done(let stored, let etag):
                 return answer(stored, etag: etag, includeETag: wantsETag || ifMatch != nil)
             case .preconditionFailed(let current, let etag):
@@ -106,7 +119,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
                 throw DatabaseError(
                     httpStatus: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
             }
-            let etag = try await state.update(namespace: namespace, path: path, children: children)
+            let etag = try await state.update(namespace: namespace, path: path, children: children, as: identity)
             let headers = wantsETag ? [("ETag", etag)] : []
             if silent { return EmulatorReply(status: 204, headers: headers, body: nil) }
             return .json(value, headers: headers)
@@ -114,7 +127,8 @@ struct DatabaseEndpoints: EmulatorEndpoints {
             let value = try Self.parseBody(request.body, allowLenient: false)
             let key = PushIdentifier.make(milliseconds: state.clock.milliseconds())
             let child = path.appending(DatabasePath(keys: [key]))
-            let written = try await state.write(namespace: namespace, path: child, value: value, ifMatch: nil)
+            let written = try await state.write(
+                namespace: namespace, path: child, value: value, ifMatch: nil, as: identity)
             var headers: [(String, String)] = []
             if wantsETag, case .done(_, let etag) = written { headers = [("ETag", etag)] }
             if silent { return EmulatorReply(status: 204, headers: headers, body: nil) }

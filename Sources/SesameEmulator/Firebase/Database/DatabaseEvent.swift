@@ -8,6 +8,8 @@ enum DatabaseEvent: Sendable, Equatable {
     case patch(path: DatabasePath, data: JSONValue)
     /// Sent when nothing else was for a while, so proxies and clients keep the stream open.
     case keepAlive
+    /// The rules no longer let the listener read its location; the stream ends after it.
+    case cancel
 
     /// The event on the wire: `event:` and `data:` lines and a blank line.
     var text: String {
@@ -15,6 +17,7 @@ enum DatabaseEvent: Sendable, Equatable {
         case .put(let path, let data): "event: put\ndata: \(Self.payload(path, data))\n\n"
         case .patch(let path, let data): "event: patch\ndata: \(Self.payload(path, data))\n\n"
         case .keepAlive: "event: keep-alive\ndata: null\n\n"
+        case .cancel: "event: cancel\ndata: null\n\n"
         }
     }
 

@@ -10,6 +10,7 @@ struct DatabaseListeners {
     struct Listener {
         let namespace: String
         let path: DatabasePath
+        let identity: DatabaseIdentity
         let continuation: AsyncStream<DatabaseEvent>.Continuation
     }
 
@@ -33,13 +34,15 @@ struct DatabaseListeners {
 
     /// Registers a listener whose first event is `put` of `initial` at `/`; nil when
     /// ``maximumCount`` are open.
-    mutating func add(namespace: String, path: DatabasePath, initial: JSONValue) -> Registration? {
+    mutating func add(
+        namespace: String, path: DatabasePath, identity: DatabaseIdentity, initial: JSONValue
+    ) -> Registration? {
         guard listeners.count < Self.maximumCount else { return nil }
         let (events, continuation) = AsyncStream.makeStream(
             of: DatabaseEvent.self, bufferingPolicy: .bufferingOldest(Self.bufferSize))
         continuation.yield(.put(path: .root, data: initial))
         nextID += 1
-        listeners[nextID] = Listener(namespace: namespace, path: path, continuation: continuation)
+        listeners[nextID] = Listener(namespace: namespace, path: path, identity: identity, continuation: continuation)
         return Registration(id: nextID, events: events, continuation: continuation)
     }
 
@@ -51,6 +54,16 @@ struct DatabaseListeners {
     /// Ends every listener (the emulator stops, or every namespace was replaced).
     mutating func removeAll() {
         for id in Array(listeners.keys) { remove(id) }
+    }
+
+    /// Sends `cancel` to, and ends, each listener of `namespace` for which `lost` is true (it
+    /// may no longer read its location).
+    mutating func cancel(namespace: String, where lost: (DatabasePath, DatabaseIdentity) -> Bool) {
+        for (id, listener) in listeners where listener.namespace == namespace && lost(listener.path, listener.identity)
+        {
+            listener.continuation.yield(.cancel)
+            remove(id)
+        }
     }
 
     /// Tells listeners of `namespace` about a replacement of `written` (`PUT`, `POST`, `DELETE`),

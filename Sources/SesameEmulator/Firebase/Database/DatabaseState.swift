@@ -8,7 +8,9 @@ actor DatabaseState {
     let clock: EmulatorClock
     private(set) var trees: [String: JSONValue] = [:]
     private var rules: [String: JSONValue] = [:]
-    private var listeners = DatabaseListeners()
+    /// The parsed rules of namespaces that had rules uploaded; the others are open.
+    private(set) var enforced: [String: SecurityRules] = [:]
+    var listeners = DatabaseListeners()
 
     init(clock: EmulatorClock) { self.clock = clock }
 
@@ -20,17 +22,23 @@ actor DatabaseState {
         case preconditionFailed(JSONValue, etag: String)
     }
 
-    func read(namespace: String, path: DatabasePath) -> (value: JSONValue, etag: String) {
+    func read(
+        namespace: String, path: DatabasePath, as identity: DatabaseIdentity = .owner
+    ) throws(DatabaseError) -> (value: JSONValue, etag: String) {
+        try checkRead(namespace: namespace, path: path, as: identity)
         let value = DatabaseValue.child(of: trees[namespace] ?? .null, at: path.keys[...])
         return (value, DatabaseValue.etag(of: value))
     }
 
     /// Replaces the value at `path` when `ifMatch` is nil or equals its current ETag.
     func write(
-        namespace: String, path: DatabasePath, value: JSONValue, ifMatch: String?
+        namespace: String, path: DatabasePath, value: JSONValue, ifMatch: String?,
+        as identity: DatabaseIdentity = .owner
     ) throws(DatabaseError) -> Outcome {
         let normalized = try DatabaseValue.normalize(value, now: clock.milliseconds())
         let root = trees[namespace] ?? .null
+        let proposed = DatabaseValue.replacing(in: root, at: path.keys[...], with: normalized)
+        try checkWrite(namespace: namespace, at: [path], before: root, after: proposed, as: identity)
         if let ifMatch {
             let current = DatabaseValue.child(of: root, at: path.keys[...])
             let etag = DatabaseValue.etag(of: current)
@@ -39,6 +47,7 @@ actor DatabaseState {
         trees[namespace] = nil
         let after = DatabaseValue.replacing(in: root, at: path.keys[...], with: normalized)
         trees[namespace] = after
+        cancelUnreadable(namespace: namespace)
         listeners.replaced(namespace: namespace, at: path, before: root, after: after)
         return .done(normalized, etag: DatabaseValue.etag(of: normalized))
     }
@@ -47,7 +56,7 @@ actor DatabaseState {
     /// - Returns: the ETag of the value now at `path`.
     @discardableResult
     func update(
-        namespace: String, path: DatabasePath, children: [String: JSONValue]
+        namespace: String, path: DatabasePath, children: [String: JSONValue], as identity: DatabaseIdentity = .owner
     ) throws(DatabaseError) -> String {
         let now = clock.milliseconds()
         var changes: [(DatabasePath, JSONValue)] = []
@@ -58,17 +67,24 @@ actor DatabaseState {
         }
         let before = trees[namespace] ?? .null
         var root = before
-        trees[namespace] = nil
         for (location, value) in changes {
             root = DatabaseValue.replacing(in: root, at: location.keys[...], with: value)
         }
+        try checkWrite(namespace: namespace, at: changes.map(\.0), before: before, after: root, as: identity)
         trees[namespace] = root
+        cancelUnreadable(namespace: namespace)
         listeners.patched(namespace: namespace, at: path, children: Array(children.keys), before: before, after: root)
         return DatabaseValue.etag(of: DatabaseValue.child(of: root, at: path.keys[...]))
     }
 
-    /// Stores security rules (`/.settings/rules.json`); they are kept but never enforced.
-    func setRules(namespace: String, rules value: JSONValue) { rules[namespace] = value }
+    /// Stores and from now on enforces security rules (`/.settings/rules.json`); streams that
+    /// may no longer read are cancelled.
+    /// - Throws: ``SecurityRulesError`` for rules the emulator cannot enforce (nothing changes).
+    func setRules(namespace: String, rules value: JSONValue) throws(SecurityRulesError) {
+        enforced[namespace] = try SecurityRules.parse(value)
+        rules[namespace] = value
+        cancelUnreadable(namespace: namespace)
+    }
 
     func rules(namespace: String) -> JSONValue {
         rules[namespace] ?? ["rules": [".read": true, ".write": true]]
@@ -82,9 +98,12 @@ actor DatabaseState {
 
     /// Opens a stream of the location's events, starting with its current value; nil when too
     /// many streams are open (``DatabaseListeners/maximumCount``).
-    func listen(namespace: String, path: DatabasePath) -> DatabaseListeners.Registration? {
+    func listen(
+        namespace: String, path: DatabasePath, as identity: DatabaseIdentity = .owner
+    ) throws(DatabaseError) -> DatabaseListeners.Registration? {
+        try checkRead(namespace: namespace, path: path, as: identity)
         let initial = DatabaseValue.child(of: trees[namespace] ?? .null, at: path.keys[...])
-        return listeners.add(namespace: namespace, path: path, initial: initial)
+        return listeners.add(namespace: namespace, path: path, identity: identity, initial: initial)
     }
 
     /// Ends a stream opened by ``listen(namespace:path:)``.

@@ -1,0 +1,119 @@
+import SesameLocalAPI
+
+/// The methods and operators of the rule language, on evaluated values.
+enum RuleMethods {
+    static func call(
+        _ name: String, on base: RuleValue, _ arguments: [RuleValue]
+    ) throws(RuleEvaluationError)
+        -> RuleValue
+    {
+        switch base {
+        case .snapshot(let tree, let path): return try snapshot(name, tree, path, arguments)
+        case .string(let s): return try string(name, s, arguments)
+        default: throw RuleEvaluationError()
+        }
+    }
+
+    private static func snapshot(
+        _ name: String, _ tree: JSONValue, _ path: [String], _ arguments: [RuleValue]
+    ) throws(RuleEvaluationError) -> RuleValue {
+        let value = RuleValue.stored(tree, path)
+        switch (name, arguments.count) {
+        case ("val", 0): return RuleValue(json: value)
+        case ("exists", 0): return .bool(!value.isNull)
+        case ("isString", 0): return .bool(value.stringValue != nil)
+        case ("isBoolean", 0): return .bool(value.boolValue != nil)
+        case ("isNumber", 0): return .bool(value.doubleValue != nil)
+        case ("child", 1):
+            return .snapshot(tree: tree, path: path + (try keys(arguments[0])))
+        case ("parent", 0):
+            guard !path.isEmpty else { return .null }
+            return .snapshot(tree: tree, path: Array(path.dropLast()))
+        case ("hasChild", 1):
+            return .bool(!RuleValue.stored(tree, path + (try keys(arguments[0]))).isNull)
+        case ("hasChildren", 0):
+            return .bool(value.objectValue.map { !$0.isEmpty } ?? false)
+        case ("hasChildren", 1):
+            guard case .array(let names) = arguments[0] else { throw RuleEvaluationError() }
+            guard let children = value.objectValue else { return .bool(false) }
+            for name in names {
+                guard case .string(let key) = name else { throw RuleEvaluationError() }
+                if children[key] == nil { return .bool(false) }
+            }
+            return .bool(true)
+        default: throw RuleEvaluationError()
+        }
+    }
+
+    /// A relative path argument (`'a/b'`) as keys.
+    private static func keys(_ argument: RuleValue) throws(RuleEvaluationError) -> [String] {
+        guard case .string(let relative) = argument else { throw RuleEvaluationError() }
+        return relative.split(separator: "/").map(String.init)
+    }
+
+    private static func string(
+        _ name: String, _ s: String, _ arguments: [RuleValue]
+    ) throws(RuleEvaluationError)
+        -> RuleValue
+    {
+        if arguments.isEmpty {
+            switch name {
+            case "toLowerCase": return .string(s.lowercased())
+            case "toUpperCase": return .string(s.uppercased())
+            default: throw RuleEvaluationError()
+            }
+        }
+        guard arguments.count == 1, case .string(let other) = arguments[0] else { throw RuleEvaluationError() }
+        switch name {
+        case "contains": return .bool(s.contains(other))
+        case "beginsWith": return .bool(s.hasPrefix(other))
+        case "endsWith": return .bool(s.hasSuffix(other))
+        default: throw RuleEvaluationError()
+        }
+    }
+
+    static func binary(_ op: String, _ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError) -> RuleValue {
+        switch (op, left, right) {
+        case ("===", _, _): return .bool(try same(left, right))
+        case ("!==", _, _): return .bool(!(try same(left, right)))
+        case ("+", .string(let l), .string(let r)): return .string(l + r)
+        case ("+", .string(let l), .number(let r)): return .string(l + format(r))
+        case ("+", .number(let l), .string(let r)): return .string(format(l) + r)
+        case (_, .number(let l), .number(let r)):
+            switch op {
+            case "+": return .number(l + r)
+            case "-": return .number(l - r)
+            case "*": return .number(l * r)
+            case "/": return .number(l / r)
+            case "%": return .number(l.truncatingRemainder(dividingBy: r))
+            default: return .bool(compare(op, l, r))
+            }
+        case (_, .string(let l), .string(let r)):
+            return .bool(compare(op, l, r))
+        default: throw RuleEvaluationError()
+        }
+    }
+
+    private static func compare<T: Comparable>(_ op: String, _ l: T, _ r: T) -> Bool {
+        switch op {
+        case "<": l < r
+        case "<=": l <= r
+        case ">": l > r
+        default: l >= r
+        }
+    }
+
+    /// Equality of primitives; comparing a snapshot or an object is an error in RTDB.
+    private static func same(_ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError) -> Bool {
+        switch (left, right) {
+        case (.snapshot, _), (_, .snapshot), (.array, _), (_, .array): throw RuleEvaluationError()
+        case (.object, .null), (.null, .object): return false
+        case (.object(let l), .object(let r)): return l == r
+        default: return left == right
+        }
+    }
+
+    private static func format(_ n: Double) -> String {
+        n.rounded() == n && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+    }
+}

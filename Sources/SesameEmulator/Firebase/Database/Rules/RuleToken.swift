@@ -1,0 +1,75 @@
+/// One token of a security-rule expression.
+enum RuleToken: Sendable, Equatable {
+    case identifier(String)
+    case string(String)
+    case number(Double)
+    /// An operator or punctuation: `( ) [ ] , . ! - + * / % < > <= >= == === != !== && || ? :`.
+    case symbol(String)
+
+    /// Splits an expression into tokens.
+    /// - Throws: ``SecurityRulesError`` for an unterminated string or an unknown character.
+    static func tokenize(_ text: String) throws(SecurityRulesError) -> [RuleToken] {
+        let chars = Array(text.unicodeScalars)
+        var tokens: [RuleToken] = []
+        var i = 0
+        let symbols = [
+            "===", "!==", "==", "!=", "<=", ">=", "&&", "||", "(", ")", "[", "]", ",", ".", "!", "-", "+",
+            "*", "/", "%", "<", ">", "?", ":",
+        ]
+        while i < chars.count {
+            let c = chars[i]
+            if c.properties.isWhitespace {
+                i += 1
+            } else if c == "'" || c == "\"" {
+                var value = ""
+                i += 1
+                while i < chars.count && chars[i] != c {
+                    if chars[i] == "\\" && i + 1 < chars.count { i += 1 }
+                    value.unicodeScalars.append(chars[i])
+                    i += 1
+                }
+                guard i < chars.count else { throw SecurityRulesError("Unterminated string.") }
+                i += 1
+                tokens.append(.string(value))
+            } else if c.properties.numericType != nil && c.isASCII {
+                var text = ""
+                while i < chars.count && (chars[i].properties.numericType != nil || chars[i] == ".") && chars[i].isASCII
+                {
+                    text.unicodeScalars.append(chars[i])
+                    i += 1
+                }
+                guard let number = Double(text) else { throw SecurityRulesError("Invalid number \(text).") }
+                tokens.append(.number(number))
+            } else if c == "$" || c == "_" || c.properties.isAlphabetic {
+                var name = ""
+                while i < chars.count
+                    && (chars[i] == "$" || chars[i] == "_" || chars[i].properties.isAlphabetic
+                        || chars[i].properties.numericType != nil)
+                {
+                    name.unicodeScalars.append(chars[i])
+                    i += 1
+                }
+                tokens.append(.identifier(name))
+            } else {
+                let rest = String(String.UnicodeScalarView(chars[i...].prefix(3)))
+                guard let symbol = symbols.first(where: { rest.hasPrefix($0) }) else {
+                    throw SecurityRulesError("Unexpected character '\(c)'.")
+                }
+                tokens.append(.symbol(symbol))
+                i += symbol.unicodeScalars.count
+            }
+        }
+        return tokens
+    }
+}
+
+/// A rules file RTDB would refuse at upload (answered 400 with RTDB's "Error saving rules" text).
+struct SecurityRulesError: Error, Sendable, Equatable {
+    let message: String
+    init(_ message: String) { self.message = message }
+
+    /// The same error located at a rule (`/rules/users/$key/.write`).
+    func at(_ location: String) -> SecurityRulesError {
+        SecurityRulesError("\(location): \(message)")
+    }
+}

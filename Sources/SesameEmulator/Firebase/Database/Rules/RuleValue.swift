@@ -1,0 +1,48 @@
+import SesameLocalAPI
+
+/// A value while a rule is evaluated.
+enum RuleValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    /// A location of a tree (`data`, `newData`, `root` and what `child()`/`parent()` give).
+    case snapshot(tree: JSONValue, path: [String])
+    /// An object that is not a snapshot (`auth`, `auth.token`, an object `val()`).
+    case object([String: JSONValue])
+    case array([RuleValue])
+
+    /// A primitive or object as a rule sees it.
+    init(json: JSONValue) {
+        switch json {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .integer(let i): self = .number(Double(i))
+        case .number(let d): self = .number(d)
+        case .string(let s): self = .string(s)
+        case .object(let o): self = .object(o)
+        case .array(let a):
+            var o: [String: JSONValue] = [:]
+            for (index, element) in a.enumerated() { o[String(index)] = element }
+            self = .object(o)
+        }
+    }
+
+    init(_ literal: RuleLiteral) {
+        switch literal {
+        case .null: self = .null
+        case .bool(let b): self = .bool(b)
+        case .number(let n): self = .number(n)
+        case .string(let s): self = .string(s)
+        }
+    }
+
+    /// The snapshot's value (`.null` when nothing is stored there).
+    static func stored(_ tree: JSONValue, _ path: [String]) -> JSONValue {
+        DatabaseValue.child(of: tree, at: path[...])
+    }
+}
+
+/// A rule failed to evaluate (a type error, a method on the wrong type); RTDB treats the rule
+/// as false.
+struct RuleEvaluationError: Error, Sendable {}
