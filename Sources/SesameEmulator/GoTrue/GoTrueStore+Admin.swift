@@ -80,21 +80,33 @@ extension GoTrueStore {
             user.bannedUntil = nil
             return
         }
+        // GoTrue parses it with Go's time.ParseDuration and words a failure with Go's error.
+        let quoted = "\"\(text)\""
+        func refuse(_ problem: String) -> GoTrueError {
+            .validation("invalid format for ban duration: time: \(problem)")
+        }
         var seconds = 0
         var digits = ""
-        for c in text {
+        var unit = ""
+        for c in text + "0" {
             if c.isNumber {
+                if !unit.isEmpty {
+                    guard let n = Int(digits), let scale = ["h": 3600, "m": 60, "s": 1][unit] else {
+                        throw digits.isEmpty
+                            ? refuse("invalid duration \(quoted)")
+                            : refuse("unknown unit \"\(unit)\" in duration \(quoted)")
+                    }
+                    seconds += n * scale
+                    (digits, unit) = ("", "")
+                }
                 digits.append(c)
-            } else if let n = Int(digits), let unit = ["h": 3600, "m": 60, "s": 1][String(c)] {
-                seconds += n * unit
-                digits = ""
             } else {
-                throw .validation("ban_duration must be \"none\" or a duration such as \"24h\" or \"90m\"")
+                guard !digits.isEmpty else { throw refuse("invalid duration \(quoted)") }
+                unit.append(c)
             }
         }
-        guard digits.isEmpty, seconds > 0 else {
-            throw .validation("ban_duration must be \"none\" or a duration such as \"24h\" or \"90m\"")
-        }
+        // The "0" appended above closes the last unit; a number left without one is Go's error.
+        guard digits == "0" else { throw refuse("missing unit in duration \(quoted)") }
         user.bannedUntil = now + seconds * 1000
     }
 }

@@ -56,7 +56,7 @@ extension GoTrueStore {
             if body.phone?.isEmpty == false {
                 throw .phoneProviderDisabled("Unsupported phone provider")
             }
-            throw .validation("An email address or phone number is required")
+            throw .validation("One of email or phone must be set")
         }
         let email = try Self.validEmail(raw)
         if let user = user(byEmail: email) {
@@ -100,16 +100,20 @@ extension GoTrueStore {
     /// applies it and starts a session for its user. A wrong, used or expired code is 403 `otp_expired`.
     func verify(_ body: VerifyBody, issuer: String) throws(GoTrueError) -> (session: JSONValue, redirectTo: String?) {
         try Self.refusePhoneVerification(body)
-        guard let type = body.type, let accepted = Self.verifyTypes[type] else {
-            throw .validation(
-                "Verify requires a verification type: email, signup, magiclink, recovery, invite or email_change")
+        // GoTrue's checks and words, in its order (verify.go `Validate`).
+        guard let type = body.type, !type.isEmpty else { throw .validation("Verify requires a verification type") }
+        let (token, hash) = (body.token ?? "", body.tokenHash ?? "")
+        guard token.isEmpty != hash.isEmpty else { throw .validation("Verify requires either a token or a token hash") }
+        if !hash.isEmpty, body.email?.isEmpty == false {
+            throw .validation("Only the token_hash and type should be provided")
         }
+        guard let accepted = Self.verifyTypes[type] else { throw .validation("Unsupported verification type") }
         let index: Int?
-        if let hash = body.tokenHash, !hash.isEmpty {
+        if !hash.isEmpty {
             index = codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
         } else {
-            guard let token = body.token, !token.isEmpty, let raw = body.email else {
-                throw .validation("Verify requires either a token_hash, or a token with an email address")
+            guard let raw = body.email, !raw.isEmpty else {
+                throw .validation("Only an email address or phone number should be provided on verify")
             }
             let email = raw.lowercased()
             index = codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
