@@ -26,28 +26,9 @@ struct ExecutableRecentLoginTests {
 
     @Test(.enabled(if: emulatorBinary != nil, "sesame-emulator was not built"))
     func anAgedSignInIsRefusedForAPasswordChange() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-recent-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let stdoutURL = work.appendingPathComponent("stdout")
-        _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: emulatorBinary!)
-        process.arguments = ["--auth-port", "0", "--database-port", "0", "--recent-login-seconds", "300"]
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        var authBase = ""
-        try await eventually("the auth port is printed", timeout: .seconds(30)) {
-            let text = (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? ""
-            guard let line = text.split(separator: "\n").first(where: { $0.contains("auth listening on ") }) else {
-                return false
-            }
-            authBase = String(line.split(separator: " ").last ?? "")
-            return true
-        }
+        // The harness's launcher (ChildProcess), as every other test that runs the binary.
+        let emulator = try await EmulatorChild.start(arguments: ["--recent-login-seconds", "300"])
+        let authBase = "http://" + emulator.authHost
         let v1 = "\(authBase)/identitytoolkit.googleapis.com/v1"
         let user = try await post(
             "\(v1)/accounts:signUp?key=k",
@@ -57,20 +38,13 @@ struct ExecutableRecentLoginTests {
         let refused = try await post(
             "\(v1)/accounts:update?key=k", ["idToken": user.body["idToken"]!, "password": "n3w-secret"])
         #expect(refused.body["error"]?["message"] == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
-
-        process.terminate()
-        try await waitForExit(of: process)
+        await emulator.stop()
     }
 
     @Test(.enabled(if: emulatorBinary != nil, "sesame-emulator was not built"))
     func aNegativeWindowIsRefusedAtStart() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: emulatorBinary!)
-        process.arguments = ["--auth-port", "0", "--database-port", "0", "--recent-login-seconds", "-1"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try await waitForExit(of: process)
-        #expect(process.terminationStatus != 0)
+        let result = try await runCommand(
+            emulatorBinary!, ["--auth-port", "0", "--database-port", "0", "--recent-login-seconds", "-1"])
+        #expect(result.status != 0)
     }
 }
