@@ -1,6 +1,10 @@
 import Foundation
 import SesameTesting
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A command a test talks to as a person at a terminal would: it reads what the command printed
 /// so far and answers on its standard input (a code that depends on a secret it just printed).
 extension DaemonProcess {
@@ -17,7 +21,14 @@ extension DaemonProcess {
         _ = FileManager.default.createFile(atPath: err, contents: nil)
         let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        let input = Pipe()
+        // A pipe of our own rather than Foundation's Pipe, whose ends Process.run closes in the
+        // parent behind the FileHandles' backs: each end here is closed once, by us.
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw HarnessError("pipe() failed: errno \(errno)") }
+        // Close-on-exec, so no other test's child inherits them (the child's stdin is a dup).
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        let childEnd = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
+        let input = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltBinaries.path("sesamectl"))
         process.arguments = arguments
@@ -26,18 +37,20 @@ extension DaemonProcess {
         process.environment = env
         process.standardOutput = outHandle
         process.standardError = errHandle
-        process.standardInput = input
+        process.standardInput = childEnd
         try process.run()
+        // The child has its own copies once started.
         try? outHandle.close()
         try? errHandle.close()
+        try? childEnd.close()
         var typed = Set<String>()
-        defer { try? input.fileHandleForWriting.close() }
+        defer { try? input.close() }
         try await eventually("sesamectl \(arguments.first ?? "") exits", timeout: timeout) {
             let printed = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
             let said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
             if process.isRunning, let line = try answer(printed + said), !typed.contains(line) {
                 typed.insert(line)
-                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+                try input.write(contentsOf: Data((line + "\n").utf8))
             }
             return !process.isRunning
         }
