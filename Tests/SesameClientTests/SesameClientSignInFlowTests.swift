@@ -91,7 +91,9 @@ struct SesameClientSignInFlowTests {
         await daemon.script("awaitSignIn") { _ in .hold }
         await daemon.script("reload") { _ in .hold }
         let client = SesameClient(socketPath: daemon.path, clientName: "tests", requestTimeout: .milliseconds(300))
-        let waiting = Task { try await client.awaitSignIn(flowId: "f1", timeout: .seconds(5)) }
+        // The await's own limit is generous: the test answers it as soon as the plain call gave
+        // up, and a loaded machine must not make it expire first.
+        let waiting = Task { try await client.awaitSignIn(flowId: "f1", timeout: .seconds(60)) }
         await daemon.waitForRequest("awaitSignIn")
         // A plain call with the same client gives up after 300 ms; the await goes on.
         await #expect(throws: SesameClientError.noAnswer(socketPath: daemon.path, timeout: .milliseconds(300))) {
