@@ -43,20 +43,10 @@ struct FirebaseUsernameDirectoryEmulatorTests {
     @Test("of many concurrent claims of one name, exactly one wins")
     func concurrentClaims() async throws {
         try await EmulatorHarness.with { h in
-            var sessions: [SignInResult] = []
-            for _ in 0..<6 { sessions.append(try await h.auth.signUpAnonymously()) }
-            let contenders = sessions
-            let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
-                for session in contenders {
-                    group.addTask { try await h.directory.claim("scooby", for: session.uid, idToken: session.idToken) }
-                }
-                var wins = 0
-                for try await won in group where won { wins += 1 }
-                return wins
-            }
+            let (wins, contenders) = try await h.raceForName("scooby")
             #expect(wins == 1)
             let owner = try await h.directory.owner(of: "scooby")
-            #expect(contenders.contains { $0.uid == owner })
+            #expect(contenders.contains { $0 == owner })
         }
     }
 

@@ -80,3 +80,22 @@ struct EmulatorHarness: Sendable {
         return FederatedCredential(providerId: "google.com", idToken: claims, accessToken: nil)
     }
 }
+
+extension EmulatorHarness {
+    /// Six new guests claim `name` at once; returns how many claims won and the uids that tried.
+    func raceForName(_ name: String) async throws -> (wins: Int, contenders: [String]) {
+        var sessions: [SignInResult] = []
+        for _ in 0..<6 { sessions.append(try await auth.signUpAnonymously()) }
+        let contenders = sessions
+        let directory = self.directory
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for session in contenders {
+                group.addTask { try await directory.claim(name, for: session.uid, idToken: session.idToken) }
+            }
+            var wins = 0
+            for try await won in group where won { wins += 1 }
+            return wins
+        }
+        return (wins, contenders.map(\.uid))
+    }
+}
