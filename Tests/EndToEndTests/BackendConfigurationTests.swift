@@ -65,7 +65,7 @@ struct BackendConfigurationTests {
             path = "\(directory)/s.sock"
             """
         try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
-        let daemon = try ChildProcess(
+        let daemon = try await ChildProcess(
             BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"],
             logPrefix: directory + "/sesamed")
         defer { if daemon.isRunning { daemon.signal(SIGKILL) } }

@@ -55,7 +55,7 @@ struct DaemonLogTests {
             case .other: "export JOURNAL_STREAM=1:2;"
             case .standardError: "export JOURNAL_STREAM=$(stat -L -c %d:%i /proc/self/fd/2);"
             }
-        let daemon = try ChildProcess(
+        let daemon = try await ChildProcess(
             "/bin/sh",
             [
                 "-c", "\(variable) exec \"$0\" --config \"$1/sesamed.toml\" --state-dir \"$1/state\"",

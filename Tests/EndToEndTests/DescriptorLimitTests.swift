@@ -26,7 +26,7 @@ struct DescriptorLimitTests {
             toml += "[\(section)]\n" + keys.map { "\($0.key) = \($0.value)\n" }.joined()
         }
         try toml.write(toFile: directory + "/sesamed.toml", atomically: true, encoding: .utf8)
-        let daemon = try ChildProcess(
+        let daemon = try await ChildProcess(
             "/usr/bin/prlimit",
             [
                 "--nofile=300:300", "--", BuiltBinaries.path("sesamed"), "--config", directory + "/sesamed.toml",

@@ -86,7 +86,7 @@ struct MergeTests {
             let guest = try #require(try await client.state().user?.uid)
             let store = daemon.directory + "/notes.json"
             try #"{"\#(guest)": ["n"]}"#.write(toFile: store, atomically: true, encoding: .utf8)
-            let migrator = try ChildProcess(
+            let migrator = try await ChildProcess(
                 BuiltBinaries.path("sesame-example-migrator"), ["--store", store, "--socket", daemon.socketPath],
                 logPrefix: daemon.directory + "/migrator")
             defer { migrator.signal(SIGTERM) }

@@ -35,7 +35,7 @@ struct ProvisioningConfigurationTests {
                 Self.firebase
                 + "[socket]\npath = \"\(directory)/\(name).sock\"\n[provisioning]\ntoken_file = \"\(name)\"\n"
             try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
-            let daemon = try ChildProcess(
+            let daemon = try await ChildProcess(
                 BuiltBinaries.path("sesamed"),
                 [
                     "--config", directory + "/c.toml", "--state-dir", directory + "/state-" + name, "--log-level",

@@ -200,7 +200,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
     func watchPrintsTheState() async throws {
         try await withDaemon { _, daemon in
             let uid = try #require(try await daemon.uid())
-            let watch = try ChildProcess(
+            let watch = try await ChildProcess(
                 BuiltBinaries.path("sesamectl"), ["watch"], environment: ["SESAME_SOCKET": daemon.socketPath],
                 logPrefix: daemon.directory + "/watch")
             defer { if watch.isRunning { watch.signal(SIGKILL) } }
@@ -232,7 +232,7 @@ struct SesamectlFirstHourTests: SesamectlTestHelpers {
         let code = String(readme[start.upperBound..<end.lowerBound])
         try await withDaemon { _, daemon in
             let uid = try #require(try await daemon.uid())
-            let python = try ChildProcess(
+            let python = try await ChildProcess(
                 "/usr/bin/env", ["python3", "-u", "-c", code],
                 environment: ["SESAME_SOCKET": daemon.socketPath, "PYTHONPATH": root + "/clients/python/src"],
                 logPrefix: daemon.directory + "/python")

@@ -44,7 +44,7 @@ struct SesamectlShellTests: SesamectlTestHelpers {
             defer { try? FileManager.default.removeItem(atPath: work) }
             try await Self.makeBareRepository(at: work + "/served/repo.git", scratch: work + "/scratch")
             try Self.serverScript.write(toFile: work + "/server.py", atomically: true, encoding: .utf8)
-            let server = try ChildProcess(
+            let server = try await ChildProcess(
                 "/usr/bin/python3",
                 [work + "/server.py", work + "/served", work + "/port", "http://\(emulator.authHost)"],
                 logPrefix: work + "/server")

@@ -66,7 +66,7 @@ struct SesamectlTests: SesamectlTestHelpers {
             """
         for mode in ["fin", "reset"] {
             let path = socket + "." + mode
-            let server = try ChildProcess(
+            let server = try await ChildProcess(
                 "/usr/bin/env", ["python3", "-c", script, path, mode], logPrefix: directory + "/server." + mode)
             defer { server.signal(SIGKILL) }
             try await eventually("the fake server listens") { server.stdout.contains("ready") }
@@ -101,9 +101,9 @@ struct SesamectlTests: SesamectlTestHelpers {
     func watchSeesSignOut() async throws {
         try await withDaemon { _, daemon in
             let env = ["SESAME_SOCKET": daemon.socketPath]
-            let human = try ChildProcess(
+            let human = try await ChildProcess(
                 BuiltBinaries.path("sesamectl"), ["watch"], environment: env, logPrefix: daemon.directory + "/watch")
-            let raw = try ChildProcess(
+            let raw = try await ChildProcess(
                 BuiltBinaries.path("sesamectl"), ["watch", "--json"], environment: env,
                 logPrefix: daemon.directory + "/watchjson")
             defer {
@@ -174,7 +174,7 @@ struct SesamectlTests: SesamectlTestHelpers {
         let code = String(doc[start.upperBound..<end.lowerBound])
         try await withDaemon { _, daemon in
             let uid = try #require(try await daemon.uid())
-            let python = try ChildProcess(
+            let python = try await ChildProcess(
                 "/usr/bin/env", ["python3", "-u", "-c", code], environment: ["SESAME_SOCKET": daemon.socketPath],
                 logPrefix: daemon.directory + "/python")
             defer { if python.isRunning { python.signal(SIGKILL) } }

@@ -20,15 +20,14 @@ struct ExecutableTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let stdoutURL = work.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: emulatorBinary!)
-        process.arguments = [
-            "--auth-port", "0", "--database-port", "0", "--export-on-exit", work.appendingPathComponent("export").path,
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try await SpawnedProcess.launch(
+            emulatorBinary!,
+            [
+                "--auth-port", "0", "--database-port", "0", "--export-on-exit",
+                work.appendingPathComponent("export").path,
+            ],
+            environment: SpawnedProcess.environment(), stdout: .file(stdoutURL.path))
+        defer { if process.isRunning { process.signal(SIGTERM) } }
 
         // The lines appear once both ports are bound.
         var lines: [String] = []
@@ -55,9 +54,9 @@ struct ExecutableTests {
         #expect(response.status.code == 200)
         _ = try await response.body.collect(upTo: 1 << 20)
 
-        process.terminate()
+        process.signal(SIGTERM)
         try await waitForExit(of: process)
-        #expect(process.terminationStatus == 0)
+        #expect(process.end == .exited(0))
         #expect(
             FileManager.default.fileExists(atPath: work.appendingPathComponent("export/auth_export/accounts.json").path)
         )

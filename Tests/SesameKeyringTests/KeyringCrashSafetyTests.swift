@@ -23,7 +23,7 @@ import Testing
         // At least `rounds` kills, and more (up to 3×) until one has hit a write in progress.
         while round < Self.rounds || (killedMidWrite == 0 && round < 3 * Self.rounds) {
             defer { round += 1 }
-            let writer = try WriterProcess.start(keyringPath: path)
+            let writer = try await WriterProcess.start(keyringPath: path)
             let replaced = try await writer.awaitReplacement(of: path, from: WriterProcess.inode(path))
             if replaced {
                 // Let it run on for up to 4 ms (a few writes), then kill it mid-flight.

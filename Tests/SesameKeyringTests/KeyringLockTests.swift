@@ -27,7 +27,7 @@ import Testing
         try await seed.save(Fixtures.tagged("initial"))
         await seed.close()
 
-        let writer = try WriterProcess.start(keyringPath: directory.keyringPath)
+        let writer = try await WriterProcess.start(keyringPath: directory.keyringPath)
         let replaced = try await writer.awaitReplacement(
             of: directory.keyringPath, from: WriterProcess.inode(directory.keyringPath))
         guard replaced else {

@@ -17,23 +17,20 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socketPath = directory + "/s.sock"
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tool)
-        process.arguments = [
-            "-l", socketPath, "--fdname=control", "-E", "\(Self.variable)=1",
-            try executablePath(), "--testing-library", "swift-testing", "--filter", "ActivatedProcessEntry",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try await SpawnedProcess.launch(
+            Self.tool,
+            [
+                "-l", socketPath, "--fdname=control", "-E", "\(Self.variable)=1",
+                try executablePath(), "--testing-library", "swift-testing", "--filter", "ActivatedProcessEntry",
+            ], environment: SpawnedProcess.environment())
         do {
             try await Self.expectReport(socketPath: socketPath)
         } catch {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { process.signal(SIGKILL) }
             try await waitForExit(of: process)
             throw error
         }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { process.signal(SIGKILL) }
         try await waitForExit(of: process)
     }
 

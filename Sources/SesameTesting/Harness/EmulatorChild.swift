@@ -48,7 +48,7 @@ public final class EmulatorChild: Sendable {
         let directory = try makeTemporaryDirectory("emu")
         var all = ["--auth-port", "0", "--database-port", "0", "--project", project]
         if supabase { all += ["--supabase-port", "0"] }
-        let child = try ChildProcess(
+        let child = try await ChildProcess(
             BuiltBinaries.path("sesame-emulator"), all + arguments, logPrefix: directory + "/emulator")
         var auth: Int?, database: Int?
         var printed: [String: String] = [:]

@@ -18,8 +18,8 @@ struct SesamectlSignInFlowTests {
         }
     }
 
-    private func sesamectl(_ daemon: DaemonProcess, _ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess(
+    private func sesamectl(_ daemon: DaemonProcess, _ arguments: [String]) async throws -> ChildProcess {
+        try await ChildProcess(
             BuiltBinaries.path("sesamectl"), arguments + ["--socket", daemon.socketPath],
             environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""],
             logPrefix: daemon.directory + "/ctl-\(UUID().uuidString.prefix(8))")
@@ -30,7 +30,7 @@ struct SesamectlSignInFlowTests {
         try await withEmulatorAndDaemon { emulator, daemon in
             try await emulator.configureIdentityProviders(intervalSeconds: 1)
             let guest = try #require(try await daemon.uid())
-            let child = try sesamectl(daemon, ["sign-in", "google", "--device"])
+            let child = try await sesamectl(daemon, ["sign-in", "google", "--device"])
             try await eventually("sesamectl printed the code") { printedCode(child) != nil }
             let code = try #require(printedCode(child))
             #expect(child.stdout.contains("/emulator/v1/idp/google.com/device"))
@@ -48,7 +48,7 @@ struct SesamectlSignInFlowTests {
     @Test("Ctrl-C while waiting: the flow is cancelled, exit 130, the guest as it was")
     func interruptCancels() async throws {
         try await withEmulatorAndDaemon { emulator, daemon in
-            let child = try sesamectl(daemon, ["sign-in", "github", "--device", "--no-qr"])
+            let child = try await sesamectl(daemon, ["sign-in", "github", "--device", "--no-qr"])
             try await eventually("sesamectl printed the code") { printedCode(child) != nil }
             try await eventually("the daemon shows the prompt") {
                 ((try? await daemon.stateJSON())?["signInPrompt"] as? [String: Any]) != nil

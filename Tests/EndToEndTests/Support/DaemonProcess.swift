@@ -36,7 +36,7 @@ final class DaemonProcess: @unchecked Sendable {
             for (key, value) in keys.sorted(by: { $0.key < $1.key }) { toml += "\(key) = \(value)\n" }
         }
         try toml.write(toFile: directory + "/sesamed.toml", atomically: true, encoding: .utf8)
-        let daemon = try DaemonProcess(
+        let daemon = try await DaemonProcess(
             directory: directory, emulator: emulator, settings: all, environment: environment)
         if let status { try await daemon.waitForStatus(status) }
         return daemon
@@ -62,19 +62,20 @@ final class DaemonProcess: @unchecked Sendable {
     private init(
         directory: String, emulator: EmulatorProcess, settings: [String: [String: String]],
         environment: [String: String]
-    ) throws {
+    ) async throws {
         self.directory = directory
         self.emulator = emulator
         self.settings = settings
         self.environment = environment
-        self.child = try Self.launch(directory: directory, environment: environment, generation: 0)
+        self.child = try await Self.launch(directory: directory, environment: environment, generation: 0)
     }
 
     private var generation = 0
 
-    private static func launch(directory: String, environment: [String: String], generation: Int) throws -> ChildProcess
-    {
-        try ChildProcess(
+    private static func launch(
+        directory: String, environment: [String: String], generation: Int
+    ) async throws -> ChildProcess {
+        try await ChildProcess(
             BuiltBinaries.path("sesamed"),
             ["--config", directory + "/sesamed.toml", "--state-dir", directory + "/state", "--log-level", "debug"],
             environment: environment, logPrefix: directory + "/sesamed.\(generation)")
@@ -83,7 +84,7 @@ final class DaemonProcess: @unchecked Sendable {
     /// Starts the daemon again on the same keyring and socket (after ``stop()`` or ``kill()``).
     func restart(waitFor status: String? = "anonymous") async throws {
         generation += 1
-        child = try Self.launch(directory: directory, environment: environment, generation: generation)
+        child = try await Self.launch(directory: directory, environment: environment, generation: generation)
         if let status { try await waitForStatus(status) }
     }
 

@@ -19,30 +19,20 @@ extension DaemonProcess {
         let (out, err) = (directory + "/out", directory + "/err")
         _ = FileManager.default.createFile(atPath: out, contents: nil)
         _ = FileManager.default.createFile(atPath: err, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        let errHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        // A pipe of our own rather than Foundation's Pipe, whose ends Process.run closes in the
-        // parent behind the FileHandles' backs: each end here is closed once, by us.
+        // A pipe of our own, close-on-exec, so no other test's child inherits it; the child gets
+        // a copy of the read end as its standard input.
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw HarnessError("pipe() failed: errno \(errno)") }
-        // Close-on-exec, so no other test's child inherits them (the child's stdin is a dup).
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let childEnd = FileHandle(fileDescriptor: ends[0], closeOnDealloc: true)
         let input = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinaries.path("sesamectl"))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["SESAME_SOCKET"] = socketPath
-        process.environment = env
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        process.standardInput = childEnd
-        try process.run()
-        // The child has its own copies once started.
-        try? outHandle.close()
-        try? errHandle.close()
-        try? childEnd.close()
+        let process: SpawnedProcess
+        do {
+            defer { close(ends[0]) }
+            process = try await SpawnedProcess.launch(
+                BuiltBinaries.path("sesamectl"), arguments,
+                environment: SpawnedProcess.environment(["SESAME_SOCKET": socketPath]),
+                stdin: .descriptor(ends[0]), stdout: .file(out), stderr: .file(err))
+        }
         var typed = Set<String>()
         defer { try? input.close() }
         try await eventually("sesamectl \(arguments.first ?? "") exits", timeout: timeout) {
@@ -55,7 +45,7 @@ extension DaemonProcess {
             return !process.isRunning
         }
         return CommandResult(
-            status: process.terminationStatus,
+            status: process.exitStatus ?? -1,
             stdout: (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }

@@ -30,15 +30,11 @@ struct SupabaseExecutableTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let stdoutURL = work.appendingPathComponent("stdout")
         _ = FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary!)
-        process.arguments = [
-            "--auth-port", "0", "--database-port", "0", "--supabase-port", "0", "--supabase-delete-function", "none",
-        ]
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try await SpawnedProcess.launch(
+            binary!,
+            ["--auth-port", "0", "--database-port", "0", "--supabase-port", "0", "--supabase-delete-function", "none"],
+            environment: SpawnedProcess.environment(), stdout: .file(stdoutURL.path))
+        defer { if process.isRunning { process.signal(SIGTERM) } }
 
         // The lines appear once all ports are bound.
         var lines: [String] = []
@@ -53,8 +49,8 @@ struct SupabaseExecutableTests {
         #expect(lines.contains("sesame-emulator: supabase anon key \(SupabaseExecutableTests.wellKnownAnon)"))
         #expect(
             lines.contains("sesame-emulator: supabase service_role key \(SupabaseExecutableTests.wellKnownService)"))
-        process.terminate()
+        process.signal(SIGTERM)
         try await waitForExit(of: process)
-        #expect(process.terminationStatus == 0)
+        #expect(process.end == .exited(0))
     }
 }

@@ -13,26 +13,20 @@ struct WriterProcess {
     /// The tag prefix of every state the child writes.
     static let tag = "writer-"
 
-    let process: Process
+    let process: SpawnedProcess
 
     /// Starts the child for `keyringPath`.
-    static func start(keyringPath: String) throws -> WriterProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executablePath())
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "WriterProcessEntry"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[variable] = keyringPath
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func start(keyringPath: String) async throws -> WriterProcess {
+        let process = try await SpawnedProcess.launch(
+            try executablePath(), ["--testing-library", "swift-testing", "--filter", "WriterProcessEntry"],
+            environment: SpawnedProcess.environment([variable: keyringPath]))
         return WriterProcess(process: process)
     }
 
     /// Kills the child with SIGKILL and waits until it is reaped (without holding a thread:
     /// see SesameTesting's `waitForExit`).
     func kill() async throws {
-        _ = Foundation.kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         try await waitForExit(of: process)
     }
 
