@@ -51,8 +51,8 @@ struct SupabaseMappingTests {
     @Test("directory requests: reads with the anon key, writes with the user's token, PostgREST filters")
     func directoryRequests() async throws {
         let transport = ScriptedTransport([
-            .json(200, #"[{"uid":"u-1"}]"#), .json(200, "[]"), .json(201, ""), .postgrest(409, "23505"),
-            .json(200, #"[{"uid":"u-2"}]"#), .json(204, ""), .json(200, #"[{"username":"Ann.Lee","email":null}]"#),
+            .json(200, #""u-1""#), .json(200, "null"), .json(201, ""), .postgrest(409, "23505"),
+            .json(200, #""u-2""#), .json(204, ""), .json(200, #"[{"username":"Ann.Lee","email":null}]"#),
             .json(201, ""),
         ])
         let directory = Fixtures.directory(transport)
@@ -66,8 +66,9 @@ struct SupabaseMappingTests {
         try await directory.setDetails(
             UsernameDetails(username: "Ann.Lee", email: "ann@example.com"), of: "u-1", idToken: token)
         let snapshots = await transport.snapshots
-        #expect(snapshots[0].hasPrefix("GET https://proj.supabase.co/rest/v1/usernames?key=eq.ann%2Clee&select=uid\n"))
+        #expect(snapshots[0].hasPrefix("POST https://proj.supabase.co/rest/v1/rpc/username_owner\n"))
         #expect(snapshots[0].contains("authorization: Bearer ANON"))
+        #expect(snapshots[0].hasSuffix(#"{"name_key":"ann,lee"}"#))
         #expect(snapshots[2].hasPrefix("POST https://proj.supabase.co/rest/v1/usernames\n"))
         #expect(
             snapshots[2].contains("prefer: return=minimal")
@@ -75,16 +76,29 @@ struct SupabaseMappingTests {
         #expect(snapshots[2].hasSuffix(#"{"key":"ann,lee","uid":"u-1"}"#))
         #expect(
             snapshots[5].hasPrefix("DELETE https://proj.supabase.co/rest/v1/usernames?key=eq.ann%2Clee&uid=eq.u-1\n"))
-        #expect(
-            snapshots[6].hasPrefix(
-                "GET https://proj.supabase.co/rest/v1/username_details?uid=eq.u-1&select=username%2Cemail\n"))
+        #expect(snapshots[6].hasPrefix("POST https://proj.supabase.co/rest/v1/rpc/username_details_of\n"))
+        #expect(snapshots[6].contains("authorization: Bearer ANON"))
+        #expect(snapshots[6].hasSuffix(#"{"user_id":"u-1"}"#))
         #expect(snapshots[7].contains("prefer: resolution=merge-duplicates,return=minimal"))
         #expect(snapshots[7].hasSuffix(#"{"email":"ann@example.com","uid":"u-1","username":"Ann.Lee"}"#))
     }
 
+    @Test("lookup functions not deployed: operation-not-allowed naming the SQL block to run")
+    func lookupsNotDeployed() async throws {
+        let transport = ScriptedTransport([.postgrest(404, "PGRST202")])
+        do {
+            _ = try await Fixtures.directory(transport).owner(of: "ann")
+            Issue.record("expected a refusal")
+        } catch .unsupported(let message) {
+            #expect(message.contains("username_owner") && message.contains("docs/providers.md"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test("a claim that lost to a retry of our own is ours")
     func claimRetry() async throws {
-        let transport = ScriptedTransport([.postgrest(409, "23505"), .json(200, #"[{"uid":"u-1"}]"#)])
+        let transport = ScriptedTransport([.postgrest(409, "23505"), .json(200, #""u-1""#)])
         #expect(try await Fixtures.directory(transport).claim("ann", for: "u-1", idToken: Fixtures.idToken()))
     }
 }

@@ -14,6 +14,8 @@ import subprocess
 import unittest
 import uuid
 
+import extract_sql
+
 SOCKET_DIR = os.environ["SESAME_PG_SOCKET_DIR"]
 DENIED = "42501"  # insufficient_privilege: PostgREST's 401/403
 TAKEN = "23505"  # unique_violation: PostgREST's 409
@@ -88,12 +90,24 @@ def release(key, uid):  # DELETE /usernames?key=eq.K&uid=eq.U
             " returning 1) select count(*) from gone")
 
 
-def owner_lookup(key):  # GET /usernames?key=eq.K&select=uid
+def owner_lookup(key):  # POST /rpc/username_owner {"name_key": K} (a scalar: the uid or null)
+    return f"select public.username_owner({lit(key)})"
+
+
+def details_lookup(uid):  # POST /rpc/username_details_of {"user_id": U}
+    return f"select username, coalesce(email, '') from public.username_details_of({lit(uid)})"
+
+
+def table_owner(key):  # GET /usernames?key=eq.K&select=uid (a table read, under the policies)
     return f"select uid from public.usernames where key = {lit(key)}"
 
 
-def details_lookup(uid):  # GET /username_details?uid=eq.U&select=username,email
+def table_details(uid):  # GET /username_details?uid=eq.U&select=username,email
     return f"select username, coalesce(email, '') from public.username_details where uid = {lit(uid)}"
+
+
+def list_all(table):  # GET /<table>?select=* : what a holder of the anon key could dump
+    return f"select count(*) from public.{table}"
 
 
 def set_details(uid, username, email):  # POST /username_details, resolution=merge-duplicates
@@ -103,12 +117,12 @@ def set_details(uid, username, email):  # POST /username_details, resolution=mer
 
 
 def owner(key):
-    rows = admin(owner_lookup(key))
+    rows = admin(table_owner(key))
     return rows[0][0] if rows else None
 
 
 def details(uid):
-    rows = admin(details_lookup(uid))
+    rows = admin(table_details(uid))
     return tuple(rows[0]) if rows else None
 
 
@@ -176,18 +190,60 @@ class UsernameClaimTests(SQLTestCase):
 
 
 class UsernameReadTests(SQLTestCase):
-    def test_anyone_reads_who_holds_a_name(self):
+    def test_anyone_looks_up_who_holds_a_known_name(self):
         a, b, key = new_user(), new_user(), new_key()
         as_user(a, claim(key, a))
         self.assertEqual(as_anon(owner_lookup(key)), [[a]])
         self.assertEqual(as_user(b, owner_lookup(key)), [[a]])
-        self.assertEqual(as_anon(owner_lookup(new_key())), [])
+        self.assertEqual(as_anon(owner_lookup(new_key())), [])  # SQL null (PostgREST: null) prints no row
 
-    def test_anyone_reads_a_users_name_and_email(self):
+    def test_anyone_looks_up_a_known_users_name_and_email(self):
         a, b = new_user(), new_user()
         as_user(a, set_details(a, "NASA Fan", "a@example.com"))
         self.assertEqual(as_anon(details_lookup(a)), [["NASA Fan", "a@example.com"]])
         self.assertEqual(as_user(b, details_lookup(a)), [["NASA Fan", "a@example.com"]])
+        self.assertEqual(as_anon(details_lookup(new_user())), [])
+
+    def test_nobody_lists_the_directory(self):
+        a, b, key = new_user(), new_user(), new_key()
+        as_user(a, claim(key, a))
+        as_user(a, set_details(a, "Alice", "a@example.com"))
+        for table in ("usernames", "username_details"):
+            self.assertEqual(as_anon(list_all(table)), [["0"]])
+            self.assertEqual(as_user(b, list_all(table)), [["0"]])
+            self.assertEqual(as_user(a, list_all(table)), [["1"]])
+        self.assertEqual(as_anon(table_details(a)), [])
+        self.assertEqual(as_user(b, table_owner(key)), [])
+        self.assertEqual(as_user(a, table_owner(key)), [[a]])
+
+    def test_the_lookups_may_be_run_by_anon_and_authenticated_only(self):
+        for function in ("public.username_owner(text)", "public.username_details_of(uuid)"):
+            rows = admin(f"select r, has_function_privilege(r, '{function}', 'execute') "
+                         "from unnest(array['anon', 'authenticated', 'authenticator']) as r order by r")
+            self.assertEqual(rows, [["anon", "t"], ["authenticated", "t"], ["authenticator", "f"]])
+
+    def test_the_read_block_upgrades_a_project_with_the_earlier_public_policies(self):
+        a, key = new_user(), new_key()
+        as_user(a, claim(key, a))
+        as_user(a, set_details(a, "Alice", "a@example.com"))
+        # What the earlier page had projects run: anyone could list both tables.
+        admin('drop policy "read own names" on public.usernames; '
+              'drop policy "read own details" on public.username_details; '
+              'create policy "names are public" on public.usernames for select using (true); '
+              'create policy "details are public" on public.username_details for select using (true)')
+        self.assertNotEqual(as_anon(list_all("username_details")), [["0"]])
+        psql("postgres", "begin;\n" + read_block() + "\ncommit;\n")
+        self.assertEqual(as_anon(list_all("username_details")), [["0"]])
+        self.assertEqual(as_anon(details_lookup(a)), [["Alice", "a@example.com"]])
+        self.assertEqual(as_anon(owner_lookup(key)), [[a]])
+
+
+def read_block():
+    """The second ```sql block of docs/providers.md: the read policies and lookup functions."""
+    page = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "providers.md")
+    with open(page, encoding="utf-8") as handle:
+        blocks = [text for _, text in extract_sql.sql_blocks(handle.readlines())]
+    return next(text for text in blocks if "username_owner" in text)
 
 
 class UsernameDetailsTests(SQLTestCase):

@@ -23,18 +23,20 @@ extension GoTrueStore {
         }
     }
 
-    /// `GET /rest/v1/<table>?col=eq.v&select=a,b` (both tables are readable by everyone).
+    /// `GET /rest/v1/<table>?col=eq.v&select=a,b`: the `read own` policies show each caller
+    /// only its own rows (`anon` none); `service_role` sees all.
     func restSelect(
-        _ table: String, filters: [(String, String)], columns: [String]?
+        _ table: String, filters: [(String, String)], columns: [String]?, as role: PostgRESTRole
     ) throws(PostgRESTError) -> JSONValue {
         let schema = try Self.schema(table)
         try Self.checkFilters(filters, schema)
         let wanted = columns ?? schema.columns
         for column in wanted where !schema.columns.contains(column) { throw .unknownColumn(table, column) }
         return .array(
-            tables.select(schema, where: filters).map { row in
-                .object(Dictionary(uniqueKeysWithValues: wanted.map { ($0, row[$0] ?? .null) }))
-            })
+            tables.select(schema, where: filters).filter { role.bypassesRLS || $0["uid"]?.stringValue == role.uid }
+                .map { row in
+                    .object(Dictionary(uniqueKeysWithValues: wanted.map { ($0, row[$0] ?? .null) }))
+                })
     }
 
     /// `POST /rest/v1/<table>`: inserts all rows or none; `upsert` is
@@ -96,11 +98,39 @@ extension GoTrueStore {
         }
     }
 
-    /// `POST /rest/v1/rpc/<name>`: only the configured delete function exists; it deletes
-    /// `auth.uid()`'s user (cascading), is not executable by `anon`, and is a no-op without a uid.
-    func restCall(_ name: String, as role: PostgRESTRole) throws(PostgRESTError) {
-        guard let function = configuration.deleteFunction, function == name else { throw .unknownFunction(name) }
-        if role.role == "anon" { throw .permissionDenied(function: name) }
-        if let uid = role.uid, users[uid] != nil { deleteUser(uid) }
+    /// `POST /rest/v1/rpc/<name>`: the two directory lookups (`security definer`, for everyone:
+    /// one name or one uid in, never a list), or the configured delete function, which deletes
+    /// `auth.uid()`'s user (cascading), is not executable by `anon`, and is a no-op without a
+    /// uid. Returns the lookup's JSON answer; nil for the delete function (`void`, 204).
+    func restCall(
+        _ name: String, arguments: [String: JSONValue], as role: PostgRESTRole
+    ) throws(PostgRESTError) -> JSONValue? {
+        switch name {
+        case "username_owner":
+            let key = try Self.argument("name_key", of: name, in: arguments)
+            return tables.select(PostgRESTTables.usernames, where: [("key", key)]).first?["uid"] ?? .null
+        case "username_details_of":
+            let uid = try Self.argument("user_id", of: name, in: arguments)
+            guard UUID(uuidString: uid) != nil else { throw .invalidUUID(uid) }
+            let rows = tables.select(PostgRESTTables.details, where: [("uid", uid.lowercased())])
+            return .array(rows.map { .object(["username": $0["username"] ?? .null, "email": $0["email"] ?? .null]) })
+        default:
+            guard let function = configuration.deleteFunction, function == name, arguments.isEmpty else {
+                throw .unknownFunction(name, arguments: Array(arguments.keys))
+            }
+            if role.role == "anon" { throw .permissionDenied(function: name) }
+            if let uid = role.uid, users[uid] != nil { deleteUser(uid) }
+            return nil
+        }
+    }
+
+    /// The one text argument a lookup takes; any other set of names finds no function.
+    private static func argument(
+        _ parameter: String, of function: String, in arguments: [String: JSONValue]
+    ) throws(PostgRESTError) -> String {
+        guard arguments.count == 1, let value = arguments[parameter], !value.isNull else {
+            throw .unknownFunction(function, arguments: Array(arguments.keys))
+        }
+        return value.stringValue ?? value.jsonString
     }
 }

@@ -31,8 +31,12 @@ struct PostgRESTRouter: Sendable {
                     guard request.method == "POST" || request.method == "GET" else {
                         throw Self.unsupported(request.method)
                     }
-                    try await store.restCall(request.parameters["function"] ?? "", as: role)
-                    return EmulatorReply(status: 204)
+                    let arguments = try Self.arguments(request)
+                    guard
+                        let answer = try await store.restCall(
+                            request.parameters["function"] ?? "", arguments: arguments, as: role)
+                    else { return EmulatorReply(status: 204) }
+                    return .json(answer)
                 }
             }
         }
@@ -75,7 +79,7 @@ struct PostgRESTRouter: Sendable {
             let columns = request.query["select"].flatMap {
                 $0 == "*" ? nil : $0.split(separator: ",").map(String.init)
             }
-            let rows = try await store.restSelect(table, filters: filters, columns: columns)
+            let rows = try await store.restSelect(table, filters: filters, columns: columns, as: role)
             let count = rows.arrayValue?.count ?? 0
             let range = count == 0 ? "*/*" : "0-\(count - 1)/*"
             var reply = EmulatorReply.json(rows, headers: [("Content-Range", range)])

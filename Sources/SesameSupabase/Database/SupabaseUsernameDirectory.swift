@@ -6,13 +6,14 @@ import SesameHTTP
 
 /// A ``UsernameDirectory`` in two PostgREST tables (the SQL is in `docs/providers.md`):
 /// `public.usernames (key primary key, uid)` and `public.username_details (uid primary key,
-/// username, email)`, with row-level security that lets anyone read and each user write only
-/// their own rows. Keys come from `UsernameKey`, as on Firebase.
+/// username, email)`, with row-level security that lets each user read and write only their
+/// own rows. Keys come from `UsernameKey`, as on Firebase.
 ///
 /// The primary key makes claims atomic: of two concurrent inserts of one key exactly one
 /// succeeds, the other gets 409 (`23505`). Releases delete only the row holding both the key
-/// and the uid. Reads use the anon key; writes the user's access token. Nothing is logged but
-/// the call name, status and error code.
+/// and the uid. Reads go through two lookup functions, one key or one uid at a time, so nobody
+/// can list the directory; they use the anon key, writes the user's access token. Nothing is
+/// logged but the call name, status and error code.
 public struct SupabaseUsernameDirectory: UsernameDirectory {
     let client: SupabaseClient
 
@@ -25,10 +26,17 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
         self.client = SupabaseClient(configuration: configuration, transport: transport, logger: logger, now: now)
     }
 
-    private struct OwnerRow: Decodable { var uid: String }
     private struct DetailsRow: Decodable {
         var username: String
         var email: String?
+    }
+    private struct OwnerLookup: Encodable {
+        var key: String
+        enum CodingKeys: String, CodingKey { case key = "name_key" }
+    }
+    private struct DetailsLookup: Encodable {
+        var uid: String
+        enum CodingKeys: String, CodingKey { case uid = "user_id" }
     }
     private struct ClaimRow: Encodable {
         var key: String
@@ -51,12 +59,13 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
         }
     }
 
+    /// `rpc/username_owner`: the uid holding `key` (a JSON string), or `null`.
     public func owner(of key: String) async throws(RemoteAuthError) -> String? {
-        let context = SupabaseCallContext(name: "rest.usernames.get", validationReason: .invalidUsername)
+        let context = SupabaseCallContext(name: "rest.lookup.owner", validationReason: .invalidUsername)
         let request = client.request(
-            context.name, .GET, url: client.restURL("usernames", query: [("key", "eq." + key), ("select", "uid")]),
-            bearer: .anonKey)
-        return try await client.send(request, context: context, as: [OwnerRow].self).first?.uid
+            context.name, .POST, url: client.restURL("rpc/username_owner"), bearer: .anonKey,
+            body: OwnerLookup(key: key))
+        return try await client.send(request, context: context, as: String?.self)
     }
 
     public func claim(_ key: String, for uid: String, idToken: IDToken) async throws(RemoteAuthError) -> Bool {
@@ -86,12 +95,12 @@ public struct SupabaseUsernameDirectory: UsernameDirectory {
         try await client.send(request, context: context)
     }
 
+    /// `rpc/username_details_of`: the name and email published for `uid` (`[]` when none).
     public func details(of uid: String) async throws(RemoteAuthError) -> UsernameDetails? {
-        let context = SupabaseCallContext(name: "rest.details.get")
+        let context = SupabaseCallContext(name: "rest.lookup.details")
         let request = client.request(
-            context.name, .GET,
-            url: client.restURL("username_details", query: [("uid", "eq." + uid), ("select", "username,email")]),
-            bearer: .anonKey)
+            context.name, .POST, url: client.restURL("rpc/username_details_of"), bearer: .anonKey,
+            body: DetailsLookup(uid: uid))
         guard let row = try await client.send(request, context: context, as: [DetailsRow].self).first else {
             return nil
         }

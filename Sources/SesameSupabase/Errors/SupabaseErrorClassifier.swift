@@ -14,6 +14,8 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
     /// What to deploy for a missing delete function.
     static let deployDeleteFunction =
         "Deleting an account on Supabase needs a database function: deploy the delete_user function (see docs/providers.md), or set supabase.delete_function to the one you deployed."
+    static let deployUsernameLookups =
+        "The username lookup functions are missing: run the second SQL block of \"Deploying the Supabase side\" in docs/providers.md (public.username_owner and public.username_details_of)."
     static let deployUsernameTables =
         "The username directory tables are missing: deploy public.usernames and public.username_details (see docs/providers.md)."
 
@@ -66,6 +68,7 @@ enum SupabaseErrorClassifier: BackendErrorClassifier {
             }
         }
         switch code {
+        case "PGRST202" where context.name.hasPrefix("rest.lookup"): return .unsupported(deployUsernameLookups)
         case "PGRST202": return .unsupported(deployDeleteFunction)
         case "PGRST205", "42P01": return .unsupported(deployUsernameTables)
         default: break

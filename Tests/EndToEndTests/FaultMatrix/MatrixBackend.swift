@@ -19,7 +19,7 @@ struct MatrixBackend: Sendable {
             case .refresh, .signInAndMerge, .federated: path = "/auth/v1/token"
             case .emailLink: path = "/auth/v1/verify"
             case .serverSignOut: path = "/auth/v1/logout"
-            case .deleteAccount: path = "/rest/v1/rpc/"
+            case .deleteAccount: path = "/rest/v1/rpc/delete_user"
             case .usernameClaim: path = "/rest/v1/usernames"
             }
             return (supabase.port, path)

@@ -11,14 +11,17 @@ struct PostgRESTTests {
             let session = try await emu.anonymousSession()
             let uid = try #require(session["user"]?["id"]?.stringValue)
             let access = session["access_token"]?.text
-            #expect(try await emu.rest("GET", "usernames?key=eq.ada&select=uid").json == [])
+            #expect(try await emu.rest("POST", "rpc/username_owner", ["name_key": "ada"]).json == .null)
             let claim = try await emu.rest(
                 "POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
             #expect(claim.status == 201)
             #expect(claim.bytes.isEmpty)
-            let owner = try await emu.rest("GET", "usernames?key=eq.ada&select=uid")
+            let owner = try await emu.rest("POST", "rpc/username_owner", ["name_key": "ada"])
             #expect(owner.status == 200)
-            #expect(owner.json == [["uid": .string(uid)]])
+            #expect(owner.json == .string(uid))
+            // A table read shows the caller its own rows only; anon sees none.
+            #expect(try await emu.rest("GET", "usernames?key=eq.ada&select=uid").json == [])
+            #expect(try await emu.rest("GET", "usernames?select=uid", bearer: access).json == [["uid": .string(uid)]])
             let taken = try await emu.rest(
                 "POST", "usernames", ["key": "ada", "uid": .string(uid)], bearer: access, prefer: "return=minimal")
             #expect(taken.status == 409)
@@ -27,7 +30,7 @@ struct PostgRESTTests {
             #expect(taken.json["hint"] == .null)
             let release = try await emu.rest("DELETE", "usernames?key=eq.ada&uid=eq.\(uid)", bearer: access)
             #expect(release.status == 204)
-            #expect(try await emu.rest("GET", "usernames?key=eq.ada&select=uid").json == [])
+            #expect(try await emu.rest("POST", "rpc/username_owner", ["name_key": "ada"]).json == .null)
             #expect(try await emu.rest("DELETE", "usernames?key=eq.ada&uid=eq.\(uid)", bearer: access).status == 204)
         }
     }
@@ -49,7 +52,7 @@ struct PostgRESTTests {
             #expect(
                 try await emu.rest("DELETE", "usernames?key=eq.a&uid=eq.\(aliceId)", bearer: bob["access_token"]?.text)
                     .status == 204)
-            #expect(try await emu.rest("GET", "usernames?key=eq.a&select=uid").json.arrayValue?.count == 1)
+            #expect(try await emu.rest("POST", "rpc/username_owner", ["name_key": "a"]).json == .string(aliceId))
             // service_role bypasses RLS.
             let service = try await emu.rest(
                 "POST", "usernames", ["key": "s", "uid": .string(aliceId)], bearer: emu.serviceKey)
@@ -68,7 +71,7 @@ struct PostgRESTTests {
             let update: JSONValue = ["uid": .string(uid), "username": "Ada L", "email": "ada@example.com"]
             #expect(
                 try await emu.rest("POST", "username_details", update, bearer: access, prefer: prefer).status == 201)
-            let details = try await emu.rest("GET", "username_details?uid=eq.\(uid)&select=username,email")
+            let details = try await emu.rest("POST", "rpc/username_details_of", ["user_id": .string(uid)])
             #expect(details.json == [["username": "Ada L", "email": "ada@example.com"]])
             let plain = try await emu.rest("POST", "username_details", update, bearer: access, prefer: "return=minimal")
             #expect(plain.status == 409)
@@ -80,6 +83,9 @@ struct PostgRESTTests {
             let bad = try await emu.rest("GET", "username_details?uid=eq.not-a-uuid")
             #expect(bad.status == 400)
             #expect(bad.json["code"] == "22P02")
+            let badLookup = try await emu.rest("POST", "rpc/username_details_of", ["user_id": "not-a-uuid"])
+            #expect(badLookup.status == 400)
+            #expect(badLookup.json["code"] == "22P02")
         }
     }
 
@@ -91,11 +97,44 @@ struct PostgRESTTests {
             _ = try await emu.rest("POST", "usernames", ["key": "gone", "uid": .string(uid)], bearer: access)
             #expect(try await emu.rest("POST", "rpc/delete_user", [:]).status == 401)
             #expect(try await emu.rest("POST", "rpc/delete_user", [:], bearer: access).status == 204)
-            #expect(try await emu.rest("GET", "usernames?key=eq.gone&select=uid").json == [])
+            #expect(try await emu.rest("POST", "rpc/username_owner", ["name_key": "gone"]).json == .null)
             #expect(try await emu.call("GET", "/auth/v1/user", bearer: access).goTrueCode == "user_not_found")
             let orphan = try await emu.rest("POST", "usernames", ["key": "again", "uid": .string(uid)], bearer: access)
             #expect(orphan.status == 409)
             #expect(orphan.json["code"] == "23503")
+        }
+    }
+
+    @Test("nobody lists the directory: each caller reads its own rows; the lookups take one key or uid")
+    func lookupsWithoutListing() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let alice = try await emu.anonymousSession(), bob = try await emu.anonymousSession()
+            let aliceId = try #require(alice["user"]?["id"]?.stringValue)
+            let aliceToken = alice["access_token"]?.text, bobToken = bob["access_token"]?.text
+            _ = try await emu.rest("POST", "usernames", ["key": "alice", "uid": .string(aliceId)], bearer: aliceToken)
+            let row: JSONValue = ["uid": .string(aliceId), "username": "Alice", "email": "alice@example.com"]
+            _ = try await emu.rest("POST", "username_details", row, bearer: aliceToken)
+            for table in ["usernames", "username_details"] {
+                #expect(try await emu.rest("GET", "\(table)?select=*").json == [])
+                #expect(try await emu.rest("GET", "\(table)?select=*", bearer: bobToken).json == [])
+                #expect(try await emu.rest("GET", "\(table)?select=*", bearer: aliceToken).json.arrayValue?.count == 1)
+                #expect(
+                    try await emu.rest("GET", "\(table)?select=*", bearer: emu.serviceKey).json.arrayValue?.count == 1)
+            }
+            // GET works for these stable functions too, with the arguments in the query.
+            #expect(try await emu.rest("GET", "rpc/username_owner?name_key=alice").json == .string(aliceId))
+            #expect(
+                try await emu.rest("POST", "rpc/username_details_of", ["user_id": .string(aliceId)], bearer: bobToken)
+                    .json == [["username": "Alice", "email": "alice@example.com"]])
+            #expect(
+                try await emu.rest(
+                    "POST", "rpc/username_details_of", ["user_id": .string(bob["user"]?["id"]?.stringValue ?? "")]
+                ).json == [])
+            let wrong = try await emu.rest("POST", "rpc/username_owner", ["key": "alice"])
+            #expect(wrong.status == 404)
+            #expect(wrong.json["code"] == "PGRST202")
+            #expect(
+                wrong.json["message"] == "Could not find the function public.username_owner(key) in the schema cache")
         }
     }
 

@@ -23,6 +23,20 @@ extension PostgRESTRouter {
         return out
     }
 
+    /// A function's named arguments: the JSON object of a `POST` (a blank body is none), or
+    /// the query of a `GET`.
+    static func arguments(_ request: EmulatorRequest) throws(PostgRESTError) -> [String: JSONValue] {
+        guard request.method == "POST" else {
+            return request.query.filter { !reservedParameters.contains($0.key) }.mapValues(JSONValue.string)
+        }
+        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        do {
+            return try JSONCoding.decode([String: JSONValue].self, from: request.body)
+        } catch {
+            throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
+        }
+    }
+
     /// The insert body: one row object or an array of them.
     static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSONValue]] {
         do {

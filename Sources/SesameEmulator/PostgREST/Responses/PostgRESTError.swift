@@ -31,12 +31,16 @@ struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
             httpStatus: 404, code: "PGRST205", message: "Could not find the table 'public.\(name)' in the schema cache",
             hint: "This emulator serves the tables public.usernames and public.username_details")
     }
-    static func unknownFunction(_ name: String) -> PostgRESTError {
-        PostgRESTError(
+    static func unknownFunction(_ name: String, arguments: [String] = []) -> PostgRESTError {
+        let signature = arguments.isEmpty ? "public.\(name) without parameters" : "public.\(name)"
+        let called = arguments.isEmpty ? signature : "public.\(name)(\(arguments.sorted().joined(separator: ", ")))"
+        let searched =
+            arguments.isEmpty ? signature : "\(signature) with parameters \(arguments.sorted().joined(separator: ", "))"
+        return PostgRESTError(
             httpStatus: 404, code: "PGRST202",
-            message: "Could not find the function public.\(name) without parameters in the schema cache",
+            message: "Could not find the function \(called) in the schema cache",
             details:
-                "Searched for the function public.\(name) without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
+                "Searched for the function \(searched) or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.",
             hint:
                 "Deploy it (docs/providers.md, \"Deploying the Supabase side\") or start the emulator with --supabase-delete-function \(name)"
         )
