@@ -60,7 +60,7 @@ test: deps
 	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour
 
 test-swift:
-	SESAME_BIN_DIR="$(BUILD_DIR)" $(SWIFT) test --skip-build --parallel --num-workers 2
+	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
 
 test-units:
 	scripts/check-units.sh "$(BUILD_DIR)"
