@@ -1,4 +1,5 @@
 import Foundation
+import SesameHTTP
 
 /// `[backend]` and `[supabase]` of `sesamed.toml`: which backend the daemon talks to, and where
 /// Supabase is. (`[firebase]` keeps its fields on ``DaemonConfiguration``.)
@@ -93,7 +94,13 @@ struct BackendConfiguration: Sendable, Hashable {
         if supabaseAnonKey.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ConfigurationError(
                 message:
-                    "\(origin)'supabase.anon_key' is required with backend.provider = \"supabase\" (Project settings > API keys: the anon key)"
+                    "\(origin)'supabase.anon_key' is required with backend.provider = \"supabase\" (Project settings > API keys: the publishable key, sb_publishable_…)"
+            )
+        }
+        if Self.isPrivilegedKey(supabaseAnonKey) {
+            throw ConfigurationError(
+                message:
+                    "\(origin)'supabase.anon_key' holds the project's secret (service_role) key, which bypasses row-level security and must never sit in a configuration file: use the publishable key (sb_publishable_…) or the legacy anon key"
             )
         }
         let function = supabaseDeleteFunction
@@ -103,6 +110,14 @@ struct BackendConfiguration: Sendable, Hashable {
             throw ConfigurationError(
                 message: "\(origin)'supabase.delete_function' must be a function name such as \"delete_user\"")
         }
+    }
+
+    private struct KeyClaims: Decodable { var role: String? }
+
+    /// A secret key of a new project, or a legacy JWT key with the service_role role.
+    static func isPrivilegedKey(_ key: String) -> Bool {
+        let key = key.trimmingCharacters(in: .whitespaces)
+        return key.hasPrefix("sb_secret_") || JWTPayload.claims(KeyClaims.self, of: key)?.role == "service_role"
     }
 
     /// A warning for a section that sets values the chosen provider ignores; nil when there is

@@ -10,6 +10,10 @@ import Glibc
 /// `backend.provider` and `[supabase]` in `sesamed.toml`, with the built daemon.
 @Suite("sesamed backend configuration")
 struct BackendConfigurationTests {
+    /// The service_role key `supabase start` prints (an HS256 JWT of its development secret).
+    static let legacyServiceRoleKey =
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU"
+
     @Test("backend errors stop sesamed with 78 and a message naming the key")
     func errors() async throws {
         let directory = try makeTemporaryDirectory("b")
@@ -37,6 +41,15 @@ struct BackendConfigurationTests {
             ("[backend]\nprovider = 1\n", "backend.provider"),
             ("[supabase]\nurl = \"http://h\"\nanon_key = \"k\"\n", "firebase.api_key"),
             ("[supabase]\nurls = \"http://h\"\n", "supabase.urls"),
+            // The secret key, new or legacy, never goes in a configuration file.
+            (
+                "[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"http://h\"\nanon_key = \"sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz\"\n",
+                "supabase.anon_key"
+            ),
+            (
+                "[backend]\nprovider = \"supabase\"\n[supabase]\nurl = \"http://h\"\nanon_key = \"\(Self.legacyServiceRoleKey)\"\n",
+                "supabase.anon_key"
+            ),
         ]
         for (text, key) in cases {
             try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
