@@ -39,8 +39,8 @@ mkdir -p -m 0700 "$STATE"  # sesamed refuses a state directory others can write 
 
 write_config() {
     if [ "$PROVIDER" = supabase ]; then
-        local anon_key
-        anon_key=$(sed -n 's/^sesame-emulator: supabase anon key //p' "$RUN/emulator.out")
+        local anon_key  # the publishable key, as a new project's dashboard shows it
+        anon_key=$(sed -n 's/^sesame-emulator: supabase publishable key //p' "$RUN/emulator.out")
         cat > "$RUN/sesamed.toml" <<TOML
 # Written by make run PROVIDER=supabase: the daemon against the emulator's Supabase surface.
 [backend]

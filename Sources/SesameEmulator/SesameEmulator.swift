@@ -26,6 +26,10 @@ public final class SesameEmulator: Sendable {
     public var supabaseAnonKey: String? { supabaseStore?.jwt.apiKey(role: "anon") }
     /// The Supabase service_role key, when Supabase is served.
     public var supabaseServiceRoleKey: String? { supabaseStore?.jwt.apiKey(role: "service_role") }
+    /// The opaque publishable key (`sb_publishable_…`), which the gateway takes as the anon key.
+    public var supabasePublishableKey: String? { supabasePort == nil ? nil : configuration.supabase?.publishableKey }
+    /// The opaque secret key (`sb_secret_…`), which the gateway takes as the service_role key.
+    public var supabaseSecretKey: String? { supabasePort == nil ? nil : configuration.supabase?.secretKey }
 
     private let group: ServiceGroup
     private let running: Task<Void, any Error>

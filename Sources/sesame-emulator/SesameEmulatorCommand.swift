@@ -19,8 +19,10 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:AUTH_PORT and
             FIREBASE_DATABASE_EMULATOR_HOST=HOST:DATABASE_PORT. See docs/emulator.md.
             With --supabase-port it also serves Supabase Auth (GoTrue, /auth/v1) and a PostgREST
-            subset (/rest/v1) on that port, and prints three more lines:
+            subset (/rest/v1) on that port, and prints five more lines:
               sesame-emulator: supabase listening on http://HOST:PORT
+              sesame-emulator: supabase publishable key sb_publishable_...
+              sesame-emulator: supabase secret key sb_secret_...
               sesame-emulator: supabase anon key JWT
               sesame-emulator: supabase service_role key JWT
             """)
@@ -106,10 +108,13 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
 
     private func supabaseLines(_ emulator: SesameEmulator) -> String {
         guard let port = emulator.supabasePort, let anon = emulator.supabaseAnonKey,
-            let service = emulator.supabaseServiceRoleKey
+            let service = emulator.supabaseServiceRoleKey, let publishable = emulator.supabasePublishableKey,
+            let secret = emulator.supabaseSecretKey
         else { return "" }
         return """
             sesame-emulator: supabase listening on http://\(host):\(port)
+            sesame-emulator: supabase publishable key \(publishable)
+            sesame-emulator: supabase secret key \(secret)
             sesame-emulator: supabase anon key \(anon)
             sesame-emulator: supabase service_role key \(service)
 

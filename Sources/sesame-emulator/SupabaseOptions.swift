@@ -13,6 +13,12 @@ struct SupabaseOptions: ParsableArguments {
             valueName: "secret"))
     var supabaseJwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret
 
+    @Option(help: ArgumentHelp("The publishable API key (the anon key of new projects).", valueName: "key"))
+    var supabasePublishableKey: String = SupabaseEmulatorConfiguration.developmentPublishableKey
+
+    @Option(help: ArgumentHelp("The secret API key (the service_role key of new projects).", valueName: "key"))
+    var supabaseSecretKey: String = SupabaseEmulatorConfiguration.developmentSecretKey
+
     @Option(
         help: ArgumentHelp(
             "How access tokens are signed: es256 (as new hosted projects), rs256, or hs256 (the legacy JWT secret).",
@@ -55,6 +61,13 @@ struct SupabaseOptions: ParsableArguments {
         if supabaseJwtSecret.utf8.count < 32 {
             throw ValidationError("--supabase-jwt-secret must be at least 32 characters, as Supabase requires")
         }
+        if !supabasePublishableKey.hasPrefix("sb_publishable_") || supabasePublishableKey.count < 20 {
+            throw ValidationError(
+                "--supabase-publishable-key must look like sb_publishable_… (as Supabase issues them)")
+        }
+        if !supabaseSecretKey.hasPrefix("sb_secret_") || supabaseSecretKey.count < 15 {
+            throw ValidationError("--supabase-secret-key must look like sb_secret_… (as Supabase issues them)")
+        }
         if supabaseJwtExpiry < 1 { throw ValidationError("--supabase-jwt-expiry must be at least 1 second") }
         if supabaseRefreshReuseInterval < 0 {
             throw ValidationError("--supabase-refresh-reuse-interval must be 0 or more")
@@ -70,7 +83,8 @@ struct SupabaseOptions: ParsableArguments {
     var configuration: SupabaseEmulatorConfiguration? {
         guard let supabasePort else { return nil }
         return SupabaseEmulatorConfiguration(
-            port: supabasePort, jwtSecret: supabaseJwtSecret, signingAlgorithm: supabaseSigningKey,
+            port: supabasePort, jwtSecret: supabaseJwtSecret, publishableKey: supabasePublishableKey,
+            secretKey: supabaseSecretKey, signingAlgorithm: supabaseSigningKey,
             jwtExpirySeconds: supabaseJwtExpiry,
             refreshReuseIntervalSeconds: supabaseRefreshReuseInterval, autoconfirm: supabaseAutoconfirm,
             anonymousSignIns: supabaseAnonymous,

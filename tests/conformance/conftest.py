@@ -60,7 +60,7 @@ def start_supabase(extra_arguments):
     found = {}
     deadline = time.monotonic() + 120
     try:
-        while len(found) < 3:
+        while len(found) < 5:
             remaining = deadline - time.monotonic()
             assert remaining > 0, "sesame-emulator did not print its supabase lines within 120 s"
             ready, _, _ = select.select([process.stdout], [], [], remaining)
@@ -70,6 +70,8 @@ def start_supabase(extra_arguments):
             assert line, "sesame-emulator exited before printing its supabase lines"
             for prefix, name in (
                 ("sesame-emulator: supabase listening on ", "url"),
+                ("sesame-emulator: supabase publishable key ", "publishable"),
+                ("sesame-emulator: supabase secret key ", "secret"),
                 ("sesame-emulator: supabase anon key ", "anon"),
                 ("sesame-emulator: supabase service_role key ", "service_role"),
             ):

@@ -6,12 +6,19 @@ import SesameLocalAPI
 public struct SupabaseEmulatorConfiguration: Sendable {
     /// Supabase's well-known local development secret.
     public static let developmentSecret = "super-secret-jwt-token-with-at-least-32-characters-long"
+    /// The publishable and secret API keys `supabase start` prints (its `apikeys.go` defaults).
+    public static let developmentPublishableKey = "sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH"
+    public static let developmentSecretKey = "sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz"
 
     /// The port; 0 picks a free one (read it back from ``SesameEmulator/supabasePort``).
     public var port: Int
     /// The HS256 secret the anon and service_role keys are signed with (and access tokens, with
     /// ``SupabaseSigningAlgorithm/hs256``).
     public var jwtSecret: String
+    /// The opaque API keys new projects get: the gateway takes the publishable key as the anon
+    /// key and the secret key as the service_role key (``SupabaseGateway``).
+    public var publishableKey: String
+    public var secretKey: String
     /// How access tokens are signed (`--supabase-signing-key`): ES256 by default, as new hosted
     /// projects; the anon and service_role keys are HS256 with ``jwtSecret`` whatever this says.
     public var signingAlgorithm: SupabaseSigningAlgorithm
@@ -38,6 +45,8 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     public init(
         port: Int = 54321,
         jwtSecret: String = SupabaseEmulatorConfiguration.developmentSecret,
+        publishableKey: String = SupabaseEmulatorConfiguration.developmentPublishableKey,
+        secretKey: String = SupabaseEmulatorConfiguration.developmentSecretKey,
         signingAlgorithm: SupabaseSigningAlgorithm = .es256,
         jwtExpirySeconds: Int = 3600,
         refreshReuseIntervalSeconds: Int = 10,
@@ -51,6 +60,8 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         self.secureEmailChange = secureEmailChange
         self.port = port
         self.jwtSecret = jwtSecret
+        self.publishableKey = publishableKey
+        self.secretKey = secretKey
         self.signingAlgorithm = signingAlgorithm
         self.jwtExpirySeconds = jwtExpirySeconds
         self.refreshReuseIntervalSeconds = refreshReuseIntervalSeconds

@@ -65,29 +65,6 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             status: 404)
     }
 
-    /// The gateway's key check: an `apikey` header (or query parameter) holding the anon or
-    /// service_role key of this emulator's secret.
-    func checkAPIKey(_ request: EmulatorRequest) -> EmulatorReply? {
-        guard let key = request.header("apikey") ?? request.query["apikey"], !key.isEmpty else {
-            return .json(
-                [
-                    "message": "No API key found in request",
-                    "hint": "Send the anon key printed at start in an apikey header.",
-                ],
-                status: 401)
-        }
-        let role = (try? store.jwt.verify(key, now: store.clock.milliseconds() / 1000))?["role"]?.stringValue
-        guard role == "anon" || role == "service_role" else {
-            return .json(
-                [
-                    "message": "Invalid API key",
-                    "hint": "Use the anon or service_role key the emulator printed at start.",
-                ],
-                status: 401)
-        }
-        return nil
-    }
-
     /// An injected failure, in GoTrue's legacy shape plus PostgREST's `message`. A `failMessage`
     /// that looks like a GoTrue code (`over_request_rate_limit`) is used as the `error_code`.
     func errorReply(status: Int, message: String) -> EmulatorReply {

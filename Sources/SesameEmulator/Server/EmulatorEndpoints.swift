@@ -37,6 +37,10 @@ protocol EmulatorEndpoints: Sendable {
 
     /// Called after `/sesame/v1/faults` changed the port's settings.
     func faultSettingsChanged(_ settings: FaultSettings) async
+
+    /// The request as the routes see it, after what a gateway in front of the real service
+    /// would do to it (Supabase's rewrites `Authorization`). Default: unchanged.
+    func gateway(_ request: EmulatorRequest) -> EmulatorRequest
 }
 
 extension EmulatorEndpoints {
@@ -66,4 +70,7 @@ extension EmulatorEndpoints {
 
     /// Default: nothing.
     func faultSettingsChanged(_ settings: FaultSettings) async {}
+
+    /// Default: unchanged.
+    func gateway(_ request: EmulatorRequest) -> EmulatorRequest { request }
 }

@@ -58,7 +58,7 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
         }
         request.body = RequestBody(buffer: ByteBuffer(bytes: body))
         var context = context
-        context.head = head
+        context.head = endpoints.gateway(head)
         context.head?.body = body
         let response: Response
         do {

@@ -24,6 +24,9 @@ public final class EmulatorChild: Sendable {
         public var port: Int
         public var anonKey: String
         public var serviceRoleKey: String
+        /// The opaque keys of new projects (`sb_publishable_…`, `sb_secret_…`).
+        public var publishableKey: String
+        public var secretKey: String
     }
 
     private init(
@@ -39,6 +42,7 @@ public final class EmulatorChild: Sendable {
     private static let prefixes = [
         "url": "sesame-emulator: supabase listening on ", "anon": "sesame-emulator: supabase anon key ",
         "service": "sesame-emulator: supabase service_role key ",
+        "publishable": "sesame-emulator: supabase publishable key ", "secret": "sesame-emulator: supabase secret key ",
     ]
 
     /// Starts the emulator with `--auth-port 0 --database-port 0 --project demo-project` (and
@@ -76,7 +80,8 @@ public final class EmulatorChild: Sendable {
         var endpoint: SupabaseEndpoint?
         if supabase, let url = printed["url"], let port = url.split(separator: ":").last.flatMap({ Int($0) }) {
             endpoint = SupabaseEndpoint(
-                url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!)
+                url: url, port: port, anonKey: printed["anon"]!, serviceRoleKey: printed["service"]!,
+                publishableKey: printed["publishable"]!, secretKey: printed["secret"]!)
         }
         return EmulatorChild(
             child: child, directory: directory, authPort: auth!, databasePort: database!, supabase: endpoint)

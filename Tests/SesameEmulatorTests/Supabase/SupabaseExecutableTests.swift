@@ -41,9 +41,12 @@ struct SupabaseExecutableTests {
         try await eventually("every port and key is printed", timeout: .seconds(30)) {
             lines = ((try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "").split(separator: "\n").map(
                 String.init)
-            return lines.count >= 5
+            return lines.count >= 7
         }
-        #expect(lines.count == 5)
+        #expect(lines.count == 7)
+        // The keys `supabase start` prints (publishable and secret), then the legacy JWT keys.
+        #expect(lines[3] == "sesame-emulator: supabase publishable key sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH")
+        #expect(lines[4] == "sesame-emulator: supabase secret key sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz")
         let url = try #require(lines.first { $0.hasPrefix("sesame-emulator: supabase listening on http://127.0.0.1:") })
         #expect(Int(url.split(separator: ":").last ?? "") ?? 0 > 0)
         #expect(lines.contains("sesame-emulator: supabase anon key \(SupabaseExecutableTests.wellKnownAnon)"))
