@@ -76,8 +76,10 @@ struct SecondFactorSignInTests {
         }
     }
 
-    @Test("a restart between the factors: the challenge is gone, the guest intact", arguments: TestBackend.allCases)
-    func restartDropsTheChallenge(backend: TestBackend) async throws {
+    @Test(
+        "a restart between the factors (SIGTERM, or SIGKILL): the challenge is gone, the guest intact",
+        arguments: TestBackend.allCases, [false, true])
+    func restartDropsTheChallenge(backend: TestBackend, killed: Bool) async throws {
         try await Support.withDaemon(backend) { emulator, daemon in
             let email = "mfa-restart@example.com"
             try await Support.createAccount(email, on: daemon, at: emulator)
@@ -85,7 +87,7 @@ struct SecondFactorSignInTests {
             let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
             let challengeId = try await Support.signInExpectingChallenge(email, on: daemon)
 
-            _ = try await daemon.stop()
+            if killed { try await daemon.kill() } else { _ = try await daemon.stop() }
             try await daemon.restart(waitFor: "anonymous")
             let state = try await daemon.wireState()
             #expect(state["secondFactor"] == .null)
