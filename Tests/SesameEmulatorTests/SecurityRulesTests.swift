@@ -14,7 +14,7 @@ struct SecurityRulesTests {
 
     @Test func unknownVariablesMethodsAndKeysAreRefusedAtUpload() {
         let bad: [JSONValue] = [
-            [".read": "foo == 1"], [".read": "data.matches(/x/)"], [".write": "auth.uid ==="],
+            [".read": "foo == 1"], [".read": "data.getPriority() == null"], [".write": "auth.uid ==="],
             [".read": 3], [".reed": true], ["a": [".read": "$key == 'x'"]], ["$a": [:], "$b": [:]],
             [".read": "'unterminated"],
         ]

@@ -20,7 +20,7 @@ indirect enum RuleExpression: Sendable, Equatable {
     /// The methods the evaluator implements (snapshot and string methods).
     static let methods: Set<String> = [
         "val", "exists", "child", "parent", "hasChild", "hasChildren", "isString", "isNumber", "isBoolean",
-        "contains", "beginsWith", "endsWith", "toLowerCase", "toUpperCase",
+        "contains", "beginsWith", "endsWith", "toLowerCase", "toUpperCase", "matches", "replace",
     ]
 
     /// Parses an expression, refusing variables not in `builtins` or `wildcards` and unknown
@@ -39,4 +39,5 @@ enum RuleLiteral: Sendable, Equatable {
     case bool(Bool)
     case number(Double)
     case string(String)
+    case regex(RuleRegex)
 }

@@ -63,6 +63,13 @@ enum RuleMethods {
             default: throw RuleEvaluationError()
             }
         }
+        switch (name, arguments.first, arguments.count) {
+        case ("matches", .regex(let regex), 1): return .bool(regex.matches(s))
+        case ("replace", .string(let old), 2):
+            guard case .string(let new) = arguments[1] else { throw RuleEvaluationError() }
+            return .string(old.isEmpty ? s : s.replacing(old, with: new))
+        default: break
+        }
         guard arguments.count == 1, case .string(let other) = arguments[0] else { throw RuleEvaluationError() }
         switch name {
         case "contains": return .bool(s.contains(other))
@@ -106,7 +113,8 @@ enum RuleMethods {
     /// Equality of primitives; comparing a snapshot or an object is an error in RTDB.
     private static func same(_ left: RuleValue, _ right: RuleValue) throws(RuleEvaluationError) -> Bool {
         switch (left, right) {
-        case (.snapshot, _), (_, .snapshot), (.array, _), (_, .array): throw RuleEvaluationError()
+        case (.snapshot, _), (_, .snapshot), (.array, _), (_, .array), (.regex, _), (_, .regex):
+            throw RuleEvaluationError()
         case (.object, .null), (.null, .object): return false
         case (.object(let l), .object(let r)): return l == r
         default: return left == right

@@ -82,6 +82,7 @@ struct RuleParser {
         position += 1
         switch token {
         case .string(let s): return .literal(.string(s))
+        case .regex(let r): return .literal(.regex(r))
         case .number(let n): return .literal(.number(n))
         case .identifier("true"): return .literal(.bool(true))
         case .identifier("false"): return .literal(.bool(false))

@@ -3,6 +3,8 @@ enum RuleToken: Sendable, Equatable {
     case identifier(String)
     case string(String)
     case number(Double)
+    /// `/pattern/flags`, where a value is expected (elsewhere `/` divides).
+    case regex(RuleRegex)
     /// An operator or punctuation: `( ) [ ] , . ! - + * / % < > <= >= == === != !== && || ? :`.
     case symbol(String)
 
@@ -31,6 +33,8 @@ enum RuleToken: Sendable, Equatable {
                 guard i < chars.count else { throw SecurityRulesError("Unterminated string.") }
                 i += 1
                 tokens.append(.string(value))
+            } else if c == "/", !(tokens.last?.endsOperand ?? false) {
+                tokens.append(.regex(try regex(chars, from: &i)))
             } else if c.properties.numericType != nil && c.isASCII {
                 var text = ""
                 while i < chars.count && (chars[i].properties.numericType != nil || chars[i] == ".") && chars[i].isASCII
@@ -60,6 +64,41 @@ enum RuleToken: Sendable, Equatable {
             }
         }
         return tokens
+    }
+
+    /// Whether a `/` after this token divides (it ends a value) rather than opening a regex.
+    private var endsOperand: Bool {
+        switch self {
+        case .identifier, .string, .number, .regex: true
+        case .symbol(let symbol): symbol == ")" || symbol == "]"
+        }
+    }
+
+    /// The regex literal starting at the `/` at `i`; `i` ends after its flags.
+    private static func regex(_ chars: [Unicode.Scalar], from i: inout Int) throws(SecurityRulesError) -> RuleRegex {
+        var pattern = ""
+        var inSet = false
+        i += 1
+        while i < chars.count, inSet || chars[i] != "/" {
+            if chars[i] == "\\", i + 1 < chars.count {
+                pattern.unicodeScalars.append(chars[i])
+                i += 1
+            } else if chars[i] == "[" {
+                inSet = true
+            } else if chars[i] == "]" {
+                inSet = false
+            }
+            pattern.unicodeScalars.append(chars[i])
+            i += 1
+        }
+        guard i < chars.count else { throw SecurityRulesError("Unterminated regular expression.") }
+        i += 1
+        var flags = ""
+        while i < chars.count, chars[i].properties.isAlphabetic {
+            flags.unicodeScalars.append(chars[i])
+            i += 1
+        }
+        return try RuleRegex(pattern: pattern, flags: flags)
     }
 }
 

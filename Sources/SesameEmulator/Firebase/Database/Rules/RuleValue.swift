@@ -11,6 +11,8 @@ enum RuleValue: Sendable, Equatable {
     /// An object that is not a snapshot (`auth`, `auth.token`, an object `val()`).
     case object([String: JSONValue])
     case array([RuleValue])
+    /// A regex literal: only an argument of `matches()`.
+    case regex(RuleRegex)
 
     /// A primitive or object as a rule sees it.
     init(json: JSONValue) {
@@ -34,6 +36,7 @@ enum RuleValue: Sendable, Equatable {
         case .bool(let b): self = .bool(b)
         case .number(let n): self = .number(n)
         case .string(let s): self = .string(s)
+        case .regex(let r): self = .regex(r)
         }
     }
 
