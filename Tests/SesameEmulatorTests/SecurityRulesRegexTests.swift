@@ -24,7 +24,10 @@ struct SecurityRulesRegexTests {
             ("'abab'.matches(/(ab)*/)", true), ("'bc'.matches(/a|bc/)", true), ("'G'.matches(/[ABCDEF]/)", false),
             ("'09AF'.matches(/^[0-9A-F]+$/)", true), ("'x'.matches(/[^0-9]/)", true), ("'YES'.matches(/yes/i)", true),
             ("'YES'.matches(/yes/)", false), ("'a b'.matches(/\\s/)", true), ("'é'.matches(/^\\w$/)", false),
-            ("'2026-11-26'.matches(/^(19|20)[0-9][0-9][-\\/. ](0[1-9]|1[012])[-\\/. ](0[1-9]|[12][0-9]|3[01])$/)", true),
+            (
+                "'2026-11-26'.matches(/^(19|20)[0-9][0-9][-\\/. ](0[1-9]|1[012])[-\\/. ](0[1-9]|[12][0-9]|3[01])$/)",
+                true
+            ),
             ("'Ann@Example.COM'.matches(/^[A-Z0-9._%+-]+@[A-Z0-9.-]+\\.[A-Z]{2,4}$/i)", true),
             ("$key.matches(/^[a-z.]+$/i) && 10 / 2 == 5", true),
         ])
