@@ -70,7 +70,7 @@ struct FirebaseSecondFactorLoggingTests {
         #expect(!"\(start)".contains("SECRET"))
         let lines = storage.all
         #expect(lines.contains { $0.contains("accounts/mfaSignIn:finalize") && $0.contains("INVALID_CODE") })
-        for text in lines + errors.map { "\($0)" } {
+        for text in lines + errors.map({ "\($0)" }) {
             for secret in Self.secrets {
                 #expect(!text.contains(secret), "\(text)")
             }
