@@ -14,9 +14,13 @@ extension LocalAPIServer {
     func connectionStates() async throws -> [ConnectionState] {
         var states: [ConnectionState] = []
         for channel in connections.withLockedValue({ Array($0.values) }) {
-            let reading = try await channel.getOption(ChannelOptions.autoRead).get()
-            let unwritten = try await channel.getOption(ChannelOptions.bufferedWritableBytes).get()
-            states.append(ConnectionState(reading: reading, unwritten: unwritten))
+            do {
+                let reading = try await channel.getOption(ChannelOptions.autoRead).get()
+                let unwritten = try await channel.getOption(ChannelOptions.bufferedWritableBytes).get()
+                states.append(ConnectionState(reading: reading, unwritten: unwritten))
+            } catch ChannelError.ioOnClosedChannel {
+                // It closed between the listing and the question: no longer a connection.
+            }
         }
         return states
     }
