@@ -76,9 +76,16 @@ public final class SpawnedProcess: Sendable {
         _ executable: String, _ arguments: [String], environment: [String: String],
         stdin: Stream = .null, stdout: Stream = .null, stderr: Stream = .null
     ) async throws -> SpawnedProcess {
-        let input = try open(stdin, writing: false)
-        let output = try open(stdout, writing: true)
-        let error = try open(stderr, writing: true)
+        var streams: [FileDescriptor] = []
+        do {
+            for (stream, writing) in [(stdin, false), (stdout, true), (stderr, true)] {
+                streams.append(try open(stream, writing: writing))
+            }
+        } catch {
+            for descriptor in streams { try? descriptor.close() }
+            throw error
+        }
+        let (input, output, error) = (streams[0], streams[1], streams[2])
         let shared = Shared()
         let configuration = Configuration(
             executable: .path(FilePath(executable)), arguments: Arguments(arguments),
