@@ -55,13 +55,12 @@ extension SupabaseEndpoints {
             return request
         }
         var forwarded = request
-        switch apiKeyRole(key) {
-        case "service_role" where key == store.configuration.secretKey:
+        switch key {
+        case store.configuration.secretKey:
             forwarded.headers["authorization"] = "Bearer " + store.jwt.apiKey(role: "service_role")
-        case "anon" where key == store.configuration.publishableKey:
+        case store.configuration.publishableKey:
             forwarded.headers["authorization"] = "Bearer " + store.jwt.apiKey(role: "anon")
-        default:
-            forwarded.headers["authorization"] = key
+        default: forwarded.headers["authorization"] = key
         }
         return forwarded
     }

@@ -15,9 +15,7 @@ struct SecondFactorOtherWaysTests {
     func emailLink(backend: TestBackend) async throws {
         try await Support.withDaemon(backend) { emulator, daemon in
             let email = "mfa-link@example.com"
-            let uid = try await Support.createAccount(email, on: daemon, at: emulator)
-            let (secret, _) = try await Support.enrollTotp(on: daemon)
-            let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
+            let (uid, secret, guest) = try await Support.protectedAccountAndGuest(email, on: daemon, at: emulator)
 
             try await daemon.rpc("sendSignInLink", ["email": .string(email)])
             let link = try #require(try await emulator.signInLink(email: email))

@@ -82,9 +82,7 @@ struct SecondFactorSignInTests {
     func restartDropsTheChallenge(backend: TestBackend, killed: Bool) async throws {
         try await Support.withDaemon(backend) { emulator, daemon in
             let email = "mfa-restart@example.com"
-            try await Support.createAccount(email, on: daemon, at: emulator)
-            let (secret, _) = try await Support.enrollTotp(on: daemon)
-            let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
+            let (_, secret, guest) = try await Support.protectedAccountAndGuest(email, on: daemon, at: emulator)
             let challengeId = try await Support.signInExpectingChallenge(email, on: daemon)
 
             if killed { try await daemon.kill() } else { _ = try await daemon.stop() }
@@ -108,9 +106,7 @@ struct SecondFactorSignInTests {
     func backendDownBetweenTheFactors(backend: TestBackend) async throws {
         try await Support.withDaemon(backend) { emulator, daemon in
             let email = "mfa-down@example.com"
-            let uid = try await Support.createAccount(email, on: daemon, at: emulator)
-            let (secret, _) = try await Support.enrollTotp(on: daemon)
-            let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
+            let (uid, secret, guest) = try await Support.protectedAccountAndGuest(email, on: daemon, at: emulator)
             let challengeId = try await Support.signInExpectingChallenge(email, on: daemon)
             let finalize =
                 backend == .firebase

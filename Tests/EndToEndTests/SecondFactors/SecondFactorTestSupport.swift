@@ -55,6 +55,17 @@ enum SecondFactorTestSupport {
         return (secret, try #require(factor["factorId"]?.stringValue))
     }
 
+    /// An account with a TOTP factor, then signed out to a fresh guest: the starting point of a
+    /// second-factor sign-in. Returns the account's uid, the factor's secret and the guest's uid.
+    static func protectedAccountAndGuest(
+        _ email: String, on daemon: DaemonProcess, at emulator: EmulatorProcess
+    ) async throws -> (uid: String, secret: String, guest: String) {
+        let uid = try await createAccount(email, on: daemon, at: emulator)
+        let (secret, _) = try await enrollTotp(on: daemon)
+        let guest = try #require(try await daemon.rpc("signOut")["user"]?["uid"]?.stringValue)
+        return (uid, secret, guest)
+    }
+
     /// Signs in with a password, expecting the second factor to be asked for; returns the challenge id.
     static func signInExpectingChallenge(
         _ email: String, password: String = "secret12", on daemon: DaemonProcess
