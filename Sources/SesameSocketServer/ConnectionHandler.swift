@@ -54,6 +54,10 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var idleTicks = 0
     /// The last line decoded to a call, for the same line with another id.
     private var memo: RequestMemo?
+    /// The task carrying this connection's latest session change into the service: the next
+    /// change waits for it, so one connection's changes take effect in the order sent (reads
+    /// and token requests do not wait).
+    private var lastChange: Task<Void, Never>?
 
     init(
         dispatcher: LocalAPIDispatcher, caller: LocalAPIDispatcher.Caller, hub: SubscriptionHub,
@@ -201,13 +205,16 @@ final class ConnectionHandler: ChannelInboundHandler {
             let dispatcher = self.dispatcher
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             let eventLoop = context.eventLoop
-            Task {
+            let previous = method.changesSession ? lastChange : nil
+            let task = Task {
+                await previous?.value
                 let answer = await dispatcher.execute(call, method: method)
                 eventLoop.execute {
                     let (handler, context) = loopBound.value
                     handler.finished(answer, id: ownedID, context: context)
                 }
             }
+            if method.changesSession { lastChange = task }
         }
     }
 

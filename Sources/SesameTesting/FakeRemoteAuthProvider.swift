@@ -10,6 +10,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         public var password: String?
         public var providers: [String]
         public var disabled = false
+        public var displayName: String?
     }
 
     let clock: ManualClock
@@ -109,7 +110,7 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
         let account = try owner(of: idToken)
         return User(
             uid: account.uid, isAnonymous: account.providers.isEmpty && account.email == nil, email: account.email,
-            providers: account.providers, factors: security.factors(of: account.uid),
+            displayName: account.displayName, providers: account.providers, factors: security.factors(of: account.uid),
             pendingEmail: security.reportsPendingEmail ? security.emailChanges[account.uid] : nil)
     }
 
@@ -243,7 +244,9 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
 
     public func updateProfile(_ idToken: IDToken, displayName: String?) async throws(RemoteAuthError) -> TokenGrant? {
         try enter("update")
-        _ = try owner(of: idToken)
+        var account = try owner(of: idToken)
+        account.displayName = displayName
+        accounts[account.uid] = account
         return nil
     }
 
