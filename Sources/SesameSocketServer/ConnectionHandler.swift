@@ -41,23 +41,16 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let flush: LoopFlush
     private let peerLog: PeerLog
     private let maximumLineBytes: Int
+    /// Carries the requests the service answers into it, this connection's changes in order.
+    private let bridge: ServiceBridge
     /// Read and not yet handled: the start of a line, or lines waiting for a bound.
     private var unread: ByteBuffer?
-    private var inFlight = 0
-    private var closing = false
-    private var readingPaused = false
-    /// The outbox is held and the loop's flush will call ``released(context:)``.
-    private var bursting = false
-    /// Bytes in the held outbox, as the last answer queued left it.
-    private var queuedAnswers = 0
-    /// Idle ticks (``IdleTick``) since the last read.
-    private var idleTicks = 0
+    /// In flight, paused, bursting, held answer bytes, idle ticks, closing.
+    private var machine = ConnectionMachine(
+        maximumInFlight: ProtocolLimits.maximumRequestsInFlight,
+        maximumQueuedAnswerBytes: ConnectionHandler.maximumQueuedAnswerBytes)
     /// The last line decoded to a call, for the same line with another id.
     private var memo: RequestMemo?
-    /// The task carrying this connection's latest session change into the service: the next
-    /// change waits for it, so one connection's changes take effect in the order sent (reads
-    /// and token requests do not wait).
-    private var lastChange: Task<Void, Never>?
 
     init(
         dispatcher: LocalAPIDispatcher, caller: LocalAPIDispatcher.Caller, hub: SubscriptionHub,
@@ -71,12 +64,13 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.activity = activity
         self.peerLog = peerLog
         self.maximumLineBytes = maximumLineBytes
+        self.bridge = ServiceBridge(dispatcher: dispatcher)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !closing else { return }
+        let afterRead = machine.read()
+        guard afterRead != .drop else { return }
         activity.record()
-        idleTicks = 0
         var bytes = unwrapInboundIn(data)
         if var earlier = unread {
             unread = nil
@@ -86,24 +80,22 @@ final class ConnectionHandler: ChannelInboundHandler {
         unread = bytes
         // Lines are not handled past a pause: NIO reads on (up to its reads per wake-up, and
         // to the end when the peer closes), but the bytes only wait.
-        guard !readingPaused else { return }
+        guard afterRead == .handle else { return }
         drain(context: context)
     }
 
     /// Holds the outbox until the loop's flush, once per burst: the answers of this burst
     /// go out with one flush after the loop's other reads (LoopFlush).
     private func beginBurst(context: ChannelHandlerContext) {
-        guard !bursting else { return }
-        bursting = true
+        guard machine.beginBurst() else { return }
         caller.output.hold()
         flush.add(self, context: context)
     }
 
     /// Called by the loop's ``LoopFlush``: writes the burst's answers.
     func released(context: ChannelHandlerContext) {
-        bursting = false
+        machine.released()
         caller.output.release(context: context)
-        queuedAnswers = 0
     }
 
     /// Handles the complete lines read so far, while the bounds allow, then pauses reading
@@ -117,25 +109,29 @@ final class ConnectionHandler: ChannelInboundHandler {
         var writable = context.channel.isWritable
         if var bytes = unread {
             unread = nil
-            while !closing, writable, inFlight < ProtocolLimits.maximumRequestsInFlight, bytes.readableBytes > 0 {
-                guard queuedAnswers < Self.maximumQueuedAnswerBytes else {
+            lines: while bytes.readableBytes > 0 {
+                switch machine.nextLine(writable: writable) {
+                case .stop:
+                    break lines
+                case .flushFirst:
                     caller.output.release(context: context)
                     caller.output.hold()
-                    queuedAnswers = 0
                     writable = context.channel.isWritable
-                    continue
+                case .handle:
+                    guard let used = handleFirstLine(of: bytes, context: context) else { break lines }
+                    bytes.moveReaderIndex(forwardBy: used)
                 }
-                guard let used = handleFirstLine(of: bytes, context: context) else { break }
-                bytes.moveReaderIndex(forwardBy: used)
             }
-            if !closing, bytes.readableBytes > 0 { unread = bytes }
+            if !machine.closing, bytes.readableBytes > 0 { unread = bytes }
         }
-        let linesWait = unread != nil && inFlight >= ProtocolLimits.maximumRequestsInFlight
-        let shouldPause = linesWait || !writable
-        if shouldPause != readingPaused {
-            readingPaused = shouldPause
-            context.channel.setOption(ChannelOptions.autoRead, value: !shouldPause).whenFailure { _ in }
-            if !shouldPause { context.read() }
+        switch machine.settle(linesWait: unread != nil, writable: writable) {
+        case .unchanged:
+            break
+        case .pause:
+            context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        case .resume:
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+            context.read()
         }
     }
 
@@ -158,7 +154,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func refuseTooLarge() {
-        closing = true
+        machine.close()
         peerLog.log(
             .lineTooLarge, .info, "Closing a connection that sent a too large line",
             metadata: ["peer.pid": "\(caller.peer.pid)", "peer.uid": "\(caller.peer.uid)"])
@@ -196,25 +192,17 @@ final class ConnectionHandler: ChannelInboundHandler {
     {
         switch dispatcher.plan(typed, id: id, caller: caller) {
         case .answered:
-            queuedAnswers = caller.output.queuedBytes
+            machine.answered(holding: caller.output.queuedBytes)
         case .respond(let response):
             send(response, id: id)
         case .later(let call, let method):
-            inFlight += 1
+            machine.started()
             let ownedID = Array(id)
-            let dispatcher = self.dispatcher
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let eventLoop = context.eventLoop
-            let previous = method.changesSession ? lastChange : nil
-            let task = Task {
-                await previous?.value
-                let answer = await dispatcher.execute(call, method: method)
-                eventLoop.execute {
-                    let (handler, context) = loopBound.value
-                    handler.finished(answer, id: ownedID, context: context)
-                }
+            bridge.submit(call, method: method, on: context.eventLoop) { answer in
+                let (handler, context) = loopBound.value
+                handler.finished(answer, id: ownedID, context: context)
             }
-            if method.changesSession { lastChange = task }
         }
     }
 
@@ -224,8 +212,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func finished(_ answer: SplicedResponse, id: [UInt8], context: ChannelHandlerContext) {
-        inFlight -= 1
-        guard !closing else { return }
+        guard machine.finished() else { return }
         beginBurst(context: context)
         id.withUnsafeBytes { send(answer, id: $0) }
         drain(context: context)
@@ -233,16 +220,16 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func send(_ response: SplicedResponse, id: UnsafeRawBufferPointer) {
         if response.count + id.count > ProtocolLimits.maximumResponseLineBytes {
-            queuedAnswers = caller.output.send(.failure(.internalError), id: id)
+            machine.answered(holding: caller.output.send(.failure(.internalError), id: id))
         } else {
-            queuedAnswers = caller.output.send(response, id: id)
+            machine.answered(holding: caller.output.send(response, id: id))
         }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         // Only answers are held back this way; notifications count against the subscriber's
         // own limit (ConnectionOutput.TooSlow).
-        if !closing { drain(context: context) }
+        if !machine.closing { drain(context: context) }
         context.fireChannelWritabilityChanged()
     }
 
@@ -256,10 +243,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 metadata: ["peer.pid": "\(caller.peer.pid)", "peer.uid": "\(caller.peer.uid)"])
             close(context: context)
         case is IdleTick:
-            idleTicks += 1
-            if idleTicks >= IdleTick.ticksToClose, inFlight == 0, !closing,
-                !hub.isSubscriber(caller.output)
-            {
+            if machine.idleTick(ticksToClose: IdleTick.ticksToClose, subscribed: hub.isSubscriber(caller.output)) {
                 close(context: context)
             }
         default:
@@ -268,14 +252,14 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     private func close(context: ChannelHandlerContext) {
-        closing = true
+        machine.close()
         unread = nil
         hub.remove(caller.output)
         context.close(promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        closing = true
+        machine.close()
         unread = nil
         hub.remove(caller.output)
         context.fireChannelInactive()
@@ -283,7 +267,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         peerLog.log(.connectionError, .debug, "Connection error", metadata: ["error": "\(error)"])
-        closing = true
+        machine.close()
         context.close(promise: nil)
     }
 }
