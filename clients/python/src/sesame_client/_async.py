@@ -82,7 +82,7 @@ class AsyncSesame:
 
     async def hello(self, *, timeout: TimeoutArg = DEFAULT) -> Hello:
         """The daemon's version, instance and backend, and this caller's role."""
-        return await self._run(calls.hello(self.client_name), timeout)
+        return await self._run(calls.hello(client=self.client_name), timeout)
 
     async def state(self, *, timeout: TimeoutArg = DEFAULT) -> State:
         """The current state."""
@@ -92,7 +92,8 @@ class AsyncSesame:
                  *, timeout: TimeoutArg = DEFAULT) -> Token:
         """An ID token valid for at least ``min_validity`` seconds (the daemon's default: 300).
         ``uid`` may name the ``from_uid`` of a pending merge (managers only)."""
-        return await self._run(calls.get_id_token(min_validity, force_refresh, uid), timeout)
+        call = calls.get_id_token(force_refresh=force_refresh, min_validity=min_validity, uid=uid)
+        return await self._run(call, timeout)
 
     async def check_username(self, username: str, *, timeout: TimeoutArg = DEFAULT) -> UsernameAvailability:
         return await self._run(calls.check_username(username), timeout)
@@ -105,7 +106,7 @@ class AsyncSesame:
     async def create_account(self, email: str, password: str, username: Optional[str] = None,
                        *, timeout: TimeoutArg = DEFAULT) -> State:
         """Links an email and password to the guest (uid and data kept), or signs up when signed out."""
-        return await self._run(calls.create_account(email, password, username), timeout)
+        return await self._run(calls.create_account(email, password, username=username), timeout)
 
     async def sign_in(self, identifier: str, password: str, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
         """Signs in by email or username; from a guest, records a merge of its data."""
@@ -113,16 +114,17 @@ class AsyncSesame:
 
     async def send_sign_in_link(self, email: str, continue_url: Optional[str] = None,
                           *, timeout: TimeoutArg = DEFAULT) -> str:
-        return await self._run(calls.send_sign_in_link(email, continue_url), timeout)
+        return await self._run(calls.send_sign_in_link(email, continue_url=continue_url), timeout)
 
     async def complete_sign_in_link(self, link: Optional[str] = None, email: Optional[str] = None,
                               code: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
         """Completes an email link (or, on backends that send codes, ``email`` and ``code``)."""
-        return await self._run(calls.complete_sign_in_link(link, email, code), timeout)
+        return await self._run(calls.complete_sign_in_link(link=link, code=code, email=email), timeout)
 
     async def sign_in_with_idp(self, provider_id: str, id_token: Optional[str] = None, access_token: Optional[str] = None,
                          *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
-        return await self._run(calls.sign_in_with_idp(provider_id, id_token, access_token), timeout)
+        call = calls.sign_in_with_idp(provider_id, id_token=id_token, access_token=access_token)
+        return await self._run(call, timeout)
 
     async def link_credential(self, credential: Mapping[str, Any], *, timeout: TimeoutArg = DEFAULT) -> State:
         """Adds a sign-in method; build ``credential`` with ``password_credential``,
@@ -134,7 +136,7 @@ class AsyncSesame:
 
     async def sign_out(self, reset: bool = False, *, timeout: TimeoutArg = DEFAULT) -> State:
         """Signs out; a guest needs ``reset=True`` (its data is lost)."""
-        return await self._run(calls.sign_out(reset), timeout)
+        return await self._run(calls.sign_out(reset=reset), timeout)
 
     async def delete_account(self, *, timeout: TimeoutArg = DEFAULT) -> State:
         return await self._run(calls.delete_account(), timeout)
@@ -145,7 +147,7 @@ class AsyncSesame:
         return await self._run(calls.reload(), timeout)
 
     async def update_profile(self, display_name: Optional[str], *, timeout: TimeoutArg = DEFAULT) -> State:
-        return await self._run(calls.update_profile(display_name), timeout)
+        return await self._run(calls.update_profile(display_name=display_name), timeout)
 
     async def send_password_reset(self, identifier: str, *, timeout: TimeoutArg = DEFAULT) -> None:
         await self._run(calls.send_password_reset(identifier), timeout)
@@ -169,7 +171,8 @@ class AsyncSesame:
         listener (``http://127.0.0.1:PORT/callback``): open ``authorization_url``, then pass the
         URL the browser came back to to ``complete_sign_in``. A device flow has
         ``verification_uri`` and ``user_code`` to show: then ``await_sign_in``."""
-        return await self._run(calls.start_sign_in(provider_id, flow, redirect_uri, purpose), timeout)
+        call = calls.start_sign_in(provider_id, flow, redirect_uri=redirect_uri, purpose=purpose)
+        return await self._run(call, timeout)
 
     async def complete_sign_in(self, flow_id: str, callback_url: str, *, timeout: TimeoutArg = DEFAULT) -> SignInResult:
         """Finishes a browser flow with the full URL the browser came back to."""
@@ -182,7 +185,7 @@ class AsyncSesame:
         The client's timeout is lengthened by ``wait``, so it never cuts the wait short."""
         if timeout is DEFAULT:
             timeout = calls.await_call_timeout(self.timeout, wait)
-        return await self._run(calls.await_sign_in(flow_id, wait), timeout)
+        return await self._run(calls.await_sign_in(flow_id, timeout=wait), timeout)
 
     async def cancel_sign_in(self, flow_id: str, *, timeout: TimeoutArg = DEFAULT) -> None:
         """Cancels the flow; whoever waits on it gets ``SignInCancelled``."""
@@ -201,12 +204,12 @@ class AsyncSesame:
         with a code from the authenticator app: the result the first call would have had.
         ``InvalidVerificationCode``: the challenge stays open, ask again; ``ExpiredSignInFlow``:
         sign in again."""
-        return await self._run(calls.complete_second_factor(challenge_id, code, factor_id), timeout)
+        return await self._run(calls.complete_second_factor(challenge_id, code, factor_id=factor_id), timeout)
 
     async def enroll_totp(self, display_name: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> TotpEnrollment:
         """Starts enrolling an authenticator app: show ``otpauth_uri`` as a QR code (or
         ``secret``), then ``confirm_totp`` with a code from the app."""
-        return await self._run(calls.enroll_totp(display_name), timeout)
+        return await self._run(calls.enroll_totp(display_name=display_name), timeout)
 
     async def confirm_totp(self, enrollment_id: str, code: str, *, timeout: TimeoutArg = DEFAULT) -> State:
         """Activates the enrolment with a current code; the user's ``factors`` then list it."""
@@ -221,7 +224,7 @@ class AsyncSesame:
         """Proves a recent sign-in with the password, or with a code the backend mailed. With
         neither, asks the backend to mail a code (Supabase: ``code_sent``; Firebase raises
         ``OperationNotAllowed``)."""
-        return await self._run(calls.reauthenticate(password, code), timeout)
+        return await self._run(calls.reauthenticate(password=password, code=code), timeout)
 
     async def change_password(self, new_password: str, *, timeout: TimeoutArg = DEFAULT) -> None:
         """Changes the password (``WeakPassword``, ``RequiresRecentLogin``)."""
@@ -237,7 +240,7 @@ class AsyncSesame:
                                      email: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> str:
         """Completes a password reset from the ``link`` of its email, or its ``code`` and the
         account's ``email``; returns the account's address. Needs no session."""
-        return await self._run(calls.confirm_password_reset(new_password, link, code, email), timeout)
+        return await self._run(calls.confirm_password_reset(new_password, link=link, code=code, email=email), timeout)
 
     # Streams.
 
