@@ -32,6 +32,7 @@ fi
 
 cd "$HERE"
 node scripts/generate-reasons.mjs --check
+node scripts/generate-methods.mjs --check
 tsc -p test/tsconfig.json
 
 # The tarball, packed offline, must load through both entries.

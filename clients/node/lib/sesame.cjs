@@ -9,18 +9,7 @@ const { StreamHub } = require('./hub.cjs');
 const { IdToken } = require('./models.cjs');
 const { listen, iterate } = require('./streams.cjs');
 const { sesameFetchWith } = require('./fetch.cjs');
-
-/** Reads that are sent once more, on a new connection, when the connection closed before the answer. */
-const READS = new Set(['hello', 'getState', 'getIdToken', 'checkUsername']);
-
-/** Methods whose name here is their name on the wire, with the protocol's params object. */
-const METHODS = [
-  'signInAnonymously', 'createAccount', 'signIn', 'sendSignInLink', 'completeSignInLink', 'signInWithIdp',
-  'linkCredential', 'unlink', 'signOut', 'deleteAccount', 'reload', 'updateProfile', 'sendPasswordReset',
-  'sendEmailVerification', 'setUsername', 'checkUsername', 'completeMerge', 'startSignIn', 'completeSignIn',
-  'cancelSignIn', 'signInWithCustomToken', 'completeSecondFactor', 'enrollTotp', 'confirmTotp', 'unenrollFactor',
-  'reauthenticate', 'changePassword', 'changeEmail', 'confirmPasswordReset',
-];
+const { METHODS, READS } = require('./methods.cjs');
 
 class Sesame {
   /**

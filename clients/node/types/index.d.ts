@@ -1,7 +1,9 @@
 // Types of sesame-client (the same for import and require).
-import type { Method, Methods, Params, Result, State, StateChange, Hello, Credential } from './protocol.js';
+import type { State, StateChange, Hello, Credential } from './protocol.js';
+import type { Method, Params, Result, SesameMethods } from './methods.js';
 
 export * from './protocol.js';
+export * from './methods.js';
 export * from './errors.js';
 export * from './reasons.js';
 
@@ -54,10 +56,8 @@ export interface StateObserver {
   error?: (error: unknown) => void;
 }
 
-type NoParams = Record<string, never>;
-type Call<M extends Method> = Params<M> extends NoParams
-  ? (params?: NoParams, options?: CallOptions) => Promise<Result<M>>
-  : (params: Params<M>, options?: CallOptions) => Promise<Result<M>>;
+/** The methods it sends as they are (generated from api/local-api.json: types/methods.d.ts). */
+export interface Sesame extends SesameMethods {}
 
 /** The client of sesamed: one connection, pipelined calls, one shared subscription for every listener. */
 export declare class Sesame {
@@ -77,41 +77,8 @@ export declare class Sesame {
   /** `async () => token`: pass as supabase-js's `accessToken` option. May be called concurrently. */
   readonly accessToken: () => Promise<string>;
 
-  signInAnonymously: Call<'signInAnonymously'>;
-  /** Links an email and password to the guest (uid and data kept), or signs up when signed out. */
-  createAccount: Call<'createAccount'>;
-  /** Signs in by email or username; from a guest, records a merge of its data. */
-  signIn: Call<'signIn'>;
-  sendSignInLink: Call<'sendSignInLink'>;
-  completeSignInLink: Call<'completeSignInLink'>;
-  signInWithIdp: Call<'signInWithIdp'>;
-  linkCredential: Call<'linkCredential'>;
-  unlink: Call<'unlink'>;
-  /** Signs out; a guest needs `{reset: true}` (its data is lost). */
-  signOut: Call<'signOut'>;
-  deleteAccount: Call<'deleteAccount'>;
-  reload: Call<'reload'>;
-  updateProfile: Call<'updateProfile'>;
-  sendPasswordReset: Call<'sendPasswordReset'>;
-  sendEmailVerification: Call<'sendEmailVerification'>;
-  setUsername: Call<'setUsername'>;
-  checkUsername: Call<'checkUsername'>;
-  /** Tells the daemon the guest's data has been moved; the guest account is then deleted. */
-  completeMerge: Call<'completeMerge'>;
-  startSignIn: Call<'startSignIn'>;
-  completeSignIn: Call<'completeSignIn'>;
   /** Waits until the flow ends; the call's timeout defaults to the client's plus the flow's `timeout` (300 s), so it never cuts the wait short. */
-  awaitSignIn: Call<'awaitSignIn'>;
-  cancelSignIn: Call<'cancelSignIn'>;
-  signInWithCustomToken: Call<'signInWithCustomToken'>;
-  completeSecondFactor: Call<'completeSecondFactor'>;
-  enrollTotp: Call<'enrollTotp'>;
-  confirmTotp: Call<'confirmTotp'>;
-  unenrollFactor: Call<'unenrollFactor'>;
-  reauthenticate: Call<'reauthenticate'>;
-  changePassword: Call<'changePassword'>;
-  changeEmail: Call<'changeEmail'>;
-  confirmPasswordReset: Call<'confirmPasswordReset'>;
+  awaitSignIn(params: Params<'awaitSignIn'>, options?: CallOptions): Promise<Result<'awaitSignIn'>>;
 
   /** Calls `listener` with the current state, then every change. */
   onStateChanged(listener: StateListener | StateObserver, onError?: (error: unknown) => void): Unsubscribe;
