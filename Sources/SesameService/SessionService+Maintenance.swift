@@ -29,7 +29,7 @@ extension SessionService {
     private func perform(_ job: MaintenancePlan.Job) async {
         switch job {
         case .writeKeyring:
-            if !locks.changes.tryAcquire() { await withCheckedContinuation { locks.changes.enqueue($0) } }
+            await acquire(\.changes)
             defer { locks.changes.release() }
             await persist()
         case .createAnonymousUser:

@@ -131,7 +131,7 @@ extension SessionService {
 
     /// Publishes a flow's change in order with the session's changes (`signInFlowChanged`).
     private func publishFlow(_ flow: SignInFlow) async {
-        if !locks.changes.tryAcquire() { await withCheckedContinuation { locks.changes.enqueue($0) } }
+        await acquire(\.changes)
         defer { locks.changes.release() }
         emit(.signInFlowChanged(flow))
     }

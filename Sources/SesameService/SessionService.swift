@@ -120,7 +120,7 @@ public actor SessionService {
     /// Feeds one event to the machine and performs its actions, atomically with respect to
     /// other events: persist, then notify, in the machine's order.
     func apply(_ event: SessionMachine.Event) async {
-        if !locks.changes.tryAcquire() { await withCheckedContinuation { locks.changes.enqueue($0) } }
+        await acquire(\.changes)
         defer { locks.changes.release() }
         for action in machine.handle(event) {
             switch action {
@@ -183,9 +183,16 @@ public actor SessionService {
 
     // MARK: - Flow serialisation
 
+    /// Waits for `lock` behind everyone who asked before, then holds it; the caller releases it
+    /// (`defer { locks.changes.release() }`).
+    func acquire(_ lock: WritableKeyPath<SessionLocks, FIFOLock>) async {
+        guard !locks[keyPath: lock].tryAcquire() else { return }
+        await withCheckedContinuation { locks[keyPath: lock].enqueue($0) }
+    }
+
     /// Runs `body` as the only session-changing flow, after the ones that arrived before it.
     func exclusively<T: Sendable>(_ body: () async throws(AuthError) -> T) async throws(AuthError) -> T {
-        if !locks.flows.tryAcquire() { await withCheckedContinuation { locks.flows.enqueue($0) } }
+        await acquire(\.flows)
         defer { locks.flows.release() }
         return try await body()
     }
