@@ -159,6 +159,19 @@ struct SesameCtlSecondFactorTests {
         await daemon.stop()
     }
 
+    @Test func aCodeThatCannotBeReadCancelsTheChallenge() async throws {
+        let (daemon, client) = try await Self.daemon()
+        let terminal = Terminal([])
+        await #expect(throws: ValidationError.self) {
+            _ = try await terminal.prompt(fromStandardInput: true).signIn(client) {
+                try await client.signIn(identifier: "ann@example.com", password: "pw")
+            }
+        }
+        #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])
+        await client.close()
+        await daemon.stop()
+    }
+
     @Test func sesamedEndingTheChallengeForWrongCodesSaysWhenToTryAgain() async throws {
         let (daemon, client) = try await Self.daemon()
         await daemon.script("completeSecondFactor") { _ in

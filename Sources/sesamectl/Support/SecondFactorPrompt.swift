@@ -69,7 +69,21 @@ struct SecondFactorPrompt: Sendable {
         return try await complete(challenge, client: client, signal: signal)
     }
 
+    /// Whatever ends the command before the sign-in is finished (the last wrong code, a signal,
+    /// a code that cannot be read, sesamed unreachable) cancels the challenge: nobody will
+    /// answer it, and `status` should not say a sign-in waits for a code.
     private func complete(
+        _ challenge: SesameSecondFactorChallenge, client: SesameClient, signal: Task<Int32?, Never>
+    ) async throws -> Outcome {
+        do {
+            return try await askForCodes(challenge, client: client, signal: signal)
+        } catch {
+            try? await client.cancelSignIn(flowId: challenge.challengeId)
+            throw error
+        }
+    }
+
+    private func askForCodes(
         _ challenge: SesameSecondFactorChallenge, client: SesameClient, signal: Task<Int32?, Never>
     ) async throws -> Outcome {
         // From standard input nobody reads the introduction: the code is there already.
@@ -85,7 +99,6 @@ struct SecondFactorPrompt: Sendable {
             {
             case .code(let typed): code = typed
             case .signal(let number):
-                try? await client.cancelSignIn(flowId: challenge.challengeId)
                 say("Sign-in cancelled: nothing changed.")
                 throw ExitCode(128 + number)
             }
@@ -94,7 +107,6 @@ struct SecondFactorPrompt: Sendable {
                     challengeId: challenge.challengeId, code: code, factorId: Self.factorId(of: challenge))
             } catch let error as SesameClientError where error.reason == "invalid-verification-code" {
                 guard attempt < tries else {
-                    try? await client.cancelSignIn(flowId: challenge.challengeId)
                     say(Self.lastWrongCode(tries: tries))
                     throw ExitCode(ExitStatus.failure.rawValue)
                 }
