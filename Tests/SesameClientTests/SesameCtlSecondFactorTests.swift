@@ -119,10 +119,12 @@ struct SesameCtlSecondFactorTests {
             }
         }
         #expect(await daemon.requests("completeSecondFactor").count == 1)
-        // One line: no introduction for a person who is not there, no "either" after one try.
+        // Where the code came from, then one line: no prompt for a person who is not there, no
+        // "either" after one try.
         let lines = terminal.lines.withLock { $0 }
-        #expect(lines.count == 1, "\(lines)")
-        #expect(lines.first?.hasPrefix("that code is not right: nothing changed; sign in again") == true)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first == "this account has a second factor (Phone): reading its code from standard input")
+        #expect(lines.last?.hasPrefix("that code is not right: nothing changed; sign in again") == true)
         #expect(lines.allSatisfy { !$0.contains("either") && !$0.contains("enter the 6-digit code") })
         // The challenge is cancelled: status no longer says a sign-in waits for a code.
         #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])

@@ -86,8 +86,8 @@ struct SecondFactorPrompt: Sendable {
     private func askForCodes(
         _ challenge: SesameSecondFactorChallenge, client: SesameClient, signal: Task<Int32?, Never>
     ) async throws -> Outcome {
-        // From standard input nobody reads the introduction: the code is there already.
-        if !fromStandardInput { say(Self.introduction(challenge)) }
+        // From standard input nobody is asked: the line says where the code comes from.
+        say(fromStandardInput ? Self.fromStandardInputLine(challenge) : Self.introduction(challenge))
         let tries = fromStandardInput ? 1 : Self.attempts
         var attempt = 1
         while true {
@@ -134,11 +134,20 @@ struct SecondFactorPrompt: Sendable {
             + "(codes change every 30 s; check the phone's clock)"
     }
 
+    /// With `--code-stdin`: which factor, and that its code is read, not asked for.
+    static func fromStandardInputLine(_ challenge: SesameSecondFactorChallenge) -> String {
+        "this account has a second factor\(factorNames(challenge)): reading its code from standard input"
+    }
+
     /// The line before the first prompt: which factor the code comes from.
     static func introduction(_ challenge: SesameSecondFactorChallenge) -> String {
+        "this account has a second factor\(factorNames(challenge)): enter the 6-digit code your authenticator app shows"
+    }
+
+    /// ` (Phone)`: the factors' names, or nothing when they have none.
+    static func factorNames(_ challenge: SesameSecondFactorChallenge) -> String {
         let names = challenge.factors.compactMap { $0.displayName?.isEmpty == false ? $0.displayName : nil }
-        let which = names.isEmpty ? "" : " (\(names.joined(separator: ", ")))"
-        return "this account has a second factor\(which): enter the 6-digit code your authenticator app shows"
+        return names.isEmpty ? "" : " (\(names.joined(separator: ", ")))"
     }
 
     /// The factor to name in `completeSecondFactor`: nil lets sesamed choose (one factor, or
