@@ -47,6 +47,10 @@ struct SecondFactors {
     var caught: PendingSecondFactor?
     private var enrollments: [String: Enrollment] = [:]
     var heldCode: HeldCode?
+    /// The daemon's bound on wrong codes (kept across challenges and a shutdown's `abandon`).
+    var guesses = SecondFactorGuesses()
+    /// The lockout whose refused sign-ins were logged already (one line per lockout).
+    var loggedLockout: Date?
 
     /// What `State.secondFactor` shows.
     var challenge: SecondFactorChallenge? { open?.challenge }

@@ -102,8 +102,10 @@ extension SessionService {
     }
 
     /// Completes a password reset from its link or code; needs no session. Returns the email.
+    /// - Parameter replacingChallenge: whether the caller may replace an open second-factor
+    ///   challenge (a manager); an observer's reset is `operation-in-progress` instead.
     public func confirmPasswordReset(
-        _ proof: EmailSignInProof, email: String?, newPassword: String
+        _ proof: EmailSignInProof, email: String?, newPassword: String, replacingChallenge: Bool = true
     ) async throws(AuthError) -> String {
         if case .code = proof, email?.isEmpty != false {
             throw AuthError(.missingEmail, message: "Give the email address the code was sent to (--email).")
@@ -112,7 +114,9 @@ extension SessionService {
         let provider = self.provider
         // On a backend that sets the password of an account with a second factor only after
         // it (GoTrue), this opens a challenge; `completeSecondFactor` then sets the password.
-        let account = try await openingChallenge(.passwordReset(newPassword: newPassword)) {
+        let account = try await openingChallenge(
+            .passwordReset(newPassword: newPassword), replacing: replacingChallenge
+        ) {
             () async throws(AuthError) in
             try await callMapped { () async throws(RemoteAuthError) in
                 try await provider.confirmPasswordReset(proof, email: email, newPassword: newPassword)

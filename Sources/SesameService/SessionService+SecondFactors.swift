@@ -13,7 +13,9 @@ extension SessionService {
     /// An id that is not the open challenge's (answered, replaced, expired, or from before a
     /// restart) is `expired-sign-in-flow`: there is nothing to answer, the person signs in
     /// again. A code that is not six digits is `invalid-verification-code` without asking the
-    /// backend. A wrong code, or a backend that cannot be reached, leaves the challenge open.
+    /// backend. A wrong code, or a backend that cannot be reached, leaves the challenge open,
+    /// but the ``SecondFactorGuesses/wrongCodesInARow``-th wrong code in a row ends it:
+    /// `too-many-requests` with `retryAfterMs`, the lockout before a challenge opens again.
     public func completeSecondFactor(
         challengeId: String, code: String, factorId: String?
     ) async throws(AuthError) -> SignInOutcome {
@@ -43,9 +45,56 @@ extension SessionService {
             var flow = SecondFactorSignInFlow(
                 challengeId: challengeId, pending: open.pending, factorId: factor, code: code,
                 newPassword: open.finish.newPassword)
-            return try await job.drive(from: first) { (action) async throws(AuthError) in
+            let result = await job.drive(from: first) { (action) async throws(AuthError) in
                 try await flow.perform(action, in: self)
-            }.get()
+            }
+            switch result {
+            case .success: secondFactors.guesses.rightCode()
+            case .failure(let error) where error.reason == .invalidVerificationCode:
+                throw countWrongCode(challengeId)
+            case .failure: break
+            }
+            return try result.get()
+        }
+    }
+
+    /// Cancels the open challenge `challengeId` (`cancelSignIn` with its id); whether it was open.
+    public func cancelSecondFactor(_ challengeId: String) -> Bool {
+        guard secondFactors.close(challengeId) else { return false }
+        logger.info("A second-factor challenge was cancelled", metadata: ["challenge.id": "\(challengeId)"])
+        emit(.userUpdated)
+        return true
+    }
+
+    /// A code the backend refused: counted (``SecondFactorGuesses``). The error to answer says
+    /// how many tries are left, or, for the last one, that the challenge ended. Logs the first
+    /// wrong code in a row and one line when the tries run out, never one per code.
+    private func countWrongCode(_ challengeId: String) -> AuthError {
+        let limit = SecondFactorGuesses.wrongCodesInARow
+        switch secondFactors.guesses.wrongCode(at: now()) {
+        case .tryAgain(let left):
+            if left == limit - 1 {
+                logger.info(
+                    "A wrong second-factor code (the next ones are summarised)",
+                    metadata: ["challenge.id": "\(challengeId)"])
+            }
+            return AuthError(
+                .invalidVerificationCode,
+                message:
+                    "That code is not right: type the code the app shows now (\(left) more wrong \(left == 1 ? "code ends" : "codes end") this sign-in)."
+            )
+        case .exhausted(let lockout):
+            _ = secondFactors.close(challengeId)
+            emit(.userUpdated)
+            let seconds = Int(lockout.rounded(.up))
+            logger.notice(
+                "\(limit) wrong second-factor codes in a row: the challenge ended; no challenge opens for \(seconds) s",
+                metadata: ["challenge.id": "\(challengeId)", "lockout.seconds": "\(seconds)"])
+            return AuthError(
+                .tooManyRequests,
+                message:
+                    "\(limit) wrong codes in a row: this sign-in ended. Sign in again in \(seconds) s, with the code the app shows then (check the phone's clock).",
+                retryAfterMs: seconds * 1000)
         }
     }
 
@@ -54,8 +103,12 @@ extension SessionService {
     /// Runs a sign-in: when one of its backend calls answers that the account has a second
     /// factor, the challenge is opened (`userUpdated`) and the call fails with
     /// `second-factor-required` and the challenge. Nothing else changed.
+    ///
+    /// - Parameter replacing: whether the caller may replace (so cancel) a challenge that is
+    ///   open already; without it, an open challenge makes this call `operation-in-progress`.
+    /// - Throws: `too-many-requests` (with `retryAfterMs`) while wrong codes locked challenges out.
     func openingChallenge<T: Sendable>(
-        _ finish: SecondFactorSignIn.Finish, _ body: () async throws(AuthError) -> T
+        _ finish: SecondFactorSignIn.Finish, replacing: Bool = true, _ body: () async throws(AuthError) -> T
     ) async throws(AuthError) -> T {
         secondFactors.caught = nil
         do throws(AuthError) {
@@ -68,8 +121,31 @@ extension SessionService {
                 throw error
             }
             secondFactors.caught = nil
+            if let left = secondFactors.guesses.lockoutLeft(at: now()) { throw lockedOut(left) }
+            if !replacing, secondFactors.open != nil {
+                throw AuthError(
+                    .operationInProgress,
+                    message:
+                        "A sign-in on this machine waits for a second-factor code: only a manager may replace it. Try again when it is finished."
+                )
+            }
             throw AuthError(.secondFactorRequired, challenge: openChallenge(pending, finish: finish))
         }
+    }
+
+    /// A sign-in that reached a second factor during a lockout: refused, one log line per lockout.
+    private func lockedOut(_ left: TimeInterval) -> AuthError {
+        let seconds = Int(left.rounded(.up))
+        if let until = secondFactors.guesses.lockedUntil, secondFactors.loggedLockout != until {
+            secondFactors.loggedLockout = until
+            logger.notice(
+                "Refused a second-factor sign-in after too many wrong codes (more are not logged until the lockout ends)",
+                metadata: ["lockout.seconds": "\(seconds)"])
+        }
+        return AuthError(
+            .tooManyRequests,
+            message: "Too many wrong second-factor codes lately: sign in again in \(seconds) s.",
+            retryAfterMs: seconds * 1000)
     }
 
     /// Maps a backend failure to the caller's error, keeping a pending second factor for

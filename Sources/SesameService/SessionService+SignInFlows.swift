@@ -55,8 +55,10 @@ extension SessionService {
     }
 
     /// Cancels the flow (`sign-in-cancelled` for whoever waits on it). A flow that already ended
-    /// is left as it ended; an unknown one is `expired-sign-in-flow`.
+    /// is left as it ended; an unknown one is `expired-sign-in-flow`. The id of the open
+    /// second-factor challenge cancels that challenge.
     public func cancelSignIn(flowId: String) async throws(AuthError) {
+        if cancelSecondFactor(flowId) { return }
         if signInFlows.isOpen(flowId) {
             logger.info("Cancelled a sign-in flow", metadata: ["flow.id": "\(flowId)"])
             await endFlow(flowId, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))

@@ -43,7 +43,10 @@ enum LocalAPICall: Sendable {
     case reauthenticate(ReauthenticationProof?)
     case changePassword(newPassword: String)
     case changeEmail(newEmail: String)
-    case confirmPasswordReset(proof: EmailSignInProof, email: String?, newPassword: String)
+    /// `replacingChallenge`: the caller may replace an open second-factor challenge (a manager;
+    /// set by the dispatcher from the role, never from the params).
+    case confirmPasswordReset(
+        proof: EmailSignInProof, email: String?, newPassword: String, replacingChallenge: Bool = false)
 
     /// Reads the parameters of `method` (whose role the caller was checked for).
     /// - Throws: `-32602` naming the parameter that is missing or mistyped.

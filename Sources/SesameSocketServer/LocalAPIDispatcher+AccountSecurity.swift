@@ -31,8 +31,9 @@ extension LocalAPIDispatcher {
             return .object([:])
         case .changeEmail(let newEmail):
             return .object(["pendingEmail": .string(try await service.changeEmail(newEmail: newEmail))])
-        case .confirmPasswordReset(let proof, let email, let newPassword):
-            let account = try await service.confirmPasswordReset(proof, email: email, newPassword: newPassword)
+        case .confirmPasswordReset(let proof, let email, let newPassword, let replacing):
+            let account = try await service.confirmPasswordReset(
+                proof, email: email, newPassword: newPassword, replacingChallenge: replacing)
             return .object(["email": .string(account)])
         default:
             throw LocalAPIError.internalError

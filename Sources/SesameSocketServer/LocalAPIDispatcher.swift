@@ -49,7 +49,13 @@ struct LocalAPIDispatcher: Sendable {
             return .failure(.permissionDenied(requiredRole: method.requiredRole))
         }
         do throws(LocalAPIError) {
-            return .success(TypedCall(call: try LocalAPICall.decode(method, request.params), method: method))
+            var call = try LocalAPICall.decode(method, request.params)
+            // Only a manager may replace (so cancel) the open second-factor challenge.
+            if case .confirmPasswordReset(let proof, let email, let newPassword, _) = call, caller.role >= .manager {
+                call = .confirmPasswordReset(
+                    proof: proof, email: email, newPassword: newPassword, replacingChallenge: true)
+            }
+            return .success(TypedCall(call: call, method: method))
         } catch {
             return .failure(error)
         }

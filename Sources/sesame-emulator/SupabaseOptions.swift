@@ -54,6 +54,13 @@ struct SupabaseOptions: ParsableArguments {
             "Email changes are confirmed from both addresses (when autoconfirm is off).", valueName: "true|false"))
     var supabaseSecureEmailChange: Bool = true
 
+    @Option(
+        help: ArgumentHelp(
+            "The header naming the client (GOTRUE_RATE_LIMIT_HEADER, e.g. X-Forwarded-For): with it, the MFA "
+                + "challenge and verify limit applies per client (15 a minute, burst 30).",
+            valueName: "name"))
+    var supabaseRateLimitHeader: String?
+
     func validate() throws {
         if let supabasePort, !(0...65535).contains(supabasePort) {
             throw ValidationError("--supabase-port must be between 0 and 65535")
@@ -89,7 +96,8 @@ struct SupabaseOptions: ParsableArguments {
             refreshReuseIntervalSeconds: supabaseRefreshReuseInterval, autoconfirm: supabaseAutoconfirm,
             anonymousSignIns: supabaseAnonymous,
             deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction,
-            securePasswordChange: supabaseSecurePasswordChange, secureEmailChange: supabaseSecureEmailChange)
+            securePasswordChange: supabaseSecurePasswordChange, secureEmailChange: supabaseSecureEmailChange,
+            rateLimitHeader: supabaseRateLimitHeader)
     }
 }
 

@@ -17,19 +17,39 @@ struct SesameCtlSecondFactorTests {
         let codes: Mutex<[String]>
         let lines = Mutex<[String]>([])
         let prompts = Mutex<[String]>([])
-        init(_ codes: [String]) { self.codes = Mutex(codes) }
+        /// The signal that comes while the next code is read (nil: none).
+        let signal: Int32?
+        init(_ codes: [String], signal: Int32? = nil) {
+            self.codes = Mutex(codes)
+            self.signal = signal
+        }
 
         func prompt(fromStandardInput: Bool) -> SecondFactorPrompt {
-            SecondFactorPrompt(
+            let signal = self.signal
+            return SecondFactorPrompt(
                 fromStandardInput: fromStandardInput,
                 readCode: { prompt, _ in
                     self.prompts.withLock { $0.append(prompt) }
+                    if signal != nil {
+                        // A person who never types: the signal comes first.
+                        Thread.sleep(forTimeInterval: 5)
+                        throw ValidationError("no code")
+                    }
                     return try self.codes.withLock { codes in
                         guard !codes.isEmpty else { throw ValidationError("no more codes") }
                         return codes.removeFirst()
                     }
                 },
-                say: { line in self.lines.withLock { $0.append(line) } })
+                say: { line in self.lines.withLock { $0.append(line) } },
+                watchSignals: {
+                    (
+                        {
+                            if let signal { return signal }
+                            try? await Task.sleep(for: .seconds(3600))
+                            return nil
+                        }, {}
+                    )
+                })
         }
     }
 
@@ -99,8 +119,99 @@ struct SesameCtlSecondFactorTests {
             }
         }
         #expect(await daemon.requests("completeSecondFactor").count == 1)
+        // Where the code came from, then one line: no prompt for a person who is not there, no
+        // "either" after one try.
+        let lines = terminal.lines.withLock { $0 }
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.first == "this account has a second factor (Phone): reading its code from standard input")
+        #expect(lines.last?.hasPrefix("that code is not right: nothing changed; sign in again") == true)
+        #expect(lines.allSatisfy { !$0.contains("either") && !$0.contains("enter the 6-digit code") })
+        // The challenge is cancelled: status no longer says a sign-in waits for a code.
+        #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])
         await client.close()
         await daemon.stop()
+    }
+
+    @Test func theLastWrongCodeAtTheTerminalCancelsTheChallenge() async throws {
+        let (daemon, client) = try await Self.daemon()
+        let terminal = Terminal(["1", "2", "3"])
+        await #expect(throws: ExitCode.self) {
+            _ = try await terminal.prompt(fromStandardInput: false).signIn(client) {
+                try await client.signIn(identifier: "ann@example.com", password: "pw")
+            }
+        }
+        #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])
+        await client.close()
+        await daemon.stop()
+    }
+
+    @Test func aSignalWhileWaitingForTheCodeCancelsTheChallenge() async throws {
+        let (daemon, client) = try await Self.daemon()
+        let terminal = Terminal([], signal: SIGINT)
+        let error = await #expect(throws: ExitCode.self) {
+            _ = try await terminal.prompt(fromStandardInput: false).signIn(client) {
+                try await client.signIn(identifier: "ann@example.com", password: "pw")
+            }
+        }
+        #expect(error?.rawValue == 128 + SIGINT)
+        #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])
+        #expect(await daemon.requests("completeSecondFactor").isEmpty)
+        #expect(terminal.lines.withLock { $0.last } == "Sign-in cancelled: nothing changed.")
+        await client.close()
+        await daemon.stop()
+    }
+
+    @Test func aCodeThatCannotBeReadCancelsTheChallenge() async throws {
+        let (daemon, client) = try await Self.daemon()
+        let terminal = Terminal([])
+        await #expect(throws: ValidationError.self) {
+            _ = try await terminal.prompt(fromStandardInput: true).signIn(client) {
+                try await client.signIn(identifier: "ann@example.com", password: "pw")
+            }
+        }
+        #expect(await daemon.requests("cancelSignIn").map(\.params.values) == [["flowId": "ch-1"]])
+        await client.close()
+        await daemon.stop()
+    }
+
+    @Test func sesamedEndingTheChallengeForWrongCodesSaysWhenToTryAgain() async throws {
+        let (daemon, client) = try await Self.daemon()
+        await daemon.script("completeSecondFactor") { _ in
+            .error(
+                LocalAPIError(
+                    code: .backend, reason: "too-many-requests", message: "No.", data: ["retryAfterMs": 30000]))
+        }
+        let terminal = Terminal(["000000"])
+        await #expect(throws: ExitCode.self) {
+            _ = try await terminal.prompt(fromStandardInput: false).signIn(client) {
+                try await client.signIn(identifier: "ann@example.com", password: "pw")
+            }
+        }
+        #expect(
+            terminal.lines.withLock { $0.last }
+                == "too many wrong codes: this sign-in ended, nothing changed; sign in again in 30 s")
+        await client.close()
+        await daemon.stop()
+    }
+
+    @Test func enterAloneAtTheTerminalAsksAgain() throws {
+        let typed = Mutex(["", "  ", "123 456"])
+        let asked = Mutex(0)
+        let code = try CodeReader.read(prompt: "Code: ", fromStandardInput: false) { _ in
+            asked.withLock { $0 += 1 }
+            return typed.withLock { $0.removeFirst() }
+        }
+        #expect(code == "123456")
+        #expect(asked.withLock { $0 } == 3)
+        // A terminal that only ever answers empty lines (closed) ends after a few.
+        let empties = Mutex(0)
+        #expect(throws: ValidationError.self) {
+            _ = try CodeReader.read(prompt: "Code: ", fromStandardInput: false) { _ in
+                empties.withLock { $0 += 1 }
+                return ""
+            }
+        }
+        #expect(empties.withLock { $0 } == CodeReader.emptyLinesAskedAgain + 1)
     }
 
     @Test func anExpiredChallengeSaysToSignInAgain() async throws {

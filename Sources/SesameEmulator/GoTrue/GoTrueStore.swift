@@ -21,6 +21,8 @@ actor GoTrueStore {
     var flowStates: [String: FlowState] = [:]
     /// MFA challenges by id (`auth.mfa_challenges`).
     var challenges: [String: MFAChallenge] = [:]
+    /// The MFA challenge and verify buckets (applied with a rate-limit header only).
+    var mfaLimits: MFARateLimiter
 
     static let minimumPasswordLength = 6
     /// `GOTRUE_SMTP_MAX_FREQUENCY`: seconds between two mails to one address.
@@ -32,6 +34,7 @@ actor GoTrueStore {
         self.configuration = configuration
         self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey)
         self.clock = clock
+        self.mfaLimits = MFARateLimiter(perMinute: configuration.mfaRateLimitPerMinute)
     }
 
     var now: Int { clock.milliseconds() }

@@ -41,6 +41,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     /// mail (`GOTRUE_MAILER_SECURE_EMAIL_CHANGE_ENABLED`, on by default as in GoTrue). With
     /// autoconfirm on, GoTrue takes either confirmation alone.
     public var secureEmailChange: Bool
+    /// The request header that names the client (`GOTRUE_RATE_LIMIT_HEADER`, hosted Supabase
+    /// sets one): with it, the per-client limits apply (the MFA challenge and verify bucket,
+    /// ``MFARateLimiter``); without it (GoTrue's default), they do not.
+    public var rateLimitHeader: String?
+    /// `GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY`: requests per minute (burst 30).
+    public var mfaRateLimitPerMinute: Double
 
     public init(
         port: Int = 54321,
@@ -54,8 +60,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         anonymousSignIns: Bool = true,
         deleteFunction: String? = "delete_user",
         securePasswordChange: Bool = false,
-        secureEmailChange: Bool = true
+        secureEmailChange: Bool = true,
+        rateLimitHeader: String? = nil,
+        mfaRateLimitPerMinute: Double = 15
     ) {
+        self.rateLimitHeader = rateLimitHeader
+        self.mfaRateLimitPerMinute = mfaRateLimitPerMinute
         self.securePasswordChange = securePasswordChange
         self.secureEmailChange = secureEmailChange
         self.port = port

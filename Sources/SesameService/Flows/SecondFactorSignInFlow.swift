@@ -75,6 +75,8 @@ struct SecondFactorSignInFlow {
                 "A second factor completed the sign-in", metadata: ["challenge.id": "\(challengeId)"])
             return .finished(.success(SessionService.SignInOutcome(state: service.makeState(), merge: merge)))
         case .fail(let error):
+            // Wrong codes are counted and summarised by the service (SecondFactorGuesses).
+            guard error.reason != .invalidVerificationCode else { return .finished(.failure(error)) }
             service.logger.info(
                 "A second factor did not complete the sign-in",
                 metadata: ["challenge.id": "\(challengeId)", "reason": "\(error.reason.rawValue)"])

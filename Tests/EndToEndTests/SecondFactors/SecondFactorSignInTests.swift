@@ -57,7 +57,8 @@ struct SecondFactorSignInTests {
                 ["challengeId": .string(challengeId), "code": .string(try EmulatorProcess.wrongTotpCode(secret))])
             #expect(try await daemon.wireState()["secondFactor"]?["challengeId"]?.stringValue == challengeId)
 
-            // The next step's code (the enrolment spent this one): signed in, the guest merged.
+            // The next step's code (both services accept the enrolment's code again in its
+            // window, but the test does not lean on that): signed in, the guest merged.
             let code = try EmulatorProcess.totpCode(secret, skewSeconds: 30)
             let outcome = try await daemon.rpc(
                 "completeSecondFactor", ["challengeId": .string(challengeId), "code": .string(code)])

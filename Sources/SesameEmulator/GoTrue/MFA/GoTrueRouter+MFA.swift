@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import SesameLocalAPI
 
@@ -11,10 +12,12 @@ extension GoTrueRouter {
                     host: Self.host(of: call.origin)))
         }
         on(router, "factors/{id}/challenge", .post) { request, call throws(GoTrueError) in
-            .json(try await store.challengeFactor(request.parameters["id"] ?? "", bearer: call.bearer))
+            try await limit(.challenge, request)
+            return .json(try await store.challengeFactor(request.parameters["id"] ?? "", bearer: call.bearer))
         }
         on(router, "factors/{id}/verify", .post) { request, call throws(GoTrueError) in
-            .json(
+            try await limit(.verify, request)
+            return .json(
                 try await store.verifyFactor(
                     request.parameters["id"] ?? "", try Self.body(VerifyFactorBody.self, request),
                     bearer: call.bearer, issuer: call.issuer))
@@ -24,6 +27,19 @@ extension GoTrueRouter {
         }
         on(router, "reauthenticate", .get) { _, call throws(GoTrueError) in
             .json(try await store.reauthenticate(bearer: call.bearer, origin: call.origin))
+        }
+    }
+
+    /// GoTrue's MFA bucket, keyed by the first value of the rate-limit header; no header
+    /// configured, or none sent, and nothing is limited (as GoTrue's `performRateLimiting`).
+    func limit(_ endpoint: MFARateLimiter.Endpoint, _ request: EmulatorRequest) async throws(GoTrueError) {
+        guard let name = store.configuration.rateLimitHeader, let value = request.header(name),
+            let first = value.split(separator: ",", omittingEmptySubsequences: false).first
+        else { return }
+        let client = first.trimmingCharacters(in: .whitespaces)
+        guard !client.isEmpty else { return }
+        guard await store.allowMFA(endpoint, client: client) else {
+            throw GoTrueError(httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
         }
     }
 

@@ -12,6 +12,11 @@ extension GoTrueStore {
     /// `GOTRUE_MFA_MAX_ENROLLED_FACTORS` and `…_MAX_VERIFIED_FACTORS`.
     static let maxFactors = 10
 
+    /// Takes one request from GoTrue's MFA bucket of `client` (``MFARateLimiter``).
+    func allowMFA(_ endpoint: MFARateLimiter.Endpoint, client: String) -> Bool {
+        mfaLimits.allow(endpoint, client: client, now: now)
+    }
+
     /// The user and session of a `/factors` call: authenticated and not anonymous.
     func factorCaller(bearer: String?) throws(GoTrueError) -> (GoTrueUser, GoTrueSession) {
         let (user, session) = try authenticate(bearer: bearer)

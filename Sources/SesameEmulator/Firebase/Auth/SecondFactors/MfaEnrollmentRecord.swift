@@ -58,6 +58,8 @@ struct PendingSecondFactorSignIn: Sendable, Equatable {
     var extraClaims: [String: JSONValue]
     /// Milliseconds since 1970 after which `mfaSignIn:finalize` refuses it.
     var expiresAt: Int
+    /// Wrong codes `mfaSignIn:finalize` was given for it.
+    var wrongCodes = 0
 }
 
 /// `firebase.sign_in_second_factor` and `firebase.second_factor_identifier` of a token issued
