@@ -1,5 +1,8 @@
 import Foundation
-import SesameKeyring
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The provisioning token, read once at start from ``ProvisioningTokenSource``
 /// (docs/configuration.md, "Provisioning"). Its text is never logged: a problem names the
@@ -13,9 +16,6 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
     case empty(path: String)
     /// The file cannot be used: a warning for the journal, naming the path.
     case unusable(warning: String)
-    /// The file is not what it should be (a link, a FIFO, another user's, writable by others):
-    /// the daemon refuses to start (exit 78) with this message, which says what to do.
-    case refused(String)
 
     /// A custom token is a JWT or a hash: far below this.
     static let maximumSize = 64 * 1024
@@ -34,21 +34,23 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Read with the keyring's checks (``GuardedFile``): never through a symbolic link, never
-    /// blocking on a FIFO, only a regular file of the daemon's user or root that group and
-    /// others cannot write, and at most ``maximumSize`` bytes read whatever its size.
     private static func read(path: String) -> ProvisioningToken {
-        let bytes: [UInt8]
-        do {
-            guard let contents = try GuardedFile.contents(of: path, rules: .provisioningToken) else {
-                return .unusable(warning: problem(path, "No such file or directory"))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .unusable(warning: problem(path, String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= maximumSize {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .unusable(warning: problem(path, String(cString: strerror(errno))))
             }
-            bytes = contents
-        } catch {
-            switch error {
-            case .unsafe(let message): return .refused(message)
-            case .unreadable(let reason): return .unusable(warning: problem(path, reason))
-            }
+            bytes.append(contentsOf: buffer[..<count])
+        }
+        guard bytes.count <= maximumSize else {
+            return .unusable(warning: problem(path, "larger than \(maximumSize / 1024) KiB, which no token is"))
         }
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             return .unusable(warning: problem(path, "not UTF-8 text"))
@@ -67,7 +69,6 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
         case .token: "token (redacted)"
         case .empty(let path): "empty \(path)"
         case .unusable(let warning): warning
-        case .refused(let message): message
         }
     }
 }

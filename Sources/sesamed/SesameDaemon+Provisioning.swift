@@ -5,9 +5,7 @@ extension SesameDaemon {
     /// `provisioning.token_file`, read once at start: the token, or nil with a warning naming
     /// the path when the file cannot be used (an empty file is not worth a warning). The token
     /// itself is never logged.
-    /// - Throws: exit 78 when the file is not safe to read (a link, a FIFO, another user's, or
-    ///   writable by group or others), with a message that says what to do.
-    static func provisioningToken(_ configuration: DaemonConfiguration, logger: Logger) throws -> String? {
+    static func provisioningToken(_ configuration: DaemonConfiguration, logger: Logger) -> String? {
         switch ProvisioningToken.read(configuration.provisioningToken) {
         case .notConfigured:
             return nil
@@ -19,8 +17,6 @@ extension SesameDaemon {
         case .unusable(let warning):
             logger.warning("\(warning)")
             return nil
-        case .refused(let message):
-            throw fail(message, status: 78)
         }
     }
 

@@ -83,9 +83,6 @@ struct SesameDaemon: AsyncParsableCommand {
             throw Self.fail(error.message + (config == nil ? " (pass --config FILE)" : ""), status: 78)
         }
 
-        // Before the keyring: a provisioning file that is not safe to read stops the start.
-        let provisioningToken = try Self.provisioningToken(configuration, logger: logger)
-
         let store: EncryptedFileSessionStore
         do {
             store = try EncryptedFileSessionStore.open(
@@ -113,6 +110,8 @@ struct SesameDaemon: AsyncParsableCommand {
             await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
+        let provisioningToken = Self.provisioningToken(configuration, logger: logger)
+
         let activation = SocketActivation(environment: environment)
         let endpoint: LocalAPIServerConfiguration.Endpoint =
             activation.firstUnixStreamListener().map { .adopted(descriptor: $0) }

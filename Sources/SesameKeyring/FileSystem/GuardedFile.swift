@@ -11,9 +11,9 @@ import Darwin
 /// a regular file, owned by the daemon's user or root, not writable by group or others, not
 /// readable beyond what ``Rules`` allow, and no larger than its cap (which also bounds what is
 /// read, whatever the file grows to meanwhile).
-public enum GuardedFile {
+enum GuardedFile {
     /// What a file must be.
-    public struct Rules: Sendable {
+    struct Rules: Sendable {
         /// What the file is, for messages ("keyring", "keyring key").
         var role: String
         /// The largest size accepted.
@@ -31,18 +31,12 @@ public enum GuardedFile {
         /// The systemd credential: never readable by others, at most 4 KiB.
         static let credential = Rules(
             role: "keyring key credential", maximumBytes: 4096, groupMayRead: true, othersMayRead: false)
-        /// `provisioning.token_file` (a path, or a systemd credential): a custom token is a JWT
-        /// or a hash, far below 64 KiB.
-        public static let provisioningToken = Rules(
-            role: "provisioning token file", maximumBytes: 64 * 1024, groupMayRead: true, othersMayRead: true)
     }
 
     /// The bytes of the file at `path`, or nil when nothing is there.
     /// - Parameter owner: the uid that may own the file besides root (the daemon's).
     /// - Throws: ``FileRefusal``.
-    public static func contents(
-        of path: String, rules: Rules, owner: uid_t = geteuid()
-    ) throws(FileRefusal) -> [UInt8]? {
+    static func contents(of path: String, rules: Rules, owner: uid_t = geteuid()) throws(FileRefusal) -> [UInt8]? {
         var fd: Int32 = -1
         while true {
             fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)

@@ -10,26 +10,15 @@ enum CustomTokenReader {
     static func read(_ path: String) throws -> String {
         let data: Data
         if path == "-" {
-            data = bounded(FileHandle.standardInput)
+            data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
         } else {
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw ValidationError("cannot read the custom token file \(path): check the name and its permissions")
             }
             defer { try? handle.close() }
-            data = bounded(handle)
+            data = (try? handle.readToEnd()) ?? Data()
         }
         return try token(from: data, source: path == "-" ? "standard input" : path)
-    }
-
-    /// At most one byte more than ``maximumBytes``: enough to tell a file is too large, whatever
-    /// it holds (a huge file, or /dev/zero, is never read whole).
-    static func bounded(_ handle: FileHandle) -> Data {
-        var data = Data()
-        while data.count <= maximumBytes {
-            guard let chunk = try? handle.read(upToCount: maximumBytes + 1 - data.count), !chunk.isEmpty else { break }
-            data.append(chunk)
-        }
-        return data
     }
 
     /// The token in `data`, trimmed.
