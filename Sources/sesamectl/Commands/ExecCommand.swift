@@ -46,7 +46,6 @@ struct ExecCommand: AsyncParsableCommand {
         let token = try await options.withClient { try await $0.idToken(minValidity: minValidity) }
         setenv(env, token.token, 1)
         let arguments = command.map { strdup($0) } + [nil]
-        ChildSignals.resetBeforeExec()
         execvp(command[0], arguments)
         let failure = errno
         StandardError.print("sesamectl exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")

@@ -32,14 +32,22 @@ struct BrowserLauncher: Sendable {
         return false
     }
 
-    /// Runs one command (through ``ChildSignals``: the browser gets no blocked signal); true
-    /// once it exited 0, or still runs after `patience`.
-    static func run(_ command: [String], patience: Duration) async -> Bool {
-        guard let pid = ChildSignals.spawn(command) else { return false }
-        let exit = ChildSignals.exit(of: pid)
+    private static func run(_ command: [String], patience: Duration) async -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exited = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { finished in
+            exited.continuation.yield(finished.terminationStatus)
+            exited.continuation.finish()
+        }
+        do { try process.run() } catch { return false }
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {
-                for await clean in exit { return clean }
+                for await status in exited.stream { return status == 0 }
                 return false
             }
             group.addTask {
