@@ -39,17 +39,9 @@ after(async () => {
   await emulator.stop();
 });
 
-/** The example's environment: the daemon's socket, and plain output whatever runs the tests (Node's test
- * runner sets FORCE_COLOR for its children when it has a terminal, and console.log would then colour). */
-function exampleEnv() {
-  const env = { ...process.env, SESAME_SOCKET: daemon.socketPath, SUPABASE_URL: 'http://127.0.0.1:1',
-    SUPABASE_ANON_KEY: 'anon', NO_COLOR: '1' };
-  delete env.FORCE_COLOR;
-  return env;
-}
-
 function run(file, lines) {
-  const child = spawn(process.execPath, [file], { cwd: app, stdio: ['ignore', 'pipe', 'inherit'], env: exampleEnv() });
+  const child = spawn(process.execPath, [file], { cwd: app, stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, SESAME_SOCKET: daemon.socketPath, SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: 'anon' } });
   const reader = createInterface({ input: child.stdout });
   const got = [];
   const done = new Promise((resolve) => {
