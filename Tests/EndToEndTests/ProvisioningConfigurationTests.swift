@@ -90,7 +90,8 @@ struct ProvisioningConfigurationTests {
             let result = try await runCommand(
                 BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
             #expect(result.status == 78, "\(name): \(result)")
-            #expect(result.stderr.contains("provisioning.token_file) \(directory)/\(name) \(reason)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("provisioning.token_file) \(directory)/\(name) \(reason)"), "\(result.stderr)")
             #expect(!result.stderr.contains("SECRET"), "\(result.stderr)")
         }
     }

@@ -39,7 +39,10 @@ struct SesamectlChildSignalsTests: SesamectlTestHelpers {
             // The shell's wait hears its child end (SIGCHLD not blocked).
             let waited = try await runCommand(
                 "/usr/bin/timeout",
-                ["-k", "5", "30", ctl, "exec", "--socket", daemon.socketPath, "--", "sh", "-c", "sleep 0.2 & wait; echo waited"])
+                [
+                    "-k", "5", "30", ctl, "exec", "--socket", daemon.socketPath, "--", "sh", "-c",
+                    "sleep 0.2 & wait; echo waited",
+                ])
             #expect(waited.status == 0 && waited.stdout == "waited\n", "\(waited)")
         }
     }
@@ -51,7 +54,8 @@ struct SesamectlChildSignalsTests: SesamectlTestHelpers {
             let directory = try makeTemporaryDirectory("browser")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let browser = directory + "/browser"
-            try "#!/bin/sh\ncat /proc/$$/status > \(directory)/status.part && mv \(directory)/status.part \(directory)/status\n"
+            try
+                "#!/bin/sh\ncat /proc/$$/status > \(directory)/status.part && mv \(directory)/status.part \(directory)/status\n"
                 .write(toFile: browser, atomically: true, encoding: .utf8)
             chmod(browser, 0o755)
             let opened = try await ChildProcess(

@@ -64,7 +64,8 @@ public enum GuardedFile {
             if code == ELOOP {
                 throw .unsafe(
                     "The \(rules.role) \(path) is a symbolic link; sesamed never follows links there. "
-                        + (rules.replacementAdvice ?? "Put the file itself in its place, or remove the link to start afresh."))
+                        + (rules.replacementAdvice
+                            ?? "Put the file itself in its place, or remove the link to start afresh."))
             }
             if code == EACCES || code == EPERM {
                 throw .unsafe(
@@ -88,7 +89,8 @@ public enum GuardedFile {
         guard type == S_IFREG else {
             throw .unsafe(
                 "The \(rules.role) \(path) is \(kind(of: type)), not a regular file. "
-                    + (rules.replacementAdvice ?? "Remove it (sesamed creates its files itself), or put the real file there."))
+                    + (rules.replacementAdvice
+                        ?? "Remove it (sesamed creates its files itself), or put the real file there."))
         }
         guard info.st_uid == owner || info.st_uid == 0 else {
             throw .unsafe(
