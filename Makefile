@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-node test-browser test-sql fuzz bench soak \
+	test-first-hour test-make-run test-node test-browser test-sql fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help
 
 all: build
@@ -49,15 +49,17 @@ deps:
 build: deps
 	$(call swift_build,)
 
+# The build's output goes to a log, shown only when the build fails. `exec`: the shell make starts
+# is replaced by run.sh, so Ctrl-C reaches a script that stops its children and exits 0 (a shell
+# in between would die of the SIGINT and make would report "Interrupt").
+RUN_BUILD_LOG := .build/make-run-build.log
 run: deps
-	$(call swift_build,--product sesame-emulator)
-	$(call swift_build,--product sesamed)
-	$(call swift_build,--product sesamectl)
-	@scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
+	@scripts/build-quietly.sh "$(RUN_BUILD_LOG)" $(SWIFT_BUILD) -- sesame-emulator sesamed sesamectl
+	@exec scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour test-make-run
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
@@ -84,6 +86,10 @@ test-browser:
 # The Supabase SQL of docs/providers.md on a throwaway PostgreSQL 15 cluster, as anon and as users (tests/sql).
 test-sql:
 	tests/sql/run.sh
+
+# `make run` in a pseudo-terminal: a quiet build, the session, and a clean Ctrl-C.
+test-make-run:
+	python3 scripts/test-make-run.py
 
 # README.md's commands against `make run` on both backends, with a restart (scripts/first-hour.sh).
 test-first-hour:

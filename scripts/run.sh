@@ -79,7 +79,9 @@ cleanup() {
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
 }
-trap cleanup INT TERM EXIT
+trap cleanup EXIT
+# Ctrl-C is how make run ends: stop both and exit 0 (not by the signal, so make stays quiet).
+trap 'cleanup; exit 0' INT TERM
 
 "$BIN/sesame-emulator" --auth-port "$AUTH_PORT" --database-port "$DB_PORT" --project demo-project \
     --data-dir "$EMULATOR_DATA" "${EMULATOR_ARGS[@]}" > "$RUN/emulator.out" 2> "$RUN/emulator.log" &

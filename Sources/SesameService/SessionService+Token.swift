@@ -10,6 +10,8 @@ extension SessionService {
     }
 
     /// Returns an ID token valid for at least `minValidity` seconds, refreshing when needed.
+    /// `minValidity` is bounded by what a fresh token can give (``IDToken/boundedValidity(_:)``:
+    /// the token's lifetime less a minute), so a larger one cannot make every call a refresh.
     ///
     /// Concurrent callers share one backend refresh, forced or not. While the backend cannot
     /// be reached, a still-valid token is returned even when it is valid for less than
@@ -23,7 +25,7 @@ extension SessionService {
             return try await guestToken(uid: uid, minValidity: minValidity, forceRefresh: forceRefresh)
         }
         guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-        if !forceRefresh && session.idToken.isValid(for: minValidity, at: now()) {
+        if !forceRefresh && session.idToken.isValid(for: session.idToken.boundedValidity(minValidity), at: now()) {
             return IssuedToken(idToken: session.idToken, uid: session.uid)
         }
         do throws(RemoteAuthError) {
@@ -91,7 +93,7 @@ extension SessionService {
                 .noSuchMerge, message: "That uid is neither the current user nor the guest of a pending merge.")
         }
         let guest = pending.guest
-        if !forceRefresh && guest.idToken.isValid(for: minValidity, at: now()) {
+        if !forceRefresh && guest.idToken.isValid(for: guest.idToken.boundedValidity(minValidity), at: now()) {
             return IssuedToken(idToken: guest.idToken, uid: guest.uid)
         }
         let provider = self.provider

@@ -22,7 +22,7 @@ final class SessionAnswers: Sendable {
 
         /// Whether the token stays valid `minValidity` seconds after `now` (as the service decides).
         func isFresh(for minValidity: Double, at now: Date) -> Bool {
-            idToken.isValid(for: minValidity, at: now)
+            idToken.isValid(for: idToken.boundedValidity(minValidity), at: now)
         }
     }
 

@@ -14,7 +14,8 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             When both ports accept connections it prints exactly one line per port to standard output:
               sesame-emulator: auth listening on http://HOST:PORT
               sesame-emulator: database listening on http://HOST:PORT
-            Logs go to standard error. SIGINT, SIGTERM or SIGHUP stops it (saving, with --data-dir;
+            Logs go to standard error, and warnings at start: when --host is not a loopback address, and
+            that the Realtime Database is open until rules are uploaded. SIGINT, SIGTERM or SIGHUP stops it (saving, with --data-dir;
             exporting, with --export-on-exit).
             Point clients at it with FIREBASE_AUTH_EMULATOR_HOST=HOST:AUTH_PORT and
             FIREBASE_DATABASE_EMULATOR_HOST=HOST:DATABASE_PORT. See docs/emulator.md.
@@ -93,6 +94,10 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             logger.error("emulator.start.failed", metadata: ["error": "\(error)"])
             throw ExitCode(69)
         }
+        // Before the ready lines: a program that waits for them has the warnings already.
+        let warnings = StartupWarnings.lines(
+            host: host, databaseURL: "http://\(host):\(emulator.databasePort)", namespace: "\(project)-default-rtdb")
+        FileHandle.standardError.write(Data(warnings.map { $0 + "\n" }.joined().utf8))
         let ready = """
             sesame-emulator: auth listening on http://\(host):\(emulator.authPort)
             sesame-emulator: database listening on http://\(host):\(emulator.databasePort)

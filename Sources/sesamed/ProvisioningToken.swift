@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import SesameKeyring
 
 /// The provisioning token, read once at start from ``ProvisioningTokenSource``
 /// (docs/configuration.md, "Provisioning"). Its text is never logged: a problem names the
@@ -16,6 +13,10 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
     case empty(path: String)
     /// The file cannot be used: a warning for the journal, naming the path.
     case unusable(warning: String)
+    /// The file is not what a secret read by a daemon should be (a link, a FIFO, not a regular
+    /// file, another user's, writable by group or others): sesamed refuses to start (78) with
+    /// this message, which names the path and what to do.
+    case refused(message: String)
 
     /// A custom token is a JWT or a hash: far below this.
     static let maximumSize = 64 * 1024
@@ -34,24 +35,25 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The keyring's checks (``GuardedFile``): opened without following a link and without
+    /// blocking on a FIFO, then on the open descriptor a regular file, owned by sesamed's user or
+    /// root, not writable by group or others; read up to the cap and no further.
+    static let rules = GuardedFile.Rules(
+        role: "provisioning token file (provisioning.token_file)", maximumBytes: maximumSize, groupMayRead: true,
+        othersMayRead: true,
+        replacementAdvice: "Put the token in a regular file there, or point provisioning.token_file at one.")
+
     private static func read(path: String) -> ProvisioningToken {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .unusable(warning: problem(path, String(cString: strerror(errno)))) }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= maximumSize {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .unusable(warning: problem(path, String(cString: strerror(errno))))
+        let read: [UInt8]?
+        do {
+            read = try GuardedFile.contents(of: path, rules: rules)
+        } catch {
+            switch error {
+            case .unsafe(let message): return .refused(message: message)
+            case .unreadable(let reason): return .unusable(warning: problem(path, reason))
             }
-            bytes.append(contentsOf: buffer[..<count])
         }
-        guard bytes.count <= maximumSize else {
-            return .unusable(warning: problem(path, "larger than \(maximumSize / 1024) KiB, which no token is"))
-        }
+        guard let bytes = read else { return .unusable(warning: problem(path, "No such file or directory")) }
         guard let text = String(bytes: bytes, encoding: .utf8) else {
             return .unusable(warning: problem(path, "not UTF-8 text"))
         }
@@ -69,6 +71,7 @@ enum ProvisioningToken: Sendable, Hashable, CustomStringConvertible {
         case .token: "token (redacted)"
         case .empty(let path): "empty \(path)"
         case .unusable(let warning): warning
+        case .refused(let message): message
         }
     }
 }

@@ -5,7 +5,9 @@ extension SesameDaemon {
     /// `provisioning.token_file`, read once at start: the token, or nil with a warning naming
     /// the path when the file cannot be used (an empty file is not worth a warning). The token
     /// itself is never logged.
-    static func provisioningToken(_ configuration: DaemonConfiguration, logger: Logger) -> String? {
+    /// - Throws: exit 78 with a message naming the path and what to do, when the file is not
+    ///   what a secret should be (``ProvisioningToken/refused(message:)``).
+    static func provisioningToken(_ configuration: DaemonConfiguration, logger: Logger) throws -> String? {
         switch ProvisioningToken.read(configuration.provisioningToken) {
         case .notConfigured:
             return nil
@@ -17,6 +19,8 @@ extension SesameDaemon {
         case .unusable(let warning):
             logger.warning("\(warning)")
             return nil
+        case .refused(let message):
+            throw fail(message, status: 78)
         }
     }
 

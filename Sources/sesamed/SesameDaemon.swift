@@ -82,6 +82,8 @@ struct SesameDaemon: AsyncParsableCommand {
         } catch {
             throw Self.fail(error.message + (config == nil ? " (pass --config FILE)" : ""), status: 78)
         }
+        // Read before the keyring is opened: a token file refused (78) stops nothing half-started.
+        let provisioningToken = try Self.provisioningToken(configuration, logger: logger)
 
         let store: EncryptedFileSessionStore
         do {
@@ -110,7 +112,6 @@ struct SesameDaemon: AsyncParsableCommand {
             await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
-        let provisioningToken = Self.provisioningToken(configuration, logger: logger)
 
         let activation = SocketActivation(environment: environment)
         let endpoint: LocalAPIServerConfiguration.Endpoint =

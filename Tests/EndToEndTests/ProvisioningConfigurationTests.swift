@@ -60,4 +60,39 @@ struct ProvisioningConfigurationTests {
             #expect(!daemon.stderr.contains("SECRET"), "\(daemon.stderr)")
         }
     }
+
+    @Test(
+        "a FIFO, a link, another user's or a group-writable token file stops sesamed at start with 78, naming the path"
+    )
+    func unsafeTokenFile() async throws {
+        let directory = try makeTemporaryDirectory("pu")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "SECRET-CUSTOM-TOKEN\n".write(toFile: directory + "/real", atomically: true, encoding: .utf8)
+        mkfifo(directory + "/fifo", 0o600)
+        symlink(directory + "/real", directory + "/link")
+        try "SECRET-CUSTOM-TOKEN\n".write(toFile: directory + "/shared", atomically: true, encoding: .utf8)
+        chmod(directory + "/shared", 0o666)
+        var cases = [
+            ("fifo", "is a FIFO, not a regular file"), ("link", "is a symbolic link"),
+            ("shared", "is writable by group or others"),
+        ]
+        if geteuid() == 0 {  // another user's file: only root can give one away
+            try "SECRET-CUSTOM-TOKEN\n".write(toFile: directory + "/foreign", atomically: true, encoding: .utf8)
+            chown(directory + "/foreign", 65534, 65534)
+            cases.append(("foreign", "belongs to uid 65534, not to sesamed's user"))
+        }
+        for (name, reason) in cases {
+            let text =
+                Self.firebase
+                + "[socket]\npath = \"\(directory)/\(name).sock\"\n[provisioning]\ntoken_file = \"\(directory)/\(name)\"\n"
+            try text.write(toFile: directory + "/c.toml", atomically: true, encoding: .utf8)
+            // A FIFO nobody writes to must not hang start-up: runCommand fails after its timeout.
+            let result = try await runCommand(
+                BuiltBinaries.path("sesamed"), ["--config", directory + "/c.toml", "--state-dir", directory + "/state"])
+            #expect(result.status == 78, "\(name): \(result)")
+            #expect(
+                result.stderr.contains("provisioning.token_file) \(directory)/\(name) \(reason)"), "\(result.stderr)")
+            #expect(!result.stderr.contains("SECRET"), "\(result.stderr)")
+        }
+    }
 }

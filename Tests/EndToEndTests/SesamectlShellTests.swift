@@ -71,6 +71,8 @@ struct SesamectlShellTests: SesamectlTestHelpers {
             // Not listed: sesamectl hands nothing out, and git cannot authenticate.
             let refused = try await clone("refused")
             #expect(refused.status != 0, "\(refused)")
+            // git shows the helper's standard error: the person is told why.
+            #expect(refused.stderr.contains("127.0.0.1:\(port): it is not listed in [credential] hosts"), "\(refused)")
             #expect(!FileManager.default.fileExists(atPath: work + "/refused/README"))
 
             try "[credential]\nhosts = [\"127.0.0.1:\(port)\"]\n".write(

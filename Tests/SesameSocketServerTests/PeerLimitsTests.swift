@@ -102,6 +102,39 @@ struct PeerLimitsTests {
         #expect(await harness.provider.count("refresh") - before == 2)
     }
 
+    @Test(
+        "minValidity beyond a fresh token's lifetime: bounded to it less a minute, so 200 calls make no refresh loop"
+    )
+    func minValidityBeyondLifetime() async throws {
+        let harness = try await SocketHarness.start { $0.roleOfPeer = { _ in .reader } }
+        defer { Task { await harness.stop() } }
+        try await harness.awaitAnonymous()
+        let before = await harness.provider.count("refresh")
+        // A one-hour token asked to stay valid an hour (or a day): what a fresh token can give is
+        // 59 minutes, and the held token, a moment old, gives that.
+        var tokens = Set<String>()
+        try await withClient(harness.path) { client in
+            for id in 1...200 {
+                let answer = try await client.call(
+                    "getIdToken", id: id, params: ["minValidity": .integer(id % 2 == 0 ? 3600 : 86_400)])
+                tokens.insert(try #require(answer["result"]?["token"]?.stringValue))
+            }
+        }
+        #expect(await harness.provider.count("refresh") == before)
+        #expect(tokens.count == 1)
+        // A minute on, the held token no longer gives 59 minutes: one refresh, whose fresh token
+        // satisfies every call after it.
+        harness.clock.advance(seconds: 61)
+        try await withClient(harness.path) { client in
+            for id in 1...200 {
+                let answer = try await client.call("getIdToken", id: id, params: ["minValidity": 3600])
+                tokens.insert(try #require(answer["result"]?["token"]?.stringValue))
+            }
+        }
+        #expect(await harness.provider.count("refresh") == before + 1)
+        #expect(tokens.count == 2)
+    }
+
     @Test("a peer's groups are the ones its process has (SO_PEERGROUPS), not the user database's")
     func peerGroups() async throws {
         let seen = NIOLockedValueBox<PeerCredentials?>(nil)

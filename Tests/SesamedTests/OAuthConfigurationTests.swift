@@ -5,6 +5,10 @@ import Testing
 
 @testable import sesamed
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `[oauth."<providerId>"]` and `[provisioning]` in `sesamed.toml`, and where the device flow
 /// client points.
 @Suite("sesamed configuration: sign-in flows and provisioning")
@@ -117,7 +121,7 @@ struct OAuthConfigurationTests {
         #expect(ProvisioningToken.read(.notConfigured) == .notConfigured)
         for (source, reason) in [
             (ProvisioningTokenSource.file(directory + "/missing"), "No such file"),
-            (.file(directory + "/huge"), "KiB"), (.file(directory), "directory"),
+            (.file(directory + "/huge"), "KiB"),
             (.credentialWithoutDirectory("enroll"), "CREDENTIALS_DIRECTORY"),
         ] {
             guard case .unusable(let warning) = ProvisioningToken.read(source) else {
@@ -126,6 +130,29 @@ struct OAuthConfigurationTests {
             }
             #expect(warning.contains(reason), "\(warning)")
             if case .file(let path) = source { #expect(warning.contains(path)) }
+        }
+    }
+
+    @Test("a token file that is not a regular file of sesamed's user is refused, naming the path and what to do")
+    func refuseUnsafeTokenFile() throws {
+        let directory = try makeTemporaryDirectory("pr")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "SECRET.TOKEN.1\n".write(toFile: directory + "/token", atomically: true, encoding: .utf8)
+        try "SECRET.TOKEN.2\n".write(toFile: directory + "/shared", atomically: true, encoding: .utf8)
+        chmod(directory + "/shared", 0o662)
+        symlink(directory + "/token", directory + "/link")
+        mkfifo(directory + "/fifo", 0o600)
+        for (path, reason) in [
+            (directory, "a directory, not a regular file"), (directory + "/fifo", "a FIFO, not a regular file"),
+            (directory + "/link", "a symbolic link"), (directory + "/shared", "writable by group or others"),
+        ] {
+            guard case .refused(let message) = ProvisioningToken.read(.file(path)) else {
+                Issue.record("\(path) is not refused")
+                continue
+            }
+            #expect(message.contains(path) && message.contains(reason), "\(message)")
+            #expect(message.contains("provisioning.token_file"), "\(message)")
+            #expect(!message.contains("SECRET"))
         }
     }
 

@@ -29,7 +29,7 @@ public actor SingleFlight<Value: Sendable, Failure: Error> {
                 } catch {
                     result = .failure(error)
                 }
-                await self.finish(id)
+                self.finish(id)  // the task runs on this actor (it inherits the isolation of `run`)
                 return result
             }
             current = (id, task)

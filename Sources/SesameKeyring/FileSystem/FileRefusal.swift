@@ -4,7 +4,7 @@
 /// `unreadable` is a file that is there but cannot be what it claims (too large, a read
 /// error: exit 65, like any unreadable keyring). Each message names the path and says what to
 /// run or do.
-enum FileRefusal: Error, Sendable, Equatable {
+public enum FileRefusal: Error, Sendable, Equatable {
     case unsafe(String)
     case unreadable(String)
 }

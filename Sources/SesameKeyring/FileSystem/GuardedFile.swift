@@ -10,19 +10,34 @@ import Darwin
 /// dangling or not; a FIFO neither blocks nor is read), then checked on the open descriptor:
 /// a regular file, owned by the daemon's user or root, not writable by group or others, not
 /// readable beyond what ``Rules`` allow, and no larger than its cap (which also bounds what is
-/// read, whatever the file grows to meanwhile).
-enum GuardedFile {
+/// read, whatever the file grows to meanwhile). Public for sesamed's other files read at start
+/// (the provisioning token).
+public enum GuardedFile {
     /// What a file must be.
-    struct Rules: Sendable {
+    public struct Rules: Sendable {
         /// What the file is, for messages ("keyring", "keyring key").
-        var role: String
+        public var role: String
         /// The largest size accepted.
-        var maximumBytes: Int
+        public var maximumBytes: Int
         /// Whether the group may read it (the key file: no; a systemd credential: yes, since
         /// its group bits show the ACL mask that grants the service user access).
-        var groupMayRead: Bool
+        public var groupMayRead: Bool
         /// Whether others may read it.
-        var othersMayRead: Bool
+        public var othersMayRead: Bool
+        /// What to do about a link or a file that is not a regular one, in a message; nil: the
+        /// keyring's (sesamed's own files).
+        public var replacementAdvice: String?
+
+        public init(
+            role: String, maximumBytes: Int, groupMayRead: Bool, othersMayRead: Bool,
+            replacementAdvice: String? = nil
+        ) {
+            self.role = role
+            self.maximumBytes = maximumBytes
+            self.groupMayRead = groupMayRead
+            self.othersMayRead = othersMayRead
+            self.replacementAdvice = replacementAdvice
+        }
 
         /// The keyring: sealed, so readable is not a secret, but at most 1 MiB.
         static let keyring = Rules(role: "keyring", maximumBytes: 1 << 20, groupMayRead: true, othersMayRead: true)
@@ -36,7 +51,9 @@ enum GuardedFile {
     /// The bytes of the file at `path`, or nil when nothing is there.
     /// - Parameter owner: the uid that may own the file besides root (the daemon's).
     /// - Throws: ``FileRefusal``.
-    static func contents(of path: String, rules: Rules, owner: uid_t = geteuid()) throws(FileRefusal) -> [UInt8]? {
+    public static func contents(
+        of path: String, rules: Rules, owner: uid_t = geteuid()
+    ) throws(FileRefusal) -> [UInt8]? {
         var fd: Int32 = -1
         while true {
             fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
@@ -47,7 +64,8 @@ enum GuardedFile {
             if code == ELOOP {
                 throw .unsafe(
                     "The \(rules.role) \(path) is a symbolic link; sesamed never follows links there. "
-                        + "Put the file itself in its place, or remove the link to start afresh.")
+                        + (rules.replacementAdvice
+                            ?? "Put the file itself in its place, or remove the link to start afresh."))
             }
             if code == EACCES || code == EPERM {
                 throw .unsafe(
@@ -71,7 +89,8 @@ enum GuardedFile {
         guard type == S_IFREG else {
             throw .unsafe(
                 "The \(rules.role) \(path) is \(kind(of: type)), not a regular file. "
-                    + "Remove it (sesamed creates its files itself), or put the real file there.")
+                    + (rules.replacementAdvice
+                        ?? "Remove it (sesamed creates its files itself), or put the real file there."))
         }
         guard info.st_uid == owner || info.st_uid == 0 else {
             throw .unsafe(
@@ -114,7 +133,9 @@ enum GuardedFile {
     }
 
     private static func tooLarge(_ size: Int, _ rules: Rules) -> String {
-        "is \(size) bytes or more, larger than any \(rules.role) (at most \(rules.maximumBytes) bytes)"
+        let cap =
+            rules.maximumBytes % 1024 == 0 ? "\(rules.maximumBytes / 1024) KiB" : "\(rules.maximumBytes) bytes"
+        return "is \(size) bytes or more, larger than any \(rules.role) (at most \(cap))"
     }
 
     static func octal(_ mode: mode_t) -> String {

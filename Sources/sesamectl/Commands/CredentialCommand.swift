@@ -7,10 +7,11 @@ struct CredentialCommand: AsyncParsableCommand {
         commandName: "credential",
         abstract: "A git credential helper: answers `get` with the ID token as the password, for listed hosts only.",
         discussion: """
-            Set it up per remote: git config --global credential.https://git.example.com.helper '!sesamectl credential' \
-            and list the host in [credential] hosts = ["git.example.com"] of ~/.config/sesame/sesamectl.toml or \
+            Set it up per remote: git config --global credential.https://git.example.com.helper '!/usr/bin/sesamectl credential' \
+            (the full path: git runs the helper with sh, which sees no alias; under make run, .build/debug/sesamectl \
+            from the repository's root as an absolute path) and list the host in [credential] hosts = ["git.example.com"] of ~/.config/sesame/sesamectl.toml or \
             /etc/sesame/sesamectl.toml. Nothing is handed out for a host that is not listed (the list is empty by \
-            default), nor over plain HTTP except to a loopback address. The user name is `sesame-id-token`; the \
+            default), nor over plain HTTP except to a loopback address; git's terminal is told why. The user name is `sesame-id-token`; the \
             server reads the password as an ID token. `store` and `erase` are accepted and do nothing: the daemon \
             keeps the session.
             """)
@@ -41,8 +42,12 @@ struct CredentialCommand: AsyncParsableCommand {
             StandardError.print("sesamectl credential: \(error.message)")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
-        // An unlisted host gets no answer, so git goes on to its other helpers or asks.
-        guard request.isAllowed(by: settings.credentialHosts) else { return }
+        // A refused host gets no answer, so git goes on to its other helpers or asks; the
+        // person at git's terminal is told why (git shows a helper's standard error).
+        if let refusal = request.refusal(by: settings.credentialHosts) {
+            StandardError.print("credential: \(refusal)")
+            return
+        }
         let token = try await options.withClient { try await $0.idToken() }
         FileHandle.standardOutput.write(Data(CredentialRequest.answer(token: token.token).utf8))
     }

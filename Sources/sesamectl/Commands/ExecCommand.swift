@@ -46,6 +46,7 @@ struct ExecCommand: AsyncParsableCommand {
         let token = try await options.withClient { try await $0.idToken(minValidity: minValidity) }
         setenv(env, token.token, 1)
         let arguments = command.map { strdup($0) } + [nil]
+        ChildSignals.restoreBeforeExec()
         execvp(command[0], arguments)
         let failure = errno
         StandardError.print("sesamectl exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")

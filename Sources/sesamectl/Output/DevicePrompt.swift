@@ -13,13 +13,17 @@ enum DevicePrompt {
     ///   - qr: draw a QR code of the URL (`--no-qr` turns it off).
     ///   - colours: standard output is a terminal, so ANSI colours may paint the QR code.
     static func lines(for flow: SesameSignInFlow, qr: Bool, colours: Bool) -> [String] {
+        // What the provider sent is shown with its control characters made visible; the colours
+        // and the QR code are this program's own.
+        let provider = TerminalText.sanitized(flow.providerId)
         guard let url = url(of: flow) else {
-            return ["sesamed started a \(flow.providerId) sign-in without a page to open (flow \(flow.flowId))"]
+            return ["sesamed started a \(provider) sign-in without a page to open (flow \(flow.flowId))"]
         }
         var lines = [
-            "To sign in with \(flow.providerId), open this page on a phone or a computer:", "", "    \(url)", "",
+            "To sign in with \(provider), open this page on a phone or a computer:", "",
+            "    \(TerminalText.sanitized(url))", "",
         ]
-        if let code = flow.userCode {
+        if let code = flow.userCode.map(TerminalText.sanitized) {
             let verb = flow.verificationUriComplete == nil ? "enter the code" : "check that it shows the code"
             lines += ["and \(verb):", "", "    \(code)", ""]
         }

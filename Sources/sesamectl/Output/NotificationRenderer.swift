@@ -5,8 +5,13 @@ import SesameClient
 enum NotificationRenderer {
     /// The line for `notification`, or nil when `json` is set and it is a local event (raw
     /// mode prints only the daemon's lines).
+    /// A person's line has its control characters made visible (`TerminalText`).
     static func line(for notification: SesameNotification, json: Bool) -> String? {
         if json { return notification.jsonLine }
+        return humanLine(for: notification).map(TerminalText.sanitized)
+    }
+
+    private static func humanLine(for notification: SesameNotification) -> String? {
         let sequence = notification.sequence.map { "#\($0) " } ?? ""
         switch notification.event {
         case .authStateChanged(let state, let previousUid, let reason):
@@ -41,6 +46,6 @@ enum NotificationRenderer {
     /// from. Nil for other events.
     static func stateLine(for notification: SesameNotification) -> String? {
         guard case .connected = notification.event, let state = notification.state else { return nil }
-        return "state: " + StatusRenderer.oneLine(state)
+        return TerminalText.sanitized("state: " + StatusRenderer.oneLine(state))
     }
 }

@@ -23,6 +23,12 @@ struct BrowserLauncher: Sendable {
         return commands
     }
 
+    /// What the terminal says once `open` returned true (and only then: with no browser, the
+    /// person is given the URL instead).
+    static func openedMessage(providerId: String) -> String {
+        "opened the \(providerId) sign-in page in your browser"
+    }
+
     /// Tries each command; true once one started and did not fail within `patience` (a
     /// browser that keeps running has opened the page; xdg-open exits 0 once it handed it on).
     func open(_ url: String, patience: Duration = .seconds(5)) async -> Bool {
@@ -32,30 +38,16 @@ struct BrowserLauncher: Sendable {
         return false
     }
 
+    /// Starts `command` (no signal blocked, default actions: `ChildSignals`) and watches it
+    /// for `patience`: true when it is still running then, or exited 0 before.
     private static func run(_ command: [String], patience: Duration) async -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let exited = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { finished in
-            exited.continuation.yield(finished.terminationStatus)
-            exited.continuation.finish()
+        guard let pid = ChildSignals.spawn(command) else { return false }
+        let deadline = ContinuousClock.now + patience
+        while ContinuousClock.now < deadline {
+            if let succeeded = ChildSignals.exitedSuccessfully(pid) { return succeeded }
+            // Cancelled: the sign-in ended meanwhile, so no other command is tried.
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { return true }
         }
-        do { try process.run() } catch { return false }
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await status in exited.stream { return status == 0 }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: patience)
-                return true
-            }
-            defer { group.cancelAll() }
-            return await group.next() ?? false
-        }
+        return true
     }
 }

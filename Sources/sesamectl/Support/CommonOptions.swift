@@ -68,13 +68,13 @@ struct CommonOptions: ParsableArguments {
         }
     }
 
-    /// Prints `json` in JSON mode, else `text`.
+    /// Prints `json` in JSON mode, else `text` with its control characters made visible.
     func output(json jsonText: @autoclosure () -> String, text: @autoclosure () -> String) {
-        print(json ? jsonText() : text())
+        print(json ? jsonText() : TerminalText.sanitized(text()))
     }
 
-    /// Prints `json` as one line of compact JSON in JSON mode, else `text`.
+    /// Prints `json` as one line of compact JSON in JSON mode, else `text` (made visible so).
     func output(json jsonValue: @autoclosure () -> JSONValue, text: @autoclosure () -> String) {
-        print(json ? jsonValue().jsonString : text())
+        print(json ? jsonValue().jsonString : TerminalText.sanitized(text()))
     }
 }

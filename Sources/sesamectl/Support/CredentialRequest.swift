@@ -32,15 +32,28 @@ struct CredentialRequest: Equatable, Sendable {
     /// Whether the token may be handed to this remote: HTTPS (or plain HTTP to a loopback
     /// address) and a host listed in `allowedHosts`, compared case-insensitively, with the
     /// port when the entry names one. Nothing is allowed when the list is empty.
-    func isAllowed(by allowedHosts: [String]) -> Bool {
-        guard let host = host?.lowercased(), !host.isEmpty else { return false }
-        switch protocolName?.lowercased() {
+    func isAllowed(by allowedHosts: [String]) -> Bool { refusal(by: allowedHosts) == nil }
+
+    /// Why the token is not handed to this remote, in words for git's terminal (git shows a
+    /// helper's standard error); nil when it is allowed.
+    func refusal(by allowedHosts: [String]) -> String? {
+        guard let host = host?.lowercased(), !host.isEmpty else {
+            return "git named no host: the session's ID token is not handed out"
+        }
+        let scheme = protocolName?.lowercased() ?? ""
+        switch scheme {
         case "https": break
         case "http" where Self.isLoopback(host): break
-        default: return false
+        default:
+            return "the session's ID token is not handed to \(scheme)://\(host): only HTTPS, or plain HTTP"
+                + " to a loopback address"
         }
         // `host` carries git's `:port` when the URL has one, so an entry matches only the port it names.
-        return allowedHosts.contains { $0.lowercased() == host }
+        guard allowedHosts.contains(where: { $0.lowercased() == host }) else {
+            return "the session's ID token is not handed to \(host): it is not listed in [credential] hosts"
+                + " (~/.config/sesame/sesamectl.toml or /etc/sesame/sesamectl.toml)"
+        }
+        return nil
     }
 
     /// The answer to `get`: the ID token as the password.

@@ -10,15 +10,27 @@ enum CustomTokenReader {
     static func read(_ path: String) throws -> String {
         let data: Data
         if path == "-" {
-            data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+            data = bounded(FileHandle.standardInput)
         } else {
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 throw ValidationError("cannot read the custom token file \(path): check the name and its permissions")
             }
             defer { try? handle.close() }
-            data = (try? handle.readToEnd()) ?? Data()
+            data = bounded(handle)
         }
         return try token(from: data, source: path == "-" ? "standard input" : path)
+    }
+
+    /// What `handle` holds up to one byte past the cap, so the size check sees a larger file
+    /// without reading it whole (/dev/zero, a runaway pipe). A pipe or a FIFO is read as it
+    /// comes: `--custom-token-file <(command)` is one.
+    static func bounded(_ handle: FileHandle) -> Data {
+        var data = Data()
+        while data.count <= maximumBytes {
+            guard let chunk = try? handle.read(upToCount: maximumBytes + 1 - data.count), !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return data
     }
 
     /// The token in `data`, trimmed.

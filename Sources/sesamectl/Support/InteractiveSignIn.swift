@@ -85,12 +85,15 @@ struct InteractiveSignIn: Sendable {
                 throw SesameClientError.protocolError("a browser SignInFlow without authorizationUrl")
             }
             if json { print(flow.json.jsonString) }
-            StandardError.print("opening the \(providerId) sign-in page in your browser")
             // The browser may come back before the command that opened it exits: listen meanwhile.
-            let opening = Task { [environment] in
-                guard await !BrowserLauncher(environment: environment).open(url) else { return }
+            // "opened …" only once a browser started; else the URL to open by hand.
+            let opening = Task { [environment, providerId] in
+                if await BrowserLauncher(environment: environment).open(url) {
+                    StandardError.print(BrowserLauncher.openedMessage(providerId: providerId), erasingLine: true)
+                    return
+                }
                 let erase = isatty(STDOUT_FILENO) == 1 ? "\r\u{1B}[2K" : ""
-                print(erase + "Open this URL in a browser: \(url)")
+                print(erase + "Open this URL in a browser: \(TerminalText.sanitized(url))")
                 fflush(nil)
             }
             defer { opening.cancel() }

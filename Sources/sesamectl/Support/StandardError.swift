@@ -1,8 +1,11 @@
 import Foundation
 
-/// Lines for standard error, each prefixed with the program's name.
+/// Lines for standard error, each prefixed with the program's name, with any control character
+/// in them made visible (`TerminalText`: a message may quote the backend).
 enum StandardError {
-    static func print(_ message: String) {
-        FileHandle.standardError.write(Data("sesamectl: \(message)\n".utf8))
+    /// `erasingLine`: the line starts by erasing what a waiting indicator drew on a terminal.
+    static func print(_ message: String, erasingLine: Bool = false) {
+        let erase = erasingLine && isatty(STDERR_FILENO) == 1 ? "\r\u{1B}[2K" : ""
+        FileHandle.standardError.write(Data("\(erase)sesamectl: \(TerminalText.sanitized(message))\n".utf8))
     }
 }

@@ -77,4 +77,15 @@ struct SesamectlSignInFlowTests {
             #expect(refused.stderr.contains("token"))
         }
     }
+
+    @Test("--custom-token-file reads at most its cap: an endless file (/dev/zero) is refused, not read to its end")
+    func customTokenFileBounded() async throws {
+        try await withEmulatorAndDaemon { _, daemon in
+            let guest = try await daemon.uid()
+            let endless = try await daemon.ctl(["sign-in", "--custom-token-file", "/dev/zero"])
+            #expect(endless.status != 0)
+            #expect(endless.stderr.contains("/dev/zero is larger than a custom token can be (64 KiB)"), "\(endless)")
+            #expect(try await daemon.uid() == guest)
+        }
+    }
 }

@@ -9,6 +9,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { Emulator, Daemon } from './support/harness.mjs';
 
 const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
@@ -39,14 +40,18 @@ after(async () => {
   await emulator.stop();
 });
 
-function run(file, lines) {
+// A child's console.log colours what it inspects when the runner has a terminal (node --test
+// passes FORCE_COLOR on to children then): a line is compared without its colour codes, so the
+// verdict is the same in a terminal and in CI.
+function run(file, lines, env = {}) {
   const child = spawn(process.execPath, [file], { cwd: app, stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, SESAME_SOCKET: daemon.socketPath, SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: 'anon' } });
+    env: { ...process.env, SESAME_SOCKET: daemon.socketPath, SUPABASE_URL: 'http://127.0.0.1:1', SUPABASE_ANON_KEY: 'anon',
+      ...env } });
   const reader = createInterface({ input: child.stdout });
   const got = [];
   const done = new Promise((resolve) => {
     reader.on('line', (line) => {
-      got.push(line);
+      got.push(stripVTControlCharacters(line));
       if (got.length === lines) resolve(got);
     });
     child.once('exit', () => resolve(got));
@@ -70,13 +75,21 @@ test('the README quick start prints a token and the current state', async () => 
   }
 });
 
-test('examples/supabase.mjs: the accessToken option gets the ID token, also when called concurrently', async () => {
+async function checkSupabaseExample(env) {
   copyFileSync(join(PACKAGE, 'examples', 'supabase.mjs'), join(app, 'supabase.mjs'));
-  const { child, done } = run(join(app, 'supabase.mjs'), 10);
+  const { child, done } = run(join(app, 'supabase.mjs'), 10, env);
   const [code] = await once(child, 'exit');
   const output = (await done).join('\n');
   assert.equal(code, 0, output);
   assert.match(output, /calls: 50/);
   assert.match(output, /distinct: 1/);
   assert.match(output, /jwt: true/);
+}
+
+test('examples/supabase.mjs: the accessToken option gets the ID token, also when called concurrently', async () => {
+  await checkSupabaseExample({});
+});
+
+test('examples/supabase.mjs: the same verdict when its output is coloured, as under a terminal', async () => {
+  await checkSupabaseExample({ FORCE_COLOR: '1' });
 });
