@@ -119,6 +119,7 @@ extension SessionService {
             }
         }
         logger.info("A password reset was completed")
+        await checkSessionAfterPasswordReset(of: account)
         return account
     }
 }
