@@ -48,7 +48,7 @@ struct ExecCommand: AsyncParsableCommand {
         let arguments = command.map { strdup($0) } + [nil]
         execvp(command[0], arguments)
         let failure = errno
-        StandardError.print("sesamectl exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")
+        StandardError.print("exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")
         throw ExitCode(failure == ENOENT ? 127 : 126)
     }
 
