@@ -81,7 +81,7 @@ struct UpgradeSesamectlTests {
     }
 
     @Test(
-        "sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp into an account"
+        "sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp refused from an account, then linked to the guest after sign-out"
     )
     func sesamectlLinkAndIdp() async throws {
         try await withDaemon { emulator, daemon, client, watch in
@@ -106,16 +106,20 @@ struct UpgradeSesamectlTests {
             #expect(list.status == 0, "\(list.stderr)")
             #expect(list.stdout.contains("\(guest) -> \(account)"), "\(list.stdout)")
 
-            // Signed in to an account, an IdP sign-in replaces it (no merge).
-            let idp = try await daemon.ctl([
-                "sign-in-idp", "google.com", "--id-token", claims(sub: "g-sam", email: nil, verified: false), "--json",
-            ])
+            // Signed in to an account, an IdP sign-in is refused (issue 31): sign out first.
+            let idToken = claims(sub: "g-sam", email: nil, verified: false)
+            let refused = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", idToken])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("run `sesamectl sign-out` first"), "\(refused.stderr)")
+            #expect(try await client.state().user?.uid == account)
+            #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            let idp = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", idToken, "--json"])
             #expect(idp.status == 0, "\(idp.stderr)")
             let json = try JSONValue.parse(idp.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(json["merge"] == .null)
             #expect(json["state"]?["user"]?["providers"] == ["google.com"])
-            // A new identity, but another account was signed in: it is replaced (signed-in).
-            try await watch.waitFor("signed-in")
+            // A new identity, from the guest the sign-out made: linked to it.
+            try await watch.waitFor("linked")
             // The earlier merge is still pending, its guest still there.
             #expect(try await client.state().pendingMerges.count == 1)
             #expect(try await emulator.accountExists(guest))
