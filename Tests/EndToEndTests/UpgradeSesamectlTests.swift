@@ -98,9 +98,6 @@ struct UpgradeSesamectlTests {
             #expect(done.status == 0, "\(done.stderr)")
             #expect(done.stdout.contains("signed in as sam@example.com (uid \(account))"), "\(done.stdout)")
             #expect(done.stdout.contains("the guest's data (uid \(guest)) will be merged"), "\(done.stdout)")
-            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
-            #expect(reused.status == 1)
-            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
 
             let list = try await daemon.ctl(["merges"])
             #expect(list.status == 0, "\(list.stderr)")
@@ -113,6 +110,10 @@ struct UpgradeSesamectlTests {
             #expect(refused.stderr.contains("run `sesamectl sign-out` first"), "\(refused.stderr)")
             #expect(try await client.state().user?.uid == account)
             #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            // Signed out (a guest now), a spent link says so.
+            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(reused.status == 1)
+            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
             let idp = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", idToken, "--json"])
             #expect(idp.status == 0, "\(idp.stderr)")
             let json = try JSONValue.parse(idp.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -158,6 +159,10 @@ struct UpgradeSesamectlTests {
 
             // Back to a guest: sign-out keeps the account; a guest needs --reset; delete-account deletes a guest.
             #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            // Signed out (a guest now), a spent link says so.
+            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(reused.status == 1)
+            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
             #expect(try await emulator.accountExists(guest))
             let second = try #require(try await daemon.uid())
             let refused = try await daemon.ctl(["sign-out"])
