@@ -107,6 +107,14 @@ for _ in $(seq 1 100); do
 done
 echo
 "$BIN/sesamectl" status || true
+if [ "$PROVIDER" = supabase ]; then
+    CUSTOM_TOKEN="key=\$(sed -n 's/^sesame-emulator: supabase secret key //p' $RUN/emulator.out)
+  curl -s http://127.0.0.1:$SUPABASE_PORT/auth/v1/admin/generate_link -H \"apikey: \$key\" -H \"Authorization: Bearer \$key\" \\
+    -H 'Content-Type: application/json' -d '{\"type\":\"magiclink\",\"email\":\"kiosk@example.com\"}' \\
+    | python3 -c 'import json, sys; print(json.load(sys.stdin)[\"hashed_token\"])' | $BIN/sesamectl sign-in --custom-token-file -"
+else
+    CUSTOM_TOKEN="echo '{\"uid\":\"kiosk-42\"}' | $BIN/sesamectl sign-in --custom-token-file -"
+fi
 cat <<TXT
 
 sesamed is running against $PROVIDER with its socket at $RUN/sesamed.sock (keyring in $STATE,
@@ -120,6 +128,13 @@ In another terminal, try:
   $BIN/sesamectl watch
   $BIN/sesamectl sign-up you@example.com        # link a password: the uid stays the same
   $BIN/sesamectl sign-out --reset               # back to a fresh guest
+
+Signing in with a provider (sign out of an account first: sesamed never switches accounts by itself):
+  $BIN/sesamectl sign-in google --device
+prints a page on 127.0.0.1, the emulator's stand-in for every provider, which a phone cannot
+reach: open it in a browser on this machine (over ssh: ssh -L PORT:127.0.0.1:PORT), type the code
+and any email (no password), and approve. A custom token, as a fleet server would mint one:
+  $CUSTOM_TOKEN
 
 Emails (sign-in links, codes, resets) are not sent: read them at
   http://127.0.0.1:$AUTH_PORT/emulator/v1/projects/demo-project/oobCodes   (firebase)

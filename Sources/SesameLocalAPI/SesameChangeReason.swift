@@ -16,6 +16,8 @@ public struct SesameChangeReason: RawRepresentable, Sendable, Hashable, CustomSt
     public static let reset = Self(rawValue: "reset")
     public static let accountDeleted = Self(rawValue: "account-deleted")
     public static let sessionRevoked = Self(rawValue: "session-revoked")
+    /// The backend ended the session because the account's password or email address changed.
+    public static let credentialsChanged = Self(rawValue: "credentials-changed")
 
     // Reasons the client derives.
     /// The state as of subscribing: the first value of every stream, and the first after a

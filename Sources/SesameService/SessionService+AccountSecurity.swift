@@ -123,6 +123,7 @@ extension SessionService {
             }
         }
         logger.info("A password reset was completed")
+        await checkSessionAfterPasswordReset(of: account)
         return account
     }
 }

@@ -19,10 +19,11 @@ extension SessionService {
 
     /// Signs in with a token minted by the project's server, by `signIn`'s rules: from a guest a
     /// merge into the token's account (or an update when it is the guest's own), from an account
-    /// a replacement (`signed-in`), signed out `signed-in` or `signed-up`. A refused token is
+    /// `already-signed-in` (sign out first), signed out `signed-in` or `signed-up`. A refused token is
     /// `invalid-custom-token` and the guest stays as it was.
     public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
+            try await refuseSignInWhileAccountSignedIn()
             let provider = self.provider
             let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
                 () async throws(AuthError) in

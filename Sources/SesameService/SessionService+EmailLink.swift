@@ -28,6 +28,7 @@ extension SessionService {
     public func completeSignInLink(_ proof: EmailSignInProof, email: String?) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             try checkSignInProof(proof)
+            try await refuseSignInWhileAccountSignedIn()
             guard let address = email ?? machine.persisted.emailLinkAddress else {
                 throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
             }

@@ -16,7 +16,8 @@ extension SessionService {
     /// Signs in with a federated identity by `signInWithIdp`'s rules (PROTOCOL.md, "Semantics"):
     /// from a guest the identity is linked when it is new (uid kept, `linked`), else the account
     /// that has it is signed in and the guest merged into it (`merged`); from an account it is
-    /// replaced (`signed-in`); signed out it signs in or up. Runs inside ``exclusively(_:)``.
+    /// refused (`already-signed-in`: sign out first); signed out it signs in or up. Runs inside
+    /// ``exclusively(_:)``.
     ///
     /// With `purpose` `reauthenticate` the current account must sign in again: nothing is
     /// linked, and another uid is `invalid-credential` with nothing changed.
@@ -28,6 +29,7 @@ extension SessionService {
         purpose: SignInFlow.Purpose = .signIn,
         _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
     ) async throws(AuthError) -> SignInOutcome {
+        if purpose != .reauthenticate { try await refuseSignInWhileAccountSignedIn() }
         let finish: SecondFactorSignIn.Finish =
             purpose == .reauthenticate
             ? .reauthenticate(uid: machine.session?.uid ?? "")

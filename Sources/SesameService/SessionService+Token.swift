@@ -37,21 +37,25 @@ extension SessionService {
             {
                 return IssuedToken(idToken: current.idToken, uid: current.uid)
             }
-            throw error.authError
+            throw endOfSessionError(error, uid: session.uid)
         }
     }
 
     /// Refreshes the current session's tokens; concurrent callers share one backend call
     /// (``SingleFlight``): one that arrives while a refresh runs gets that refresh's outcome.
-    func refreshCurrentSession() async throws(RemoteAuthError) -> Session {
+    /// - Parameter knownCause: why the backend may refuse it, when the daemon knows (it has
+    ///   just changed the account's password): a refusal then ends the session with that cause.
+    func refreshCurrentSession(knownCause: AuthChangeReason? = nil) async throws(RemoteAuthError) -> Session {
         let session = machine.session
         return try await refresh.run { () async throws(RemoteAuthError) -> Session in
             guard let session else { throw .rejected(AuthError(.noCurrentUser)) }
-            return try await self.performRefresh(of: session)
+            return try await self.performRefresh(of: session, knownCause: knownCause)
         }
     }
 
-    private func performRefresh(of session: Session) async throws(RemoteAuthError) -> Session {
+    private func performRefresh(
+        of session: Session, knownCause: AuthChangeReason?
+    ) async throws(RemoteAuthError) -> Session {
         let provider = self.provider
         do throws(RemoteAuthError) {
             let grant = try await call { () async throws(RemoteAuthError) in
@@ -77,7 +81,7 @@ extension SessionService {
                 logger.warning(
                     "The backend refused the refresh token; the session is over",
                     metadata: ["session.uid": "\(session.uid)", "reason": "\(reason.rawValue)"])
-                await apply(.sessionRevoked)
+                await endRefusedSession(reason, knownCause: knownCause)
             }
             throw error
         }
@@ -145,9 +149,10 @@ extension SessionService {
 
     /// Turns a backend failure into the caller's error; a gone account ends the session.
     func settle(_ error: RemoteAuthError, session: Session?) async -> AuthError {
-        if case .accountGone = error, let session, machine.session?.uid == session.uid {
-            await apply(.sessionRevoked)
+        if case .accountGone(let reason) = error, let session, machine.session?.uid == session.uid {
+            await endRefusedSession(reason)
         }
-        return caught(error)
+        guard let session else { return caught(error) }
+        return endOfSessionError(caught(error), uid: session.uid)
     }
 }

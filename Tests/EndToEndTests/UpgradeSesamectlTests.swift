@@ -81,7 +81,7 @@ struct UpgradeSesamectlTests {
     }
 
     @Test(
-        "sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp into an account"
+        "sesamectl: send-link, complete-link --email into an account (merge message), merges, sign-in-idp refused from an account, then linked to the guest after sign-out"
     )
     func sesamectlLinkAndIdp() async throws {
         try await withDaemon { emulator, daemon, client, watch in
@@ -98,24 +98,29 @@ struct UpgradeSesamectlTests {
             #expect(done.status == 0, "\(done.stderr)")
             #expect(done.stdout.contains("signed in as sam@example.com (uid \(account))"), "\(done.stdout)")
             #expect(done.stdout.contains("the guest's data (uid \(guest)) will be merged"), "\(done.stdout)")
-            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
-            #expect(reused.status == 1)
-            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
 
             let list = try await daemon.ctl(["merges"])
             #expect(list.status == 0, "\(list.stderr)")
             #expect(list.stdout.contains("\(guest) -> \(account)"), "\(list.stdout)")
 
-            // Signed in to an account, an IdP sign-in replaces it (no merge).
-            let idp = try await daemon.ctl([
-                "sign-in-idp", "google.com", "--id-token", claims(sub: "g-sam", email: nil, verified: false), "--json",
-            ])
+            // Signed in to an account, an IdP sign-in is refused (issue 31): sign out first.
+            let idToken = claims(sub: "g-sam", email: nil, verified: false)
+            let refused = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", idToken])
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("run `sesamectl sign-out` first"), "\(refused.stderr)")
+            #expect(try await client.state().user?.uid == account)
+            #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            // Signed out (a guest now), a spent link says so.
+            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(reused.status == 1)
+            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
+            let idp = try await daemon.ctl(["sign-in-idp", "google.com", "--id-token", idToken, "--json"])
             #expect(idp.status == 0, "\(idp.stderr)")
             let json = try JSONValue.parse(idp.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(json["merge"] == .null)
             #expect(json["state"]?["user"]?["providers"] == ["google.com"])
-            // A new identity, but another account was signed in: it is replaced (signed-in).
-            try await watch.waitFor("signed-in")
+            // A new identity, from the guest the sign-out made: linked to it.
+            try await watch.waitFor("linked")
             // The earlier merge is still pending, its guest still there.
             #expect(try await client.state().pendingMerges.count == 1)
             #expect(try await emulator.accountExists(guest))
@@ -154,6 +159,10 @@ struct UpgradeSesamectlTests {
 
             // Back to a guest: sign-out keeps the account; a guest needs --reset; delete-account deletes a guest.
             #expect(try await daemon.ctl(["sign-out"]).status == 0)
+            // Signed out (a guest now), a spent link says so.
+            let reused = try await daemon.ctl(["complete-link", link, "--email", "sam@example.com"])
+            #expect(reused.status == 1)
+            #expect(reused.stderr.contains("not valid or was already used"), "\(reused.stderr)")
             #expect(try await emulator.accountExists(guest))
             let second = try #require(try await daemon.uid())
             let refused = try await daemon.ctl(["sign-out"])

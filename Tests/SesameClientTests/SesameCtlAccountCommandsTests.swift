@@ -83,7 +83,9 @@ struct SesameCtlAccountCommandsTests {
             challengeId: "c", factors: [Self.phone], expiresAt: SesameCtlOutputTests.now)
         let text = StatusRenderer.render(state, now: SesameCtlOutputTests.now)
         #expect(text.contains("second factors:  totp (Phone)"))
-        #expect(text.contains("pending email:   new@example.com (waits for the link mailed to it"))
+        #expect(
+            text.contains(
+                "pending email:   new@example.com (not yet confirmed: open the link mailed to new@example.com)"))
         #expect(text.contains("second factor:   a sign-in waits for a code from an authenticator app until"))
         let none = SesameUser(uid: "bo", isAnonymous: false, email: "bo@example.com", providers: ["password"])
         #expect(

@@ -124,7 +124,7 @@ struct FirebaseErrorClassificationTests {
         Row(.sendEmailVerification, .error(400, "INVALID_ID_TOKEN"), .idTokenRejected),
         // Refresh: only definitive answers end the session (docs/firebase.md, "What is retried, and what is not").
         Row(.refresh, .error(400, "INVALID_REFRESH_TOKEN"), .accountGone(.sessionRevoked)),
-        Row(.refresh, .error(400, "TOKEN_EXPIRED"), .accountGone(.sessionRevoked)),
+        Row(.refresh, .error(400, "TOKEN_EXPIRED"), .accountGone(.credentialsChanged)),
         Row(.refresh, .error(400, "USER_DISABLED"), .accountGone(.userDisabled)),
         Row(.refresh, .error(400, "USER_NOT_FOUND"), .accountGone(.userNotFound)),
         Row(.refresh, .error(400, "PROJECT_NUMBER_MISMATCH"), rejected(.invalidCredential)),

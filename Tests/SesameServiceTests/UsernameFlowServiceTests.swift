@@ -19,6 +19,8 @@ struct UsernameFlowServiceTests {
             let outcome = try await h.service.signIn(identifier: "nasa_FAN", password: "secret1")
             #expect(outcome.state.user?.uid == uid)
             #expect(outcome.state.user?.username == "NASA_Fan")
+            // Signed out again: a sign-in over an account is refused before anything else.
+            _ = try await h.service.signOut(reset: false)
             await expectError(.invalidLoginCredentials) {
                 _ = try await h.service.signIn(identifier: "nasa_fan", password: "wrong12")
             }
@@ -126,6 +128,7 @@ struct UsernameFlowServiceTests {
             try await h.signUp(&events)
             await expectError(.operationNotAllowed) { _ = try await h.service.setUsername("name") }
             await expectError(.operationNotAllowed) { _ = try await h.service.checkUsername("name") }
+            _ = try await h.service.signOut(reset: false)
             await expectError(.operationNotAllowed) {
                 _ = try await h.service.signIn(identifier: "name", password: "secret1")
             }

@@ -46,6 +46,7 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
         case operationInProgress = "operation-in-progress"
         case noSuchMerge = "no-such-merge"
         case sessionRevoked = "session-revoked"
+        case credentialsChanged = "credentials-changed"
     }
 
     /// Which kind of problem a reason is; the wire code follows from it.
@@ -113,7 +114,7 @@ extension AuthError.Reason {
         switch self {
         case .networkRequestFailed, .backendUnavailable, .tooManyRequests: .backend
         case .noCurrentUser, .requiresAccount, .alreadySignedIn, .requiresResetConfirmation,
-            .operationInProgress, .noSuchMerge, .sessionRevoked:
+            .operationInProgress, .noSuchMerge, .sessionRevoked, .credentialsChanged:
             .state
         default: .authentication
         }
@@ -168,6 +169,8 @@ extension AuthError.Reason {
         case .operationInProgress: "Another operation is in progress: try again when it has finished."
         case .noSuchMerge: "There is no such pending merge."
         case .sessionRevoked: "The session was revoked by the backend; a new guest session is being created."
+        case .credentialsChanged:
+            "The account's password or email address changed, which ended this session: sign in again with the new one."
         }
     }
 }

@@ -11,7 +11,8 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     /// An ID token sent with the call was refused as invalid or expired: refresh once and retry.
     case idTokenRejected
     /// The account behind the credential is gone: deleted, disabled or its refresh token
-    /// revoked. The session ends.
+    /// revoked (`credentialsChanged` when the backend says why: a new password or email
+    /// address). The session ends.
     case accountGone(AuthError.Reason)
     /// The backend could not be reached (connect failure, timeout, connection dropped).
     case transport(String)
@@ -47,6 +48,7 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
     public var authError: AuthError {
         switch self {
         case .rejected(let error): error
+        case .accountGone(.credentialsChanged): AuthError(.credentialsChanged)
         case .idTokenRejected, .accountGone: AuthError(.sessionRevoked)
         case .transport: AuthError(.networkRequestFailed)
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)

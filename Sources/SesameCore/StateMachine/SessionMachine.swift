@@ -46,6 +46,9 @@ public struct SessionMachine: Sendable, Hashable {
         case updated(Session)
         /// The backend refused the refresh token: the session is over.
         case sessionRevoked
+        /// The backend refused the refresh token because the account's password or email
+        /// address changed: the session is over, and the person signs in with the new one.
+        case credentialsChanged
         /// The person signed out of an account.
         case signedOut
         /// The person reset an anonymous user (its account is to be deleted).
@@ -153,10 +156,11 @@ public struct SessionMachine: Sendable, Hashable {
             }
             return actions
 
-        case .sessionRevoked:
+        case .sessionRevoked, .credentialsChanged:
             guard let old = persisted.session else { return [] }
             persisted.session = nil
-            return endOfSession(reason: .sessionRevoked, previousUid: old.uid)
+            let reason: AuthChangeReason = event == .credentialsChanged ? .credentialsChanged : .sessionRevoked
+            return endOfSession(reason: reason, previousUid: old.uid)
 
         case .signedOut:
             guard let old = persisted.session else { return [] }

@@ -28,4 +28,5 @@ public enum AuthChangeReason: String, Sendable, Hashable, Codable, CaseIterable 
     case reset
     case accountDeleted = "account-deleted"
     case sessionRevoked = "session-revoked"
+    case credentialsChanged = "credentials-changed"
 }

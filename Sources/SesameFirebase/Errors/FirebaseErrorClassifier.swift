@@ -41,7 +41,9 @@ enum FirebaseErrorClassifier: BackendErrorClassifier {
         }
         if context.endpoint == .token {
             switch code {
-            case .invalidRefreshToken, .tokenExpired: return .accountGone(.sessionRevoked)
+            case .invalidRefreshToken: return .accountGone(.sessionRevoked)
+            // "The user's credential is no longer valid": the password or the email changed.
+            case .tokenExpired: return .accountGone(.credentialsChanged)
             case .userDisabled: return .accountGone(.userDisabled)
             case .userNotFound: return .accountGone(.userNotFound)
             default: break

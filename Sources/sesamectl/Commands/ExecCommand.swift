@@ -49,7 +49,7 @@ struct ExecCommand: AsyncParsableCommand {
         ChildSignals.restoreBeforeExec()
         execvp(command[0], arguments)
         let failure = errno
-        StandardError.print("sesamectl exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")
+        StandardError.print("exec: cannot run \(command[0]): \(String(cString: strerror(failure)))")
         throw ExitCode(failure == ENOENT ? 127 : 126)
     }
 

@@ -5,17 +5,19 @@ import SesameClient
 struct ReauthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reauth",
-        abstract: "Prove a recent sign-in (with the password, or a mailed code) before a sensitive change.",
+        abstract:
+            "Prove a recent sign-in (with the password, the account's provider, or a mailed code) before a sensitive change.",
         discussion: """
             Changing the password or the email, removing a second factor and deleting the account may \
             answer that they need a recent sign-in; `reauth` proves one without changing the account. \
-            It asks for the password at the terminal (or reads it with --password-stdin), and for an \
-            account with a second factor the code from the authenticator app. Where the \
+            An account with a password is asked for it at the terminal (or it is read with \
+            --password-stdin); an account without one signs in again with its provider (google, …), \
+            by the same device or browser flow as `sign-in PROVIDER` (--device, --browser). An account \
+            with a second factor is asked for the code from the authenticator app too. Where the \
             backend mails one-time codes (Supabase), `reauth --send-code` mails one to the account's \
             address and asks for it (or reads it with --code-stdin; without a terminal it only sends \
             it, for a later `reauth --code-stdin`); `reauth --code` types a code mailed before. \
-            Firebase mails no codes: use the password, or `sesamectl sign-in PROVIDER` for an account \
-            that signs in with a provider.
+            Firebase mails no codes.
             """)
 
     @Flag(name: .customLong("send-code"), help: "Mail a one-time code to the account's address, then ask for it.")
@@ -23,6 +25,12 @@ struct ReauthCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Prove it with a code mailed before (asked at the terminal, or --code-stdin).")
     var code = false
+
+    @Flag(name: .long, help: "With a provider: sign in again with a code on any device (device flow).")
+    var device = false
+
+    @Flag(name: .long, help: "With a provider: sign in again in this machine's browser.")
+    var browser = false
 
     @OptionGroup var codeInput: CodeOptions
     @OptionGroup var password: PasswordOptions
@@ -46,6 +54,10 @@ struct ReauthCommand: AsyncParsableCommand {
         if password.passwordStdin && (sendCode || code) {
             throw ValidationError("--password-stdin proves it with the password; --send-code and --code use a code")
         }
+        if device && browser { throw ValidationError("choose one of --device and --browser") }
+        if (device || browser) && (sendCode || code || password.passwordStdin) {
+            throw ValidationError("--device and --browser sign in again with the provider, not with a password or code")
+        }
     }
 
     func run() async throws {
@@ -53,6 +65,13 @@ struct ReauthCommand: AsyncParsableCommand {
             _ = try await client.hello()
             switch mode {
             case .password:
+                switch Self.proof(for: try await client.state().user, providerWanted: device || browser) {
+                case .password: break
+                case .provider(let providerId): return try await withProvider(client, providerId)
+                case .impossible(let why):
+                    StandardError.print(why)
+                    throw ExitCode(ExitStatus.failure.rawValue)
+                }
                 let secret = try PasswordReader.read(
                     prompt: "Password of the signed-in account: ", fromStandardInput: password.passwordStdin)
                 return try await withSecondFactor(client) { try await client.reauthenticate(password: secret) }
@@ -84,6 +103,50 @@ struct ReauthCommand: AsyncParsableCommand {
             _ = try await SecondFactorPrompt(fromStandardInput: codeInput.codeStdin).complete(challenge, client: client)
             return SesameReauthentication(validUntil: nil)
         }
+    }
+
+    /// How an account proves a recent sign-in without a code.
+    enum Proof: Equatable {
+        case password
+        case provider(String)
+        /// Neither: what to tell the person.
+        case impossible(String)
+    }
+
+    /// The password when the account has one (unless --device or --browser asks for the
+    /// provider), else its first provider sesamed can run a flow for. A guest (or nobody) is
+    /// left to sesamed, which answers `requires-account`.
+    static func proof(for user: SesameUser?, providerWanted: Bool) -> Proof {
+        guard let user, !user.isAnonymous else { return .password }
+        let hasPassword = user.providers.contains("password")
+        if hasPassword && !providerWanted { return .password }
+        let federated = user.providers.filter { !["password", "phone", "custom", "anonymous"].contains($0) }
+        if let providerId = federated.first { return .provider(providerId) }
+        if hasPassword {
+            return .impossible(
+                "this account signs in with a password only: run `sesamectl reauth` without --device or --browser")
+        }
+        return .impossible(
+            "this account has neither a password nor a provider to sign in again with (it signed in with a "
+                + "custom token): nothing here can prove a recent sign-in; sign out and sign in again the way "
+                + "it was made, then run the change right away")
+    }
+
+    /// The provider's device or browser flow with purpose `reauthenticate`: the same account
+    /// signs in again (another account changes nothing).
+    private func withProvider(_ client: SesameClient, _ providerId: String) async throws -> SesameReauthentication {
+        let kind: SignInFlowKind =
+            device
+            ? .device : (browser ? .browser : SignInMode.defaultFlow(environment: ProcessInfo.processInfo.environment))
+        StandardError.print("this account signs in with \(providerId): sign in again with it")
+        let run = InteractiveSignIn(
+            providerId: providerId, kind: kind, json: options.json, qr: true,
+            environment: ProcessInfo.processInfo.environment, retry: "sesamectl reauth --\(kind.rawValue)",
+            purpose: "reauthenticate")
+        _ = try await SecondFactorPrompt(fromStandardInput: codeInput.codeStdin).signIn(client) {
+            try await run.run(client)
+        }
+        return SesameReauthentication(validUntil: nil)
     }
 
     private func readCode() throws -> String {

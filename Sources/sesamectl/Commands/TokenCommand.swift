@@ -33,7 +33,12 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let token = try await options.withClient { try await $0.idToken(forceRefresh: force, minValidity: minValidity) }
+        let token = try await options.withClient { client in
+            // While an address change is pending, the held token may belong to a session the
+            // backend ended at the confirmation (Firebase): a refresh tells.
+            let pending = try await client.state().user?.pendingEmail != nil
+            return try await client.idToken(forceRefresh: force || pending, minValidity: minValidity)
+        }
         options.output(json: token.json, text: header ? "Authorization: Bearer \(token.token)" : token.token)
         if let minValidity, let warning = TokenValidityWarning.text(for: token, minValidity: minValidity, now: Date()) {
             StandardError.print(warning)

@@ -15,8 +15,8 @@ extension ErrorReport {
         case (.completeCode, "missing-email"):
             return "give the address the code was sent to: `sesamectl complete-link --code CODE --email EMAIL`"
         case (.reauth, "operation-not-allowed"):
-            return "this backend (Firebase) mails no reauthentication codes: run `sesamectl reauth` and type the "
-                + "password, or `sesamectl sign-in PROVIDER` for an account that signs in with a provider"
+            return "this backend (Firebase) mails no reauthentication codes: run `sesamectl reauth` (the password, "
+                + "or the account's provider for an account without one)"
         case (.reauth, "invalid-verification-code"), (.reauth, "invalid-action-code"),
             (.reauth, "expired-action-code"):
             return "that code is not right or has expired: run `sesamectl reauth --send-code` for a new one"

@@ -118,7 +118,8 @@ struct ErrorReport: Sendable, Equatable {
         case "requires-account":
             return "a guest cannot do this: create an account first with `sesamectl sign-up EMAIL`"
         case "already-signed-in":
-            return "an account is signed in: run `sesamectl sign-out` first"
+            return "an account is signed in (sesamed never switches accounts behind its back): "
+                + "run `sesamectl sign-out` first, then sign in"
         case "requires-reset-confirmation":
             return "signing out a guest deletes its data: run `sesamectl sign-out --reset` if that is what you want"
         case "no-such-merge":
@@ -127,6 +128,14 @@ struct ErrorReport: Sendable, Equatable {
             return "the backend no longer knows the signed-in account (deleted, disabled or signed out elsewhere); "
                 + "sesamed has started a new guest session: run the command again, or sign in to an account "
                 + "with `sesamectl sign-in EMAIL|USERNAME`"
+        case "credentials-changed":
+            if let address = error.email {
+                return "the account's email address changed to \(address), which ended its session here; sesamed "
+                    + "has started a guest session: sign in with `sesamectl sign-in \(address)`"
+            }
+            return "the account's password or email address changed (here or elsewhere), which ended its session "
+                + "here; sesamed has started a guest session: sign in again with the new one "
+                + "(`sesamectl sign-in EMAIL|USERNAME`)"
         case "permission-denied":
             let role = error.requiredRole ?? "a higher"
             return

@@ -21,7 +21,7 @@ enum StatusRenderer {
                     ))
             }
             if let pending = user.pendingEmail {
-                rows.append(("pending email", pending + " (waits for the link mailed to it: `sesamectl change-email`)"))
+                rows.append(("pending email", pending + " (not yet confirmed: open the link mailed to \(pending))"))
             }
             if !user.isAnonymous { rows.append(("second factors", SecondFactorText.factorsWords(user.factors))) }
             if let username = user.username {
@@ -53,6 +53,8 @@ enum StatusRenderer {
         guard let user = state.user else { return statusWords(state.status) }
         if user.isAnonymous { return "anonymous guest (uid \(user.uid))" }
         let who = user.email ?? user.username ?? user.displayName ?? user.providers.joined(separator: ", ")
+        // An account with nothing to name it by (a custom token's) is its uid.
+        if who.isEmpty { return "signed in as uid \(user.uid)" }
         return "signed in as \(who) (uid \(user.uid))"
     }
 

@@ -18,6 +18,8 @@ struct InteractiveSignIn: Sendable {
     var environment: [String: String]
     /// The command to run again after a flow's error (`sesamectl sign-in google --device`).
     var retry: String
+    /// `reauthenticate` to sign the same account in again (`sesamectl reauth`); nil to sign in.
+    var purpose: String? = nil
 
     func run(_ client: SesameClient) async throws -> Outcome {
         let signals = SignalCancellation()
@@ -60,7 +62,8 @@ struct InteractiveSignIn: Sendable {
 
     /// The device flow: prompt, then wait.
     func device(_ client: SesameClient, started: @Sendable (String) -> Void) async throws -> Outcome {
-        let flow = try await client.startSignIn(providerId: providerId, flow: SignInFlowKind.device.rawValue)
+        let flow = try await client.startSignIn(
+            providerId: providerId, flow: SignInFlowKind.device.rawValue, purpose: purpose)
         started(flow.flowId)
         if json {
             print(flow.json.jsonString)
@@ -79,7 +82,8 @@ struct InteractiveSignIn: Sendable {
         let listener = try await LoopbackListener.start()
         do {
             let flow = try await client.startSignIn(
-                providerId: providerId, flow: SignInFlowKind.browser.rawValue, redirectUri: listener.redirectUri)
+                providerId: providerId, flow: SignInFlowKind.browser.rawValue, redirectUri: listener.redirectUri,
+                purpose: purpose)
             started(flow.flowId)
             guard let url = flow.authorizationUrl else {
                 throw SesameClientError.protocolError("a browser SignInFlow without authorizationUrl")

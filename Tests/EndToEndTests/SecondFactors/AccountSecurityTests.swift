@@ -50,7 +50,10 @@ struct AccountSecurityTests {
                 // address, and the daemon, which remembered the change, finishes it then.
                 try await emulator.ageSignIns(bySeconds: 2)
                 try await emulator.confirmEmailChange(from: old, to: new)
-                try await daemon.rpcError("session-revoked", "reload")
+                // The session ends for what it is: the address changed (issue 31).
+                let ended = try await daemon.rpcError("credentials-changed", "reload")
+                #expect(ended?.message.contains(new) == true, "\(String(describing: ended))")
+                #expect(ended?.data["email"]?.stringValue == new)
                 try await daemon.waitForStatus("anonymous")
                 let outcome = try await daemon.rpc("signIn", ["identifier": .string(new), "password": "secret12"])
                 #expect(outcome["state"]?["user"]?["uid"]?.stringValue == uid)

@@ -167,6 +167,10 @@ NoSuchMerge.defaultReason = 'no-such-merge';
 class SessionRevoked extends errors.StateError {}
 SessionRevoked.defaultReason = 'session-revoked';
 
+/** `credentials-changed` (4000). */
+class CredentialsChanged extends errors.StateError {}
+CredentialsChanged.defaultReason = 'credentials-changed';
+
 /** `too-many-connections` (4000). */
 class TooManyConnections extends errors.StateError {}
 TooManyConnections.defaultReason = 'too-many-connections';
@@ -216,7 +220,8 @@ const REASON_CLASSES = new Map([
   ['operation-in-progress', OperationInProgress],
   ['no-such-merge', NoSuchMerge],
   ['session-revoked', SessionRevoked],
+  ['credentials-changed', CredentialsChanged],
   ['too-many-connections', TooManyConnections],
 ]);
 
-module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, SecondFactorRequired, InvalidVerificationCode, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, TooManyConnections, REASON_CLASSES };
+module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, SecondFactorRequired, InvalidVerificationCode, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, CredentialsChanged, TooManyConnections, REASON_CLASSES };

@@ -11,7 +11,7 @@ export type Role = 'none' | 'observer' | 'reader' | 'manager';
 /** Reasons of `authStateChanged`. */
 export type AuthChangeReason =
   | 'anonymous-created' | 'signed-up' | 'signed-in' | 'linked' | 'merged' | 'signed-out' | 'reset'
-  | 'account-deleted' | 'session-revoked';
+  | 'account-deleted' | 'session-revoked' | 'credentials-changed';
 
 /** Why a stream gave a state: an `authStateChanged` reason, or what else changed. */
 export type ChangeReason =

@@ -207,6 +207,11 @@ export declare class SessionRevoked extends StateError {
   readonly reason: 'session-revoked';
 }
 
+/** `credentials-changed` (4000). */
+export declare class CredentialsChanged extends StateError {
+  readonly reason: 'credentials-changed';
+}
+
 /** `too-many-connections` (4000). */
 export declare class TooManyConnections extends StateError {
   readonly reason: 'too-many-connections';

@@ -174,6 +174,10 @@ class SessionRevoked(StateError):
     reason = "session-revoked"  # 4000
 
 
+class CredentialsChanged(StateError):
+    reason = "credentials-changed"  # 4000
+
+
 class TooManyConnections(StateError):
     reason = "too-many-connections"  # 4000
 
@@ -222,6 +226,7 @@ REASON_CLASSES: Dict[str, Type[DaemonError]] = {
     "operation-in-progress": OperationInProgress,
     "no-such-merge": NoSuchMerge,
     "session-revoked": SessionRevoked,
+    "credentials-changed": CredentialsChanged,
     "too-many-connections": TooManyConnections,
 }
 
@@ -230,6 +235,7 @@ __all__ = [
     "AccountExistsWithDifferentCredential",
     "AlreadySignedIn",
     "CredentialAlreadyInUse",
+    "CredentialsChanged",
     "EmailAlreadyInUse",
     "ExpiredActionCode",
     "ExpiredSignInFlow",

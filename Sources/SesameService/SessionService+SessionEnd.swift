@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import SesameCore
+
+/// Why a session ends when the backend refuses it, and the rule every sign-in keeps: an
+/// account signed in on this machine is signed out first, never replaced behind its back.
+extension SessionService {
+    /// Refuses a sign-in (password, email link or code, federated, device, browser, custom
+    /// token) while an account, not a guest, is signed in: `already-signed-in`, as
+    /// `createAccount`. A guest is merged; nobody signed in signs in.
+    ///
+    /// While an address change of the account is pending, the held session is checked first:
+    /// Firebase ends it once the change is confirmed, and the person then signs in with the new
+    /// address, which must not be refused for a session that is already over.
+    func refuseSignInWhileAccountSignedIn() async throws(AuthError) {
+        guard let session = machine.session, !session.user.isAnonymous else { return }
+        if machine.persisted.pendingEmails[session.uid] != nil {
+            _ = try? await refreshCurrentSession()
+        }
+        guard let current = machine.session, !current.user.isAnonymous else { return }
+        throw AuthError(.alreadySignedIn)
+    }
+
+    /// Ends the current session the backend refused: `credentials-changed` when the backend or
+    /// the daemon knows the password or the email address changed, else `session-revoked`.
+    func endRefusedSession(_ reason: AuthError.Reason, knownCause: AuthChangeReason? = nil) async {
+        if reason == .credentialsChanged || knownCause == .credentialsChanged {
+            await apply(.credentialsChanged)
+        } else {
+            await apply(.sessionRevoked)
+        }
+    }
+
+    /// The error of a call that ended the session of `uid`: a changed address the daemon
+    /// remembered is named, with what to do; any other error unchanged.
+    func endOfSessionError(_ error: RemoteAuthError, uid: String) -> AuthError {
+        endOfSessionError(error.authError, uid: uid)
+    }
+
+    func endOfSessionError(_ error: AuthError, uid: String) -> AuthError {
+        guard error.reason == .credentialsChanged, let address = machine.persisted.pendingEmails[uid] else {
+            return error
+        }
+        return AuthError(
+            .credentialsChanged,
+            message: "The account's email address changed to \(address), which ended this session: sign in with it.",
+            email: address)
+    }
+
+    /// After the daemon completed a password reset of the account signed in here: the backend
+    /// may end its other sessions (Firebase and GoTrue do), so the held one is checked now and,
+    /// when refused, ends as `credentials-changed`, not later with a wrong cause. A session the
+    /// backend keeps stays.
+    func checkSessionAfterPasswordReset(of email: String) async {
+        guard let session = machine.session, !session.user.isAnonymous,
+            session.user.email?.lowercased() == email.lowercased()
+        else { return }
+        do throws(RemoteAuthError) {
+            _ = try await refreshCurrentSession(knownCause: .credentialsChanged)
+            logger.info("The session outlived the password reset", metadata: ["session.uid": "\(session.uid)"])
+        } catch {
+            if machine.session?.uid != session.uid {
+                logger.info(
+                    "The password reset ended the session; sign in with the new password",
+                    metadata: ["session.uid": "\(session.uid)"])
+            }
+        }
+    }
+}
