@@ -7,7 +7,9 @@ import SesameCore
 extension SessionService {
     /// Refuses a sign-in (password, email link or code, federated, device, browser, custom
     /// token) while an account, not a guest, is signed in: `already-signed-in`, as
-    /// `createAccount`. A guest is merged; nobody signed in signs in.
+    /// `createAccount`. A guest is merged; nobody signed in signs in. Called after the checks
+    /// of the request itself (a malformed proof, a missing address, an unknown username) and
+    /// before anything reaches the backend's sign-in.
     ///
     /// While an address change of the account is pending, the held session is checked first:
     /// Firebase ends it once the change is confirmed, and the person then signs in with the new

@@ -45,8 +45,8 @@ extension SessionService {
     /// a merge of the guest into the account.
     public func signIn(identifier: String, password: String) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
-            try await refuseSignInWhileAccountSignedIn()
             let email = try await emailForIdentifier(identifier, forSignIn: true)
+            try await refuseSignInWhileAccountSignedIn()
             let provider = self.provider
             let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
                 () async throws(AuthError) in

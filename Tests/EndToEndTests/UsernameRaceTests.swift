@@ -138,6 +138,7 @@ struct UsernameRaceTests: UsernameTestHelpers {
             try await eventually("the state shows the new name") {
                 try await client.state().user?.username == "Second_Name"
             }
+            _ = try await client.signOut()  // a sign-in over an account is refused
             let signIn = try await client.signIn(identifier: "second_name", password: "secret12")
             #expect(signIn.state.user?.uid == uid)
         }

@@ -76,6 +76,7 @@ struct UsernameTests: UsernameTestHelpers {
                 try await emulator.oobLink(email: "reset.me@example.com", requestType: "PASSWORD_RESET") != nil
             }
             await expectReason("username-not-found") { try await client.sendPasswordReset(identifier: "nobody_here") }
+            _ = try await client.signOut()  // over an account, a sign-in is refused before the password is tried
             await expectReason("invalid-login-credentials") {
                 _ = try await client.signIn(identifier: "nobody_here", password: "secret12")
             }

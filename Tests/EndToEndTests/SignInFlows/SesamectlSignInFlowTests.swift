@@ -72,6 +72,7 @@ struct SesamectlSignInFlowTests {
             #expect(result.status == 0, "\(result.stderr)")
             #expect(!result.stdout.contains(token) && !result.stderr.contains(token))
             #expect(try await daemon.uid() == "ctl-fleet-1")
+            #expect(try await daemon.ctl(["sign-out"]).status == 0)
             let refused = try await daemon.ctl(["sign-in", "--custom-token-file", "-"], stdin: "forged\n")
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("token"))
