@@ -23,7 +23,6 @@ extension SessionService {
     /// `invalid-custom-token` and the guest stays as it was.
     public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
-            try await refuseSignInWhileAccountSignedIn()
             let provider = self.provider
             let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
                 () async throws(AuthError) in

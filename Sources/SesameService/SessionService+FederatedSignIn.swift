@@ -29,7 +29,6 @@ extension SessionService {
         purpose: SignInFlow.Purpose = .signIn,
         _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
     ) async throws(AuthError) -> SignInOutcome {
-        if purpose != .reauthenticate { try await refuseSignInWhileAccountSignedIn() }
         let finish: SecondFactorSignIn.Finish =
             purpose == .reauthenticate
             ? .reauthenticate(uid: machine.session?.uid ?? "")

@@ -2,27 +2,9 @@ import Foundation
 import Logging
 import SesameCore
 
-/// Why a session ends when the backend refuses it, and the rule every sign-in keeps: an
-/// account signed in on this machine is signed out first, never replaced behind its back.
+/// Why a session ends when the backend refuses it: a changed password or address is told
+/// apart from a deleted, disabled or revoked account.
 extension SessionService {
-    /// Refuses a sign-in (password, email link or code, federated, device, browser, custom
-    /// token) while an account, not a guest, is signed in: `already-signed-in`, as
-    /// `createAccount`. A guest is merged; nobody signed in signs in. Called after the checks
-    /// of the request itself (a malformed proof, a missing address, an unknown username) and
-    /// before anything reaches the backend's sign-in.
-    ///
-    /// While an address change of the account is pending, the held session is checked first:
-    /// Firebase ends it once the change is confirmed, and the person then signs in with the new
-    /// address, which must not be refused for a session that is already over.
-    func refuseSignInWhileAccountSignedIn() async throws(AuthError) {
-        guard let session = machine.session, !session.user.isAnonymous else { return }
-        if machine.persisted.pendingEmails[session.uid] != nil {
-            _ = try? await refreshCurrentSession()
-        }
-        guard let current = machine.session, !current.user.isAnonymous else { return }
-        throw AuthError(.alreadySignedIn)
-    }
-
     /// Ends the current session the backend refused: `credentials-changed` when the backend or
     /// the daemon knows the password or the email address changed, else `session-revoked`.
     func endRefusedSession(_ reason: AuthError.Reason, knownCause: AuthChangeReason? = nil) async {

@@ -15,7 +15,6 @@ extension SessionService {
         if request.purpose == .reauthenticate, machine.session?.user.isAnonymous != false {
             throw AuthError(.requiresAccount, message: "Reauthentication needs a signed-in account, not a guest.")
         }
-        if request.purpose != .reauthenticate { try await refuseSignInWhileAccountSignedIn() }
         switch request.kind {
         case .device: return try await startDeviceFlow(request)
         case .browser: return try await startBrowserFlow(request)

@@ -46,7 +46,6 @@ extension SessionService {
     public func signIn(identifier: String, password: String) async throws(AuthError) -> SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             let email = try await emailForIdentifier(identifier, forSignIn: true)
-            try await refuseSignInWhileAccountSignedIn()
             let provider = self.provider
             let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
                 () async throws(AuthError) in

@@ -31,17 +31,15 @@ struct CustomTokenServiceTests {
         }
     }
 
-    @Test("a custom token from an account: already-signed-in, the account kept; signed out it signs up")
+    @Test("a custom token from an account replaces it (signed-in); signed out it signs up")
     func fromAccountAndSignedOut() async throws {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { events in
             _ = try await harness.service.signInWithCustomToken("custom:fleet-2")
             #expect(try await next(&events) { $0.reason != nil }.reason == .signedUp)
-            #expect(
-                await failure { () async throws(AuthError) in
-                    _ = try await harness.service.signInWithCustomToken("custom:fleet-3")
-                } == .alreadySignedIn)
-            #expect(await harness.service.state.user?.uid == "fleet-2")
+            let outcome = try await harness.service.signInWithCustomToken("custom:fleet-3")
+            #expect(outcome.merge == nil && outcome.state.user?.uid == "fleet-3")
+            #expect(try await next(&events) { $0.reason != nil }.reason == .signedIn)
         }
     }
 
@@ -92,16 +90,13 @@ struct CustomTokenServiceTests {
             await harness.devices.approve(providerId: "google.com", identity: "nora")
             try await harness.advance(5)
             seen += try await collect(&events) { $0.flow?.status == .completed }.map { String(reflecting: $0) }
-            // Each sign-in from signed out: none replaces an account.
-            _ = try await harness.service.signOut(reset: false)
             let browser = try await harness.service.startSignIn(harness.browser())
             seen.append(String(reflecting: browser))
             let outcome = try await harness.service.completeSignIn(
                 flowId: browser.flowId, callbackUrl: try await harness.callback(identity: "nora"))
             seen.append(String(reflecting: outcome))
-            _ = try await harness.service.signOut(reset: false)
             _ = try await harness.service.signInWithCustomToken("custom:fleet-7")
-            seen += try await collect(&events) { $0.reason == .signedUp }.map { String(reflecting: $0) }
+            seen += try await collect(&events) { $0.reason == .signedIn }.map { String(reflecting: $0) }
             seen.append(String(reflecting: await harness.service.state))
             seen.append(String(reflecting: await harness.store.stored))
         }

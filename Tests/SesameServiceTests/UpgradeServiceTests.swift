@@ -8,6 +8,24 @@ import Testing
 /// end-to-end tests, which keep the ones that need the real backend, sesamectl or a process).
 @Suite("SessionService: upgrade paths")
 struct UpgradeServiceTests {
+    @Test("signIn from an account replaces it (signed-in, no merge); the old account stays, its session is ended")
+    func signInReplacesAccount() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            let second = await harness.provider.addAccount(email: "two@example.com", password: "secret12")
+            let first = try #require(
+                try await harness.service.createAccount(email: "one@example.com", password: "secret12").user?.uid)
+            let outcome = try await harness.service.signIn(identifier: "two@example.com", password: "secret12")
+            #expect(outcome.merge == nil)
+            #expect(outcome.state.user?.uid == second && outcome.state.pendingMerges.isEmpty)
+            #expect(try await next(&events) { $0.reason != nil && $0.reason != .linked }.reason == .signedIn)
+            #expect(await harness.provider.accounts[first] != nil)
+            // Ended in the background, from the durable cleanup list.
+            try await eventually { await harness.provider.revokedSessions == [first] }
+        }
+    }
+
     @Test(
         "createAccount or signInAnonymously with an account signed in: already-signed-in; deleteAccount of a guest deletes it"
     )

@@ -55,11 +55,15 @@ struct CompleteLinkCommand: AsyncParsableCommand {
         let result =
             if let code, let email {
                 try await options.withClient(context: .completeCode) { client in
-                    try await prompt.signIn(client) { try await client.completeSignInLink(email: email, code: code) }
+                    try await SignInOverAccount.refuse(client)
+                    return try await prompt.signIn(client) {
+                        try await client.completeSignInLink(email: email, code: code)
+                    }
                 }
             } else {
                 try await options.withClient(context: .completeLink) { client in
-                    try await prompt.signIn(client) {
+                    try await SignInOverAccount.refuse(client)
+                    return try await prompt.signIn(client) {
                         try await client.completeSignInLink(link: link ?? "", email: email)
                     }
                 }

@@ -68,7 +68,8 @@ struct SignInCommand: AsyncParsableCommand {
         case .customToken(let path):
             let token = try CustomTokenReader.read(path)
             let result = try await options.withClient { client in
-                try await secondFactor.signIn(client) { try await client.signInWithCustomToken(token) }
+                try await SignInOverAccount.refuse(client)
+                return try await secondFactor.signIn(client) { try await client.signInWithCustomToken(token) }
             }
             options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
         case .flow(let providerId, let kind):
@@ -78,7 +79,8 @@ struct SignInCommand: AsyncParsableCommand {
                 providerId: providerId, kind: kind, json: options.json, qr: !noQR,
                 environment: ProcessInfo.processInfo.environment, retry: retry)
             let result = try await options.withClient(context: .signInFlow(retry: retry)) { client in
-                try await secondFactor.signIn(client) { try await run.run(client) }
+                try await SignInOverAccount.refuse(client)
+                return try await secondFactor.signIn(client) { try await run.run(client) }
             }
             options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
         }
@@ -86,8 +88,9 @@ struct SignInCommand: AsyncParsableCommand {
 
     private func signInWithPassword(_ identifier: String) async throws {
         let result = try await options.withClient { client in
-            // Reach the daemon before asking for a password that could not be used.
-            _ = try await client.hello()
+            // Reach the daemon, and refuse over an account, before asking for a password that
+            // could not be used.
+            try await SignInOverAccount.refuse(client)
             let secret = try PasswordReader.read(
                 prompt: "Password for \(identifier): ", fromStandardInput: password.passwordStdin)
             return try await secondFactor.signIn(client) {

@@ -18,7 +18,8 @@ struct SignInIdpCommand: AsyncParsableCommand {
     func run() async throws {
         let prompt = SecondFactorPrompt(fromStandardInput: code.codeStdin)
         let result = try await options.withClient { client in
-            try await prompt.signIn(client) {
+            try await SignInOverAccount.refuse(client)
+            return try await prompt.signIn(client) {
                 try await client.signInWithIdp(
                     providerId: identity.providerId, idToken: identity.idToken, accessToken: identity.accessToken)
             }
