@@ -33,7 +33,8 @@ final class SocketHarness: Sendable {
         let provider = FakeRemoteAuthProvider(clock: clock)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let service = SessionService(
-            provider: provider, store: InMemorySessionStore(), deviceAuthorization: deviceFlows ? FakeDeviceAuthorizationClient(clock: clock) : nil,
+            provider: provider, store: InMemorySessionStore(),
+            deviceAuthorization: deviceFlows ? FakeDeviceAuthorizationClient(clock: clock) : nil,
             clock: clock, configuration: configuration, logger: logger)
         try await service.start()
         let path = directory + "/s.sock"
