@@ -1,7 +1,10 @@
 import Foundation
 
 /// An interactive sign-in flow (PROTOCOL.md, "Sign-in flows", `SignInFlow`): the wire object, and
-/// SesameClient's public value. Never holds a secret (no device code, verifier or `state`).
+/// SesameClient's public value. Never a device code or verifier. A browser flow's
+/// ``authorizationUrl`` and ``state`` are only in the answer to the `startSignIn` that started it
+/// (null in notifications and anywhere else); a device flow's ``userCode`` and
+/// ``verificationUriComplete`` are null for connections below the manager role.
 public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
     public var flowId: String
     public var providerId: String
@@ -13,6 +16,8 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
     public var verificationUriComplete: String?
     public var userCode: String?
     public var authorizationUrl: String?
+    /// The `state` a browser flow's callback must carry (the `startSignIn` answer only).
+    public var state: String?
     public var expiresAt: Date
     public var intervalSeconds: Int?
     /// `sign-in` or `reauthenticate`.
@@ -26,7 +31,7 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
     public init(
         flowId: String, providerId: String, flow: String, status: String, verificationUri: String?,
         verificationUriComplete: String?, userCode: String?, authorizationUrl: String?, expiresAt: Date,
-        intervalSeconds: Int?, purpose: String
+        intervalSeconds: Int?, purpose: String, state: String? = nil
     ) {
         self.flowId = flowId
         self.providerId = providerId
@@ -39,6 +44,7 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
         self.expiresAt = expiresAt
         self.intervalSeconds = intervalSeconds
         self.purpose = purpose
+        self.state = state
     }
 
     /// The protocol `SignInFlow` object; fields that do not apply are null.
@@ -49,6 +55,7 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
             "verificationUriComplete": .optional(verificationUriComplete), "userCode": .optional(userCode),
             "authorizationUrl": .optional(authorizationUrl), "expiresAt": .string(WireTime.string(expiresAt)),
             "intervalSeconds": intervalSeconds.map { .integer(Int64($0)) } ?? .null, "purpose": .string(purpose),
+            "state": .optional(state),
         ])
     }
 
@@ -64,7 +71,7 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
             userCode: json["userCode"]?.stringValue, authorizationUrl: json["authorizationUrl"]?.stringValue,
             expiresAt: json["expiresAt"]?.stringValue.flatMap(WireTime.parse) ?? Date(timeIntervalSince1970: 0),
             intervalSeconds: json["intervalSeconds"]?.int64Value.map { Int($0) },
-            purpose: json["purpose"]?.stringValue ?? "sign-in")
+            purpose: json["purpose"]?.stringValue ?? "sign-in", state: json["state"]?.stringValue)
     }
 }
 

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The open interactive sign-in that every program may show to the person (`State.signInPrompt`):
-/// the wire object, and SesameClient's public value. Never a secret.
+/// the wire object, and SesameClient's public value. Never a secret; a device flow's
+/// ``userCode`` and ``verificationUriComplete`` are null for connections below the manager role
+/// (they would let another program approve the flow as someone else).
 public struct SesameSignInPrompt: Sendable, Hashable {
     public var flowId: String
     public var providerId: String

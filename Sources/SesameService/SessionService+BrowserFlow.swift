@@ -14,13 +14,19 @@ extension SessionService {
         let start = try await callMapped { () async throws(RemoteAuthError) in
             try await provider.startBrowserSignIn(providerId: providerId, redirectUri: redirectUri)
         }
+        // The URL holds `state` (and the loopback redirect): whoever has it can finish the flow
+        // as someone else. It is kept with the secrets and goes only into this answer, never
+        // into the flow that State, notifications and logs show.
         let flow = SignInFlow(
-            flowId: newFlowId(), providerId: providerId, kind: .browser, authorizationUrl: start.authorizationUrl,
+            flowId: newFlowId(), providerId: providerId, kind: .browser,
             expiresAt: flowDeadline(expiresIn: SignInFlow.maximumLifetime), purpose: request.purpose)
         await openFlow(flow, secret: .browser(start)) { service in
             await service.expire(flow.flowId, at: flow.expiresAt)
         }
-        return flow
+        var answer = flow
+        answer.authorizationUrl = start.authorizationUrl
+        answer.state = start.state.isEmpty ? nil : start.state
+        return answer
     }
 
     /// Checks the callback against the open flow, then signs in with it. A callback already

@@ -80,12 +80,15 @@ struct LocalAPIDispatcher: Sendable {
                 peerGid: caller.peer.gid, peerPid: caller.peer.pid, backend: service.backendName)
             return .respond(.success(hello.json))
         case .getState:
-            return .respond(hub.answers.state)
+            return .respond(hub.answers.state(for: caller.role))
         case .subscribe(let events, let migrator):
             if migrator && caller.role < .manager {
                 return .respond(.failure(.permissionDenied(requiredRole: .manager)))
             }
-            guard hub.subscribe(output: caller.output, requestID: Array(id), events: events, migrator: migrator) else {
+            guard
+                hub.subscribe(
+                    output: caller.output, role: caller.role, requestID: Array(id), events: events, migrator: migrator)
+            else {
                 return .respond(
                     .failure(
                         .invalidParams(

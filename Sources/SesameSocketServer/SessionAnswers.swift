@@ -9,8 +9,11 @@ import SesameLocalAPI
 final class SessionAnswers: Sendable {
     /// The current user's uid; nil when signed out.
     let uid: String?
-    /// The answer to `getState`.
+    /// The answer to `getState` for a manager.
     let state: SplicedResponse
+    /// The answer to `getState` for a reader or an observer: the same, unless a device flow's
+    /// code is open (``FlowVisibility``).
+    let restrictedState: SplicedResponse
     /// The answer to `getIdToken` with the current user's held token; nil when none is held.
     let token: TokenAnswer?
 
@@ -32,6 +35,8 @@ final class SessionAnswers: Sendable {
         let uid = snapshot.state.user?.uid
         self.uid = uid
         state = .success(snapshot.wire.json)
+        restrictedState =
+            snapshot.state.carriesSignInCode ? .success(snapshot.wire(for: .observer).json) : state
         guard let uid, let idToken = snapshot.token else {
             token = nil
             return
@@ -43,4 +48,7 @@ final class SessionAnswers: Sendable {
                 idToken: idToken, uid: uid, answer: .success(LocalAPIDispatcher.tokenJSON(idToken, uid: uid)))
         }
     }
+
+    /// The answer to `getState` for `role`.
+    func state(for role: LocalAPIRole) -> SplicedResponse { role.seesSignInCode ? state : restrictedState }
 }

@@ -16,6 +16,8 @@ import SesameService
 final class SubscriptionHub: Sendable {
     struct Subscriber {
         var output: ConnectionOutput
+        /// What the connection may see of a sign-in flow (``FlowVisibility``).
+        let role: LocalAPIRole
         /// Subscription id → the events it asked for.
         private(set) var subscriptions: [String: Set<LocalAPIEvent>] = [:]
         var migrator = false
@@ -23,7 +25,10 @@ final class SubscriptionHub: Sendable {
         /// notification reads it for every subscriber.
         private(set) var events: Set<LocalAPIEvent> = []
 
-        init(output: ConnectionOutput) { self.output = output }
+        init(output: ConnectionOutput, role: LocalAPIRole) {
+            self.output = output
+            self.role = role
+        }
 
         mutating func add(_ id: String, events wanted: Set<LocalAPIEvent>, migrator: Bool) {
             subscriptions[id] = wanted
@@ -45,6 +50,8 @@ final class SubscriptionHub: Sendable {
         /// The current ID token; only ever sent in a `getIdToken` answer.
         var token: IDToken?
         var wire: WireState { state.wire(sequence: sequence) }
+        /// The state as `role` sees it.
+        func wire(for role: LocalAPIRole) -> WireState { state.visible(to: role).wire(sequence: sequence) }
     }
 
     private struct Guarded {
@@ -93,22 +100,34 @@ final class SubscriptionHub: Sendable {
 
     /// Records the state after the event and queues the notification to every subscriber that
     /// asked for it. Called by the session service, in event order, inside the actor turn that
-    /// made the change; it does not block (the flushes go to the event loops).
+    /// made the change; it does not block (the flushes go to the event loops). An event that
+    /// shows a device flow's code is encoded twice: readers and observers get it without.
     func publish(_ event: SessionEvent) {
-        let notification = SessionEventWire.notification(for: event)
+        let notification = SessionEventWire.notification(for: event, shownTo: .manager)
         let line = notification?.message.encoded()
+        let restricted =
+            event.carriesSignInCode
+            ? SessionEventWire.notification(for: event, shownTo: .observer)?.message.encoded() : line
         guarded.withLockedValue { guarded in
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
             guarded.answers = nil
             guarded.generation += 1
-            if let notification, let line {
-                Self.deliver(line, of: notification.event, to: guarded.subscribers, chunkSize: flushChunk)
+            if let notification, let line, let restricted {
+                Self.deliver(
+                    Lines(full: line, restricted: restricted), of: notification.event, to: guarded.subscribers,
+                    chunkSize: flushChunk)
             }
         }
     }
 
+    /// One notification as managers and as the other roles see it (often the same bytes).
+    private struct Lines {
+        var full: [UInt8]
+        var restricted: [UInt8]
+    }
+
     private static func deliver(
-        _ line: [UInt8], of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber], chunkSize: Int
+        _ lines: Lines, of event: LocalAPIEvent, to subscribers: [ObjectIdentifier: Subscriber], chunkSize: Int
     ) {
         // Lines go into every outbox now, in order; the flushes go to each event loop as one
         // task per chunk of its connections, not a task per connection. A chunk is flushed
@@ -125,6 +144,7 @@ final class SubscriptionHub: Sendable {
             case .shutdown: wanted = true
             default: wanted = subscriber.events.contains(event)
             }
+            let line = subscriber.role.seesSignInCode ? lines.full : lines.restricted
             guard wanted, subscriber.output.enqueue(line) else { continue }
             let loop = subscriber.output.channel.eventLoop
             let key = ObjectIdentifier(loop)
@@ -142,7 +162,7 @@ final class SubscriptionHub: Sendable {
     /// queued, when the connection holds ``ProtocolLimits/maximumSubscriptionsPerConnection``.
     /// The subscriber is changed in place: no copy of its subscriptions under the lock.
     func subscribe(
-        output: ConnectionOutput, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
+        output: ConnectionOutput, role: LocalAPIRole, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
     ) -> Bool {
         guarded.withLockedValue { guarded in
             if let existing = guarded.subscribers[output.id],
@@ -152,11 +172,11 @@ final class SubscriptionHub: Sendable {
             }
             guarded.nextSubscription += 1
             let id = "s\(guarded.nextSubscription)"
-            guarded.subscribers[output.id, default: Subscriber(output: output)].add(
+            guarded.subscribers[output.id, default: Subscriber(output: output, role: role)].add(
                 id, events: events, migrator: migrator)
             let snapshot = guarded.snapshot
             let result: JSONValue = .object([
-                "subscription": .string(id), "state": .object(snapshot.wire.json.objectValue ?? [:]),
+                "subscription": .string(id), "state": .object(snapshot.wire(for: role).json.objectValue ?? [:]),
             ])
             output.send(SplicedResponse.success(result), id: requestID)
             if migrator {

@@ -56,7 +56,7 @@ extension SignInFlow {
             flowId: flowId, providerId: providerId, flow: kind.rawValue, status: status.rawValue,
             verificationUri: verificationUri, verificationUriComplete: verificationUriComplete, userCode: userCode,
             authorizationUrl: authorizationUrl, expiresAt: expiresAt, intervalSeconds: intervalSeconds,
-            purpose: purpose.rawValue)
+            purpose: purpose.rawValue, state: state)
     }
 }
 
@@ -81,20 +81,21 @@ extension AuthError {
 }
 
 extension SessionEventWire {
-    /// The notification for a session event; nil for the snapshot that opens a stream. The wire
-    /// state is built only for the notifications that carry it.
-    static func notification(for event: SessionEvent) -> LocalAPINotification? {
+    /// The notification for a session event as `role` sees it (``FlowVisibility``); nil for the
+    /// snapshot that opens a stream. The wire state is built only for the notifications that
+    /// carry it.
+    static func notification(for event: SessionEvent, shownTo role: LocalAPIRole) -> LocalAPINotification? {
+        func state() -> WireState { event.state.visible(to: role).wire(sequence: event.sequence) }
         switch event.kind {
         case .snapshot:
             return nil
         case .authStateChanged(let previousUid, let reason):
             return .authStateChanged(
-                state: event.state.wire(sequence: event.sequence), previousUid: previousUid, reason: reason.rawValue,
-                sequence: event.sequence)
+                state: state(), previousUid: previousUid, reason: reason.rawValue, sequence: event.sequence)
         case .idTokenChanged(let uid, let expiresAt):
             return .idTokenChanged(uid: uid, expiresAt: WireTime.string(expiresAt), sequence: event.sequence)
         case .userUpdated:
-            return .userUpdated(state: event.state.wire(sequence: event.sequence), sequence: event.sequence)
+            return .userUpdated(state: state(), sequence: event.sequence)
         case .connectivityChanged:
             return .connectivityChanged(connectivity: event.state.connectivity.rawValue, sequence: event.sequence)
         case .mergeRecorded(let merge):
@@ -102,8 +103,7 @@ extension SessionEventWire {
         case .shutdown(let reason):
             return .shutdown(reason: reason, sequence: event.sequence)
         case .signInFlowChanged(let flow):
-            return .signInFlowChanged(
-                flow: flow.wire, state: event.state.wire(sequence: event.sequence), sequence: event.sequence)
+            return .signInFlowChanged(flow: flow.visible(to: role).wire, state: state(), sequence: event.sequence)
         }
     }
 }

@@ -20,15 +20,15 @@ struct SignInFlowHarness {
     ///   - configured: whether any device-flow provider is configured.
     init(
         federatedNeedsIDToken: Bool = false, configured: Bool = true, expiresIn: TimeInterval = 600,
-        store: InMemorySessionStore = InMemorySessionStore()
+        store: InMemorySessionStore = InMemorySessionStore(),
+        logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         provider = FakeRemoteAuthProvider(clock: clock, federatedNeedsIDToken: federatedNeedsIDToken)
         devices = FakeDeviceAuthorizationClient(clock: clock, expiresIn: expiresIn)
         self.store = store
         service = SessionService(
             provider: provider, store: store, deviceAuthorization: configured ? devices : nil, clock: clock,
-            configuration: SessionServiceConfiguration(anonymousFirst: false),
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            configuration: SessionServiceConfiguration(anonymousFirst: false), logger: logger)
     }
 
     /// Starts the service, optionally with a guest, runs `body` with its events (from just

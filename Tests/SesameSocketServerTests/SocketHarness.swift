@@ -24,6 +24,7 @@ final class SocketHarness: Sendable {
 
     static func start(
         maximumConnections: Int = 1024, configuration: SessionServiceConfiguration = .init(), fanOutChunk: Int = 1024,
+        deviceFlows: Bool = false,
         server configure: (inout LocalAPIServerConfiguration) -> Void = { _ in }
     ) async throws -> SocketHarness {
         let directory = "/tmp/sst-\(UUID().uuidString.prefix(8))"
@@ -32,8 +33,9 @@ final class SocketHarness: Sendable {
         let provider = FakeRemoteAuthProvider(clock: clock)
         let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         let service = SessionService(
-            provider: provider, store: InMemorySessionStore(), clock: clock, configuration: configuration,
-            logger: logger)
+            provider: provider, store: InMemorySessionStore(),
+            deviceAuthorization: deviceFlows ? FakeDeviceAuthorizationClient(clock: clock) : nil,
+            clock: clock, configuration: configuration, logger: logger)
         try await service.start()
         let path = directory + "/s.sock"
         var serverConfiguration = LocalAPIServerConfiguration(

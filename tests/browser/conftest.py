@@ -29,6 +29,8 @@ def browser() -> Iterator[webdriver.Chrome]:
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(argument)
+    # Every URL the browser requests, for the tests to look at the redirects it followed.
+    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(executable_path="/usr/bin/chromedriver"))
     driver.set_page_load_timeout(60)
     yield driver

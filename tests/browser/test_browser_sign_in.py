@@ -3,6 +3,7 @@ callback (forged `state`, a replay, a denial), on Firebase and on Supabase."""
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import subprocess
 import threading
@@ -25,6 +26,16 @@ def approve_in_browser(browser: webdriver.Chrome, url: str, email: str, button: 
     WebDriverWait(browser, 30).until(lambda driver: driver.find_elements(By.ID, "email"))
     browser.find_element(By.ID, "email").send_keys(email)
     browser.find_element(By.ID, button).click()
+
+
+def visited_urls(browser: webdriver.Chrome) -> List[str]:
+    """Every URL the browser requested since the last call, in order (Chrome's performance log)."""
+    urls = []
+    for entry in browser.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Network.requestWillBeSent":
+            urls.append(message["params"]["request"]["url"])
+    return urls
 
 
 class CallbackListener:
@@ -90,12 +101,17 @@ def test_sesamectl_browser_sign_in(daemon: Daemon, browser: webdriver.Chrome, tm
         env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         wait_until("sesamectl opened the browser", lambda: opened.exists() and opened.read_text().strip() != "", 60)
-        approve_in_browser(browser, opened.read_text().strip(), f"web-{uuid.uuid4().hex[:8]}@example.com")
+        launch = opened.read_text().strip()
+        visited_urls(browser)  # forget what earlier tests visited
+        # The browser is given sesamectl's one-time launch address, which sends it on to the
+        # provider with a cookie binding the callback to it.
+        approve_in_browser(browser, launch, f"web-{uuid.uuid4().hex[:8]}@example.com")
         WebDriverWait(browser, 60).until(lambda driver: "close this tab" in driver.page_source)
         stdout, stderr = command.communicate(timeout=60)
     finally:
         if command.poll() is None:
             command.kill()
+    urls = visited_urls(browser)
     assert command.returncode == 0, stderr
     state = daemon.state()
     assert state["status"] == "authenticated"
@@ -103,14 +119,19 @@ def test_sesamectl_browser_sign_in(daemon: Daemon, browser: webdriver.Chrome, tm
     assert state["signInPrompt"] is None
     if daemon.call("hello")["backend"] == "firebase":
         assert state["user"]["uid"] == guest, "Firebase links the identity to the guest"
-    # The flow's secrets (its `state`, and the PKCE challenge on Supabase) never reach the log.
-    query = dict(parse_qsl(urlsplit(opened.read_text().strip()).query))
+    # The flow's secrets (its `state`, and the PKCE challenge on Supabase) never reach the log,
+    # nor the browser's command line: the provider's URL is where the launch address led.
+    assert urlsplit(launch).path.startswith("/launch/"), launch
+    provider_url = urls[urls.index(launch) + 1]
+    assert urlsplit(provider_url).path != urlsplit(launch).path
+    query = dict(parse_qsl(urlsplit(provider_url).query))
     if "redirect_to" in query:  # Supabase: the daemon's state rides in the loopback redirect
         query.update(parse_qsl(urlsplit(query["redirect_to"]).query))
     secrets = [query[name] for name in ("state", "code_challenge") if name in query]
     assert "state" in query, query
     for secret in secrets:
         assert secret not in daemon.log()
+        assert secret not in launch
 
 
 def test_forged_state_then_the_real_callback_then_a_replay(

@@ -1,8 +1,9 @@
 import Foundation
 
-/// An interactive sign-in the daemon runs for a person (PROTOCOL.md, "Sign-in flows"): what any
-/// program may show, never a secret (no device code, PKCE verifier, `state` or backend session id:
-/// those stay in ``SignInFlowSecrets``).
+/// An interactive sign-in the daemon runs for a person (PROTOCOL.md, "Sign-in flows"). No device
+/// code, PKCE verifier or backend session id ever (those stay in ``SignInFlows``). A browser
+/// flow's ``authorizationUrl`` and ``state`` are set only in the answer to the call that started
+/// it: the flow the service keeps and publishes has them nil.
 public struct SignInFlow: Sendable, Hashable {
     /// How the person finishes the flow.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
@@ -36,7 +37,11 @@ public struct SignInFlow: Sendable, Hashable {
     public var verificationUri: String?
     public var verificationUriComplete: String?
     public var userCode: String?
+    /// Where to send the browser (a browser flow's start answer only: it holds `state`).
     public var authorizationUrl: String?
+    /// The `state` the browser's callback must carry (a browser flow's start answer only), so
+    /// the caller's loopback listener can tell a forged callback from the browser's.
+    public var state: String?
     public var expiresAt: Date
     public var intervalSeconds: Int?
     public var purpose: Purpose
@@ -44,7 +49,7 @@ public struct SignInFlow: Sendable, Hashable {
     public init(
         flowId: String, providerId: String, kind: Kind, status: Status = .pending, verificationUri: String? = nil,
         verificationUriComplete: String? = nil, userCode: String? = nil, authorizationUrl: String? = nil,
-        expiresAt: Date, intervalSeconds: Int? = nil, purpose: Purpose = .signIn
+        state: String? = nil, expiresAt: Date, intervalSeconds: Int? = nil, purpose: Purpose = .signIn
     ) {
         self.flowId = flowId
         self.providerId = providerId
@@ -54,6 +59,7 @@ public struct SignInFlow: Sendable, Hashable {
         self.verificationUriComplete = verificationUriComplete
         self.userCode = userCode
         self.authorizationUrl = authorizationUrl
+        self.state = state
         self.expiresAt = expiresAt
         self.intervalSeconds = intervalSeconds
         self.purpose = purpose

@@ -1,7 +1,8 @@
 import NIOHTTP1
 
 /// A page the loopback listener answers the browser with. Its text is sesamectl's own words,
-/// HTML-escaped; it never echoes the callback's parameters (`code`, `state`).
+/// HTML-escaped; it never echoes the callback's parameters (`code`, `state`) nor the launch
+/// address.
 struct CallbackPage: Sendable, Equatable {
     var status: HTTPResponseStatus
     var title: String
@@ -34,7 +35,27 @@ struct CallbackPage: Sendable, Equatable {
         status: .ok, title: "Sign-in cancelled",
         message: "This sign-in was cancelled at the terminal; you can close this tab.")
 
-    /// Any path but the callback's (`/favicon.ico`, …).
+    /// A callback with another sign-in's `state` (or a forged one): ignored, the sign-in goes on.
+    static let foreign = CallbackPage(
+        status: .badRequest, title: "Not this sign-in",
+        message: "This answer does not belong to the sign-in sesamectl is waiting for, so it was ignored. "
+            + "Finish the sign-in in the browser window sesamectl opened.")
+
+    /// A callback with the sign-in's `state` but from a browser that did not open the launch
+    /// address: the sign-in was stopped.
+    static let unbound = CallbackPage(
+        status: .forbidden, title: "Sign-in stopped",
+        message: "This answer came back to a browser that did not start this sign-in, so sesamectl "
+            + "stopped the sign-in to keep the machine safe; nobody was signed in. "
+            + "Run sesamectl sign-in again and finish it in the browser it opens.")
+
+    /// The launch address opened a second time: the sign-in was stopped.
+    static let launchReopened = CallbackPage(
+        status: .forbidden, title: "Sign-in stopped",
+        message: "This sign-in address was opened a second time, so sesamectl stopped the sign-in "
+            + "to keep the machine safe; nobody was signed in. Run sesamectl sign-in again.")
+
+    /// Any path but the callback's and the launch address's (`/favicon.ico`, …).
     static let notFound = CallbackPage(status: .notFound, title: "Not found", message: "Nothing here.")
 
     /// The whole HTML document.

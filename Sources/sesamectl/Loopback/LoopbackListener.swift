@@ -3,8 +3,10 @@ import NIOHTTP1
 import NIOPosix
 
 /// The loopback listener of `sign-in --browser` (RFC 8252 §7.3): an HTTP/1 server on
-/// 127.0.0.1 at a port the system picks, that waits for the browser to come back to
-/// `/callback`. Only this process's run of sesamectl uses it; it closes when the sign-in ends.
+/// 127.0.0.1 at a port the system picks. It serves the one-time launch address the browser is
+/// opened at (a redirect to the provider that binds the browser, ``LoopbackBinding``), then
+/// waits for that browser to come back to `/callback`. Only this process's run of sesamectl uses
+/// it; it closes when the sign-in ends.
 final class LoopbackListener: Sendable {
     static let callbackPath = "/callback"
 
@@ -26,7 +28,7 @@ final class LoopbackListener: Sendable {
     static func start(
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> LoopbackListener {
-        let gate = CallbackGate()
+        let gate = CallbackGate(binding: LoopbackBinding())
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(ChannelOptions.backlog, value: 16)
             .childChannelInitializer { channel in
@@ -43,14 +45,26 @@ final class LoopbackListener: Sendable {
         return LoopbackListener(port: port, channel: channel, gate: gate)
     }
 
-    /// The full URL of the first `GET /callback` (`http://127.0.0.1:PORT/callback?…`), once the
-    /// browser comes back; its page waits for ``answer(_:)``. Nil when the listener closed first.
-    func callback() async -> String? {
-        for await target in gate.targets { return "http://127.0.0.1:\(port)\(target)" }
+    /// The flow started: returns the one-time launch address to open the browser at
+    /// (`http://127.0.0.1:PORT/launch/TOKEN`), which sends it to `authorizationUrl`. A callback
+    /// must carry `state` (when the flow said one).
+    func launchAddress(opening authorizationUrl: String, state: String?) -> String {
+        gate.expect(authorizationUrl: authorizationUrl, state: state)
+        return "http://127.0.0.1:\(port)\(gate.binding.launchPath)"
+    }
+
+    /// What happened first: the full URL of the callback to complete
+    /// (`http://127.0.0.1:PORT/callback?…`, its page waiting for ``answer(_:)``), or why the
+    /// sign-in must stop. Nil when the listener closed first.
+    func next() async -> LoopbackEvent? {
+        for await event in gate.events {
+            if case .callback(let target) = event { return .callback("http://127.0.0.1:\(port)\(target)") }
+            return event
+        }
         return nil
     }
 
-    /// Answers the first callback's browser with `page` and waits until it is written.
+    /// Answers the handed-over callback's browser with `page` and waits until it is written.
     func answer(_ page: CallbackPage) async {
         try? await gate.answer(page)?.get()
     }

@@ -77,40 +77,62 @@ struct InteractiveSignIn: Sendable {
         }
     }
 
-    /// The browser flow: listen on loopback, open the browser, complete with what comes back.
+    /// The browser flow: listen on loopback, open the browser at the one-time launch address
+    /// (never the provider's URL: a command line is readable by every local user), complete with
+    /// what that browser brings back.
     func browser(_ client: SesameClient, started: @Sendable (String) -> Void) async throws -> Outcome {
         let listener = try await LoopbackListener.start()
+        var flowId: String?
         do {
             let flow = try await client.startSignIn(
                 providerId: providerId, flow: SignInFlowKind.browser.rawValue, redirectUri: listener.redirectUri,
                 purpose: purpose)
+            flowId = flow.flowId
             started(flow.flowId)
             guard let url = flow.authorizationUrl else {
                 throw SesameClientError.protocolError("a browser SignInFlow without authorizationUrl")
             }
-            if json { print(flow.json.jsonString) }
+            let launch = listener.launchAddress(opening: url, state: flow.state)
+            if json {
+                var shown = flow
+                shown.authorizationUrl = launch
+                shown.state = nil
+                print(shown.json.jsonString)
+            }
             // The browser may come back before the command that opened it exits: listen meanwhile.
-            // "opened …" only once a browser started; else the URL to open by hand.
+            // "opened …" only once a browser started; else the launch address to open by hand.
             let opening = Task { [environment, providerId] in
-                if await BrowserLauncher(environment: environment).open(url) {
+                if await BrowserLauncher(environment: environment).open(launch) {
                     StandardError.print(BrowserLauncher.openedMessage(providerId: providerId), erasingLine: true)
                     return
                 }
                 let erase = isatty(STDOUT_FILENO) == 1 ? "\r\u{1B}[2K" : ""
-                print(erase + "Open this URL in a browser: \(TerminalText.sanitized(url))")
+                print(erase + "Open this URL in a browser: \(TerminalText.sanitized(launch))")
                 fflush(nil)
             }
             defer { opening.cancel() }
             let outcome = try await waiting(for: flow, label: "Waiting for the browser…") {
                 try await FlowWait.firstOf(
                     {
-                        guard let callbackUrl = await listener.callback() else { throw CancellationError() }
-                        return try await client.completeSignIn(flowId: flow.flowId, callbackUrl: callbackUrl)
+                        switch await listener.next() {
+                        case .callback(let callbackUrl)?:
+                            return try await client.completeSignIn(flowId: flow.flowId, callbackUrl: callbackUrl)
+                        case .stopped(let reason)?:
+                            throw BrowserSignInStopped(reason: reason)
+                        case nil:
+                            throw CancellationError()
+                        }
                     },
                     { try await FlowWait.outcome(of: flow, client: client) })
             }
             await listener.close(answering: .signedIn)
             return outcome
+        } catch let stopped as BrowserSignInStopped {
+            // Nobody may finish this flow now: end it at sesamed too.
+            if let flowId { try? await client.cancelSignIn(flowId: flowId) }
+            await listener.close()
+            StandardError.print(stopped.message(retry: retry))
+            throw ExitCode(ExitStatus.failure.rawValue)
         } catch {
             await listener.close(answering: Self.page(for: error, retry: retry))
             throw error
@@ -139,5 +161,21 @@ struct InteractiveSignIn: Sendable {
         if error.reason == "second-factor-required" { return .secondFactor }
         let report = ErrorReport.make(for: error, socketPath: "sesamed's socket", context: .signInFlow(retry: retry))
         return .failed("The sign-in failed: \(report.message). The terminal says the same.")
+    }
+}
+
+/// The loopback listener stopped a browser sign-in (``LoopbackStop``); nobody was signed in.
+struct BrowserSignInStopped: Error {
+    var reason: LoopbackStop
+
+    /// What the terminal says.
+    func message(retry: String) -> String {
+        let why =
+            switch reason {
+            case .launchReopened: "its sign-in address was opened a second time"
+            case .unboundCallback: "an answer came back to a browser that did not start it"
+            }
+        return "sesamectl stopped the sign-in because \(why); nobody was signed in. "
+            + "Run `\(retry)` again and finish it in the browser it opens."
     }
 }

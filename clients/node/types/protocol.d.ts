@@ -55,7 +55,9 @@ export interface SignInPrompt {
   providerId: string;
   flow: 'device' | 'browser';
   verificationUri: string | null;
+  /** null for readers and observers (only managers see a device flow's code). */
   verificationUriComplete: string | null;
+  /** null for readers and observers (only managers see a device flow's code). */
   userCode: string | null;
   expiresAt: Time;
 }
@@ -125,11 +127,15 @@ export interface SignInFlow {
   status: 'pending' | 'completed' | 'failed' | 'expired' | 'cancelled';
   verificationUri: string | null;
   verificationUriComplete: string | null;
+  /** null for readers and observers (only managers see a device flow's code). */
   userCode: string | null;
+  /** A browser flow's, in the answer to the startSignIn that started it only; null elsewhere. */
   authorizationUrl: string | null;
   expiresAt: Time;
   intervalSeconds: number | null;
   purpose: 'sign-in' | 'reauthenticate';
+  /** The state a browser flow's callback must carry: in startSignIn's answer only. */
+  state?: string | null;
 }
 
 export interface UsernameAvailability {
