@@ -22,6 +22,11 @@ struct SesameCtlAccountProcessTests {
             $0.uid = "ann"
         }
         let state = await daemon.stateJSON
+        // Before the sign-in a guest, as sesamectl refuses to sign in over an account.
+        await daemon.configure {
+            $0.status = "anonymous"
+            $0.uid = "guest-1"
+        }
         await daemon.script("completeSecondFactor") { request in
             guard request.params.values["code"] == "123456" else {
                 return .error(

@@ -15,7 +15,11 @@ extension IDToken {
     /// has (`minValidity: 3600` of a one-hour token), a refresh would never satisfy it and every
     /// call would refresh and rewrite the keyring; bounded, a fresh token satisfies it for at
     /// least ``validityHeadroom``, so such calls cause at most one refresh a minute.
+    ///
+    /// A token that lives no longer than twice the headroom (two minutes: test and emulator
+    /// set-ups, never the backends' hour) is not bounded: its whole life is within the margin.
     public func boundedValidity(_ minValidity: TimeInterval) -> TimeInterval {
-        min(minValidity, satisfiableValidity)
+        guard expiresAt.timeIntervalSince(issuedAt) > 2 * Self.validityHeadroom else { return minValidity }
+        return min(minValidity, satisfiableValidity)
     }
 }

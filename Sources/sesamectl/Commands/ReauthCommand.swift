@@ -143,7 +143,9 @@ struct ReauthCommand: AsyncParsableCommand {
             providerId: providerId, kind: kind, json: options.json, qr: true,
             environment: ProcessInfo.processInfo.environment, retry: "sesamectl reauth --\(kind.rawValue)",
             purpose: "reauthenticate")
-        _ = try await SecondFactorPrompt(fromStandardInput: codeInput.codeStdin).signIn(client) {
+        _ = try await SecondFactorPrompt(fromStandardInput: codeInput.codeStdin).signIn(
+            client, bodyWatchesSignals: true
+        ) {
             try await run.run(client)
         }
         return SesameReauthentication(validUntil: nil)

@@ -80,7 +80,7 @@ struct SignInCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment, retry: retry)
             let result = try await options.withClient(context: .signInFlow(retry: retry)) { client in
                 try await SignInOverAccount.refuse(client)
-                return try await secondFactor.signIn(client) { try await run.run(client) }
+                return try await secondFactor.signIn(client, bodyWatchesSignals: true) { try await run.run(client) }
             }
             options.output(json: SignInResultText.json(result), text: SignInResultText.text(result))
         }

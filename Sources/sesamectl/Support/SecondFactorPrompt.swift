@@ -39,7 +39,22 @@ struct SecondFactorPrompt: Sendable {
     /// Runs a sign-in call; when it needs a second factor, finishes it with a code. Signals are
     /// watched from the start: SIGINT or SIGTERM during the call takes effect when sesamed
     /// answers, so a challenge the call opened is cancelled rather than left waiting.
-    func signIn(_ client: SesameClient, _ body: () async throws -> Outcome) async throws -> Outcome {
+    /// `body` that watches SIGINT and SIGTERM itself (an interactive flow, which cancels its flow
+    /// on them) runs without this watch: two watches of one signal would leave one of them
+    /// without it, and the flow would never hear the Ctrl-C.
+    func signIn(
+        _ client: SesameClient, bodyWatchesSignals: Bool = false, _ body: () async throws -> Outcome
+    ) async throws -> Outcome {
+        if bodyWatchesSignals {
+            do {
+                return try await body()
+            } catch let error as SesameClientError {
+                guard error.reason == "second-factor-required", let challenge = error.daemonError?.challenge else {
+                    throw error
+                }
+                return try await complete(challenge, client: client)
+            }
+        }
         let watch = watchSignals()
         let signal = Task { await watch.first() }
         defer {
