@@ -33,6 +33,8 @@ struct UpgradeEmailLinkTests {
             // The address was forgotten: a second link to it needs the email again.
             try await daemon.stop()
             try await daemon.restart(waitFor: "authenticated")
+            // From the guest a sign-out makes (sesamectl signs in over no account).
+            #expect(try await daemon.ctl(["sign-out"]).status == 0)
             let again = try await daemon.ctl(["complete-link", link])
             #expect(again.status == 1)
             #expect(again.stderr.contains("--email"), "\(again.stderr)")
