@@ -57,9 +57,15 @@ struct SesamectlChildSignalsTests: SesamectlTestHelpers {
             let directory = try makeTemporaryDirectory("browser")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let browser = directory + "/browser"
-            try
-                "#!/bin/sh\ncat /proc/$$/status > \(directory)/status.part && mv \(directory)/status.part \(directory)/status\n"
-                .write(toFile: browser, atomically: true, encoding: .utf8)
+            // The shell reads its own status with builtins: a child (cat) could read it while dash
+            // blocks every signal around its vfork.
+            let script = """
+                #!/bin/sh
+                while read -r line; do echo "$line"; done < /proc/$$/status > \(directory)/status.part
+                mv \(directory)/status.part \(directory)/status
+
+                """
+            try script.write(toFile: browser, atomically: true, encoding: .utf8)
             chmod(browser, 0o755)
             let opened = try await ChildProcess(
                 BuiltBinaries.path("sesamectl"), ["sign-in", "google", "--browser", "--socket", daemon.socketPath],
