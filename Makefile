@@ -35,6 +35,7 @@ help:
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
 	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python and Node clients,"
 	@echo "             the browser sign-in in headless Chromium, and README.md's commands against make run: make test-first-hour)"
+	@echo "make test-make-run  make run in a pseudo-terminal: a quiet build, the session, a clean Ctrl-C (part of make test)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"

@@ -50,7 +50,7 @@ def main() -> int:
     if not read_until(b"Press Ctrl-C to stop both.", 1800):
         failures.append("make run never showed its banner")
     before_session = output.split(b"sesamed is running")[0].decode(errors="replace")
-    for needle in ("warning:", "Compiling", "Build complete", "Building for"):
+    for needle in ("warning:", "Compiling", "Build complete", "Build of product", "Building for", "swift build"):
         if needle in before_session:
             failures.append(f"make run shows its build output ({needle!r})")
     os.write(fd, b"\x03")  # Ctrl-C, as the terminal sends it: SIGINT to the foreground group

@@ -65,10 +65,13 @@ public final class LocalAPIServer: Service, Sendable {
         let hub = self.hub
         await service.publish { event in hub.publish(event) }
         let bootstrap = ServerBootstrap(group: group)
-            // As under socket activation (systemd's Backlog= default, the kernel's SOMAXCONN): a
-            // Unix socket's connect fails at once with EAGAIN when the queue is full, so a burst
-            // of clients at boot must fit in it.
-            .serverChannelOption(ChannelOptions.backlog, value: 4096)
+            // A Unix socket's connect fails at once with EAGAIN when the queue is full, so a
+            // burst of clients at boot must fit in it; and a connection queued behind all the
+            // others waits for the daemon to take each of them first. 1,024 (the default
+            // max_connections) holds a boot's burst, and bounds that wait under a flood of
+            // connects to a fraction of a second: 4,096 (the kernel's SOMAXCONN) kept new
+            // clients waiting 3-5 s behind a peer that reconnects as fast as it can.
+            .serverChannelOption(ChannelOptions.backlog, value: 1024)
             // One read per wake-up: what is read past a pause only waits, so a connection that
             // does not read its answers holds at most one read (64 KiB) of requests. A client
             // that sends small requests reads less than a buffer anyway (NIO then stops after one).

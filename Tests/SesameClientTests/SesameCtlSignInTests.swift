@@ -171,3 +171,16 @@ struct SesameCtlSignInTests {
             ])
     }
 }
+
+/// `TerminalText`: what a terminal would obey is shown instead.
+@Suite("sesamectl's terminal text")
+struct TerminalTextTests {
+    @Test("C0 but newline and tab, DEL and C1 are shown as cat -v does; everything else is kept")
+    func sanitized() {
+        #expect(TerminalText.sanitized("plain ümlaut 名前\tand\nlines") == "plain ümlaut 名前\tand\nlines")
+        #expect(TerminalText.sanitized("a\u{1B}[31mred\u{1B}[0m") == "a^[[31mred^[[0m")
+        #expect(TerminalText.sanitized("\u{00}\u{07}\u{08}\r\u{7F}") == "^@^G^H^M^?")
+        #expect(TerminalText.sanitized("\u{9B}2J\u{85}\u{9F}") == "M-^[2JM-^EM-^_")
+        #expect(TerminalText.sanitized("\u{A0}") == "\u{A0}")
+    }
+}

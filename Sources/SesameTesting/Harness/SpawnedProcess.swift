@@ -87,9 +87,15 @@ public final class SpawnedProcess: Sendable {
         }
         let (input, output, error) = (streams[0], streams[1], streams[2])
         let shared = Shared()
+        var options = PlatformOptions()
+        // A session of its own, so no controlling terminal: a child that asks on /dev/tty (a
+        // password, a code) meets no terminal whether the tests run in one or not (make test
+        // under script(1) in CI), unless a test gives it one (script).
+        options.createSession = true
         let configuration = Configuration(
             executable: .path(FilePath(executable)), arguments: Arguments(arguments),
-            environment: .custom(Dictionary(uniqueKeysWithValues: environment.map { (.init(stringLiteral: $0), $1) })))
+            environment: .custom(Dictionary(uniqueKeysWithValues: environment.map { (.init(stringLiteral: $0), $1) })),
+            platformOptions: options)
         let pid = try await withCheckedThrowingContinuation { continuation in
             shared.started.withLock { $0 = continuation }
             Task.detached {

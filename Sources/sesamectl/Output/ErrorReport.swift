@@ -15,6 +15,12 @@ struct ErrorReport: Sendable, Equatable {
         for error: SesameClientError, socketPath: String, context: ErrorContext = .general
     ) -> ErrorReport {
         switch error {
+        case .daemonUnreachable(let path, let detail) where detail.lowercased().contains("temporarily unavailable"):
+            // EAGAIN: sesamed runs, but the queue of connections waiting for it is full.
+            return ErrorReport(
+                message: "sesamed at \(path) is not taking connections now: the queue of connections waiting for it "
+                    + "is full (a program may be opening connections faster than it takes them); try again in a moment",
+                status: .unavailable)
         case .daemonUnreachable(let path, let detail):
             return ErrorReport(
                 message: "cannot reach sesamed at \(path) (\(detail)): start it with `systemctl start sesamed.socket` "
