@@ -70,6 +70,20 @@ struct BrowserLaunchTests {
     }
 
     /// Opens the launch address in `browser`: the provider URL it redirects to.
+    /// A browser sign-in started by sesamectl, its launch address, the person's browser and a
+    /// second client (an attacker's, or another browser); both browsers are shut down after.
+    static func withLaunchedFlow(
+        _ daemon: DaemonProcess, _ body: (Run, String, TestBrowser, TestBrowser) async throws -> Void
+    ) async throws {
+        let run = try await Run.start(daemon)
+        let launch = try await run.launchAddress()
+        let browser = TestBrowser()
+        let other = TestBrowser()
+        defer { Task { await browser.shutdown() } }
+        defer { Task { await other.shutdown() } }
+        try await body(run, launch, browser, other)
+    }
+
     static func open(_ launch: String, in browser: TestBrowser) async throws -> String {
         let opened = try await browser.send(launch)
         #expect(opened.status == 302)
@@ -114,31 +128,27 @@ struct BrowserLaunchTests {
     func forgedStateLeavesTheFlowWaiting() async throws {
         try await withEmulatorAndDaemon { emulator, daemon in
             let guest = try #require(try await daemon.uid())
-            let run = try await Run.start(daemon)
-            let launch = try await run.launchAddress()
-            let browser = TestBrowser()
-            let attacker = TestBrowser()
-            defer { Task { await browser.shutdown() } }
-            defer { Task { await attacker.shutdown() } }
-            let provider = try await Self.open(launch, in: browser)
-            var visited: [String] = []
-            let callback = try await browser.follow(
-                provider, consentingAs: "person@example.com", until: Self.callbackPrefix(launch), visited: &visited)
-            // Any local user can reach the loopback port; a page the attacker makes the person's
-            // browser open carries the binding cookie too.
-            for sender in [attacker, browser] {
-                let forged = try await sender.send(Self.replacingState(callback, with: "forged-state"))
-                #expect(forged.status == 400 && TestBrowser.text(forged).contains("does not belong"))
+            try await Self.withLaunchedFlow(daemon) { run, launch, browser, attacker in
+                let provider = try await Self.open(launch, in: browser)
+                var visited: [String] = []
+                let callback = try await browser.follow(
+                    provider, consentingAs: "person@example.com", until: Self.callbackPrefix(launch), visited: &visited)
+                // Any local user can reach the loopback port; a page the attacker makes the person's
+                // browser open carries the binding cookie too.
+                for sender in [attacker, browser] {
+                    let forged = try await sender.send(Self.replacingState(callback, with: "forged-state"))
+                    #expect(forged.status == 400 && TestBrowser.text(forged).contains("does not belong"))
+                }
+                #expect(run.child.isRunning, "sesamectl still waits")
+                let open = try await daemon.wireState()
+                #expect(open["signInPrompt"]?["flow"]?.stringValue == "browser" && open["status"] == "anonymous")
+                let page = try await browser.send(callback)
+                #expect(page.status == 200 && TestBrowser.text(page).contains("Signed in"))
+                #expect(try await run.child.waitForExit(timeout: .seconds(60)) == 0, "\(run.child.stderr)")
+                let after = try await daemon.stateJSON()
+                #expect(after["status"] as? String == "authenticated")
+                #expect((after["user"] as? [String: Any])?["uid"] as? String == guest)
             }
-            #expect(run.child.isRunning, "sesamectl still waits")
-            let open = try await daemon.wireState()
-            #expect(open["signInPrompt"]?["flow"]?.stringValue == "browser" && open["status"] == "anonymous")
-            let page = try await browser.send(callback)
-            #expect(page.status == 200 && TestBrowser.text(page).contains("Signed in"))
-            #expect(try await run.child.waitForExit(timeout: .seconds(60)) == 0, "\(run.child.stderr)")
-            let after = try await daemon.stateJSON()
-            #expect(after["status"] as? String == "authenticated")
-            #expect((after["user"] as? [String: Any])?["uid"] as? String == guest)
         }
     }
 
@@ -146,26 +156,23 @@ struct BrowserLaunchTests {
     func stolenStateWithoutTheBinding() async throws {
         try await withEmulatorAndDaemon { emulator, daemon in
             let guest = try #require(try await daemon.uid())
-            let run = try await Run.start(daemon)
-            let launch = try await run.launchAddress()
-            let browser = TestBrowser()
-            let attacker = TestBrowser()
-            defer { Task { await browser.shutdown() } }
-            defer { Task { await attacker.shutdown() } }
-            let provider = try await Self.open(launch, in: browser)
-            // The attacker learnt the provider's URL (with the state), approves it as itself and
-            // sends the callback from its own client: it has no binding cookie.
-            var visited: [String] = []
-            let stolen = try await attacker.follow(
-                provider, consentingAs: "attacker@example.com", until: Self.callbackPrefix(launch), visited: &visited)
-            let refused = try await attacker.send(stolen)
-            #expect(refused.status == 403 && TestBrowser.text(refused).contains("nobody was signed in"))
-            #expect(try await run.child.waitForExit(timeout: .seconds(30)) == 1)
-            #expect(run.child.stderr.contains("stopped the sign-in"), "\(run.child.stderr)")
-            let after = try await daemon.wireState()
-            #expect(after["status"]?.stringValue == "anonymous" && after["user"]?["uid"]?.stringValue == guest)
-            #expect(after["signInPrompt"] == .null, "the flow was cancelled")
-            #expect(after["user"]?.jsonString.contains("attacker@example.com") == false)
+            try await Self.withLaunchedFlow(daemon) { run, launch, browser, attacker in
+                let provider = try await Self.open(launch, in: browser)
+                // The attacker learnt the provider's URL (with the state), approves it as itself and
+                // sends the callback from its own client: it has no binding cookie.
+                var visited: [String] = []
+                let stolen = try await attacker.follow(
+                    provider, consentingAs: "attacker@example.com", until: Self.callbackPrefix(launch),
+                    visited: &visited)
+                let refused = try await attacker.send(stolen)
+                #expect(refused.status == 403 && TestBrowser.text(refused).contains("nobody was signed in"))
+                #expect(try await run.child.waitForExit(timeout: .seconds(30)) == 1)
+                #expect(run.child.stderr.contains("stopped the sign-in"), "\(run.child.stderr)")
+                let after = try await daemon.wireState()
+                #expect(after["status"]?.stringValue == "anonymous" && after["user"]?["uid"]?.stringValue == guest)
+                #expect(after["signInPrompt"] == .null, "the flow was cancelled")
+                #expect(after["user"]?.jsonString.contains("attacker@example.com") == false)
+            }
         }
     }
 
@@ -173,21 +180,17 @@ struct BrowserLaunchTests {
     func secondLaunchEndsTheFlow() async throws {
         try await withEmulatorAndDaemon { emulator, daemon in
             let guest = try #require(try await daemon.uid())
-            let run = try await Run.start(daemon)
-            let launch = try await run.launchAddress()
-            let browser = TestBrowser()
-            let other = TestBrowser()
-            defer { Task { await browser.shutdown() } }
-            defer { Task { await other.shutdown() } }
-            _ = try await Self.open(launch, in: browser)
-            let again = try await other.send(launch)
-            #expect(again.status == 403 && again.headers.first(name: "Location") == nil)
-            #expect(TestBrowser.text(again).contains("opened a second time"))
-            #expect(try await run.child.waitForExit(timeout: .seconds(30)) == 1)
-            #expect(run.child.stderr.contains("stopped the sign-in"), "\(run.child.stderr)")
-            let after = try await daemon.wireState()
-            #expect(after["status"]?.stringValue == "anonymous" && after["user"]?["uid"]?.stringValue == guest)
-            #expect(after["signInPrompt"] == .null)
+            try await Self.withLaunchedFlow(daemon) { run, launch, browser, other in
+                _ = try await Self.open(launch, in: browser)
+                let again = try await other.send(launch)
+                #expect(again.status == 403 && again.headers.first(name: "Location") == nil)
+                #expect(TestBrowser.text(again).contains("opened a second time"))
+                #expect(try await run.child.waitForExit(timeout: .seconds(30)) == 1)
+                #expect(run.child.stderr.contains("stopped the sign-in"), "\(run.child.stderr)")
+                let after = try await daemon.wireState()
+                #expect(after["status"]?.stringValue == "anonymous" && after["user"]?["uid"]?.stringValue == guest)
+                #expect(after["signInPrompt"] == .null)
+            }
         }
     }
 }
