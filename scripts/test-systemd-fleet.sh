@@ -7,6 +7,8 @@
 # The device flow under systemd: sesamectl shows a code, the "phone" approves it at the
 # emulator's fake Google, and the journal holds none of the flow's secrets or the provider's tokens.
 rm -f "$machine_root/root/device.out"
+# ann is signed in, and sesamectl never signs in over an account: sign out first, as a person would.
+check "device flow: sesamectl sign-out before signing in with another account" on sesamectl sign-out
 on sh -c 'setsid sesamectl sign-in google --device --no-qr > /root/device.out 2>&1 < /dev/null &'
 device_code_shown() { grep -qE '^ +[A-Z]{4}-[A-Z]{4}$' "$machine_root/root/device.out"; }
 if wait_for 30 device_code_shown; then
