@@ -23,9 +23,9 @@ whiles=$(cat "${owner[@]}" | grep -cE '^\s*(repeat|while)\b')
 tasks=$(grep -rE '(^|[^a-zA-Z.])Task(\.detached)? *(\{|\()' Sources/SesameService Sources/SesameSocketServer Sources/SesameCore \
     | grep -vE '^\S+:\s*//' | wc -l)
 single=$(grep -rlE 'actor SingleFlight' Sources | wc -l)
-names=$(grep -rlw startSignIn Sources clients api scripts docs README.md 2>/dev/null \
-    | grep -vE '/Tests?/|/tests?/|_test|\.test\.|Tests\.swift' \
-    | xargs -r grep -Lis 'generated' | grep -vE '\.md$|local-api\.json$' | wc -l)
+names=$(git grep -lw startSignIn -- Sources clients api scripts ':!*.md' ':!api/local-api.json' \
+    ':!scripts/house-figures.sh' | grep -vE '(^|/)(Tests|tests?)/|\.test\.|Tests\.swift$' \
+    | xargs -r grep -Lis 'generated' | wc -l)
 long=$(git ls-files '*.swift' '*.py' '*.mjs' '*.cjs' '*.ts' '*.sh' '*.c' '*.go' \
     | xargs -r wc -l 2>/dev/null | awk '$2 != "total" && $1 > 300' | wc -l)
 figure "SessionService lines (${#owner[@]} files)" "$lines" 900
