@@ -8,7 +8,34 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The products targets use, named once.
 let nio = "swift-nio"
+let lifecycle = "swift-service-lifecycle"
+let nioCore: Target.Dependency = .product(name: "NIOCore", package: nio)
+let nioPosix: Target.Dependency = .product(name: "NIOPosix", package: nio)
+let nioHTTP1: Target.Dependency = .product(name: "NIOHTTP1", package: nio)
+let nioLocks: Target.Dependency = .product(name: "NIOConcurrencyHelpers", package: nio)
+let nioExtras: Target.Dependency = .product(name: "NIOExtras", package: "swift-nio-extras")
+let httpClient: Target.Dependency = .product(name: "AsyncHTTPClient", package: "async-http-client")
+let crypto: Target.Dependency = .product(name: "Crypto", package: "swift-crypto")
+// _CryptoExtras: RSA for the emulator's `--supabase-signing-key rs256`.
+let cryptoExtras: Target.Dependency = .product(name: "_CryptoExtras", package: "swift-crypto")
+let arguments: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: lifecycle)
+let unixSignals: Target.Dependency = .product(name: "UnixSignals", package: lifecycle)
+let toml: Target.Dependency = .product(name: "TOMLKit", package: "TOMLKit")
+
+func library(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
+    .target(name: name, dependencies: dependencies, swiftSettings: strict)
+}
+func executable(_ name: String, _ dependencies: [Target.Dependency], path: String? = nil) -> Target {
+    .executableTarget(name: name, dependencies: dependencies, path: path, swiftSettings: strict)
+}
+func tests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name, dependencies: dependencies, swiftSettings: strict)
+}
+
 let package = Package(
     name: "sesame",
     platforms: [.macOS(.v14)],
@@ -35,322 +62,124 @@ let package = Package(
     ],
     targets: [
         // Domain: values, the session state machine, ports, errors. No I/O.
-        .target(name: "SesameCore", swiftSettings: strict),
+        library("SesameCore"),
         // The wire contract of docs/protocol.md. Imports no domain code, only SesameCore's encodings.
-        .target(name: "SesameLocalAPI", dependencies: ["SesameCore"], swiftSettings: strict),
+        library("SesameLocalAPI", ["SesameCore"]),
         // The one actor that owns the session, and its background work as a ServiceLifecycle service.
-        .target(
-            name: "SesameService",
-            dependencies: [
-                "SesameCore",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameService", ["SesameCore", logging, serviceLifecycle]),
         // One HTTP transport for every backend adapter: AsyncHTTPClient, timeouts, JSON,
         // Retry-After. Imports no domain code.
-        .target(
-            name: "SesameHTTP",
-            dependencies: [
-                "SesameCore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameHTTP", ["SesameCore", httpClient, logging, nioCore, nioHTTP1]),
         // Adapter: Firebase Auth REST + RTDB username directory.
-        .target(
-            name: "SesameFirebase",
-            dependencies: [
-                "SesameCore", "SesameHTTP",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameFirebase", ["SesameCore", "SesameHTTP", httpClient, nioCore, nioHTTP1, logging]),
         // Adapter: Supabase Auth (GoTrue) + PostgREST username directory.
-        .target(
-            name: "SesameSupabase",
-            dependencies: [
-                "SesameCore", "SesameHTTP",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameSupabase", ["SesameCore", "SesameHTTP", crypto, nioCore, nioHTTP1, logging]),
         // Adapter: the identity providers' RFC 8628 device flow endpoints ([oauth.<providerId>]).
-        .target(
-            name: "SesameOAuth",
-            dependencies: [
-                "SesameCore", "SesameHTTP",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameOAuth", ["SesameCore", "SesameHTTP", logging, nioHTTP1]),
         // Adapter: the encrypted keyring file.
-        .target(
-            name: "SesameKeyring",
-            dependencies: [
-                "SesameCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameKeyring", ["SesameCore", crypto, logging]),
         // Adapter: the Unix-socket server.
-        .target(
-            name: "SesameSocketServer",
-            dependencies: [
-                "SesameCore", "SesameService", "SesameLocalAPI",
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOConcurrencyHelpers", package: nio),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
+        library(
+            "SesameSocketServer",
+            ["SesameCore", "SesameService", "SesameLocalAPI", nioCore, nioPosix, nioLocks, logging, serviceLifecycle]),
         // Adapter: systemd (notify, socket activation, journald).
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // QR codes for sesamectl's sign-in prompts (libqrencode, as a system library).
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .target(
-            name: "SesameSystemd",
-            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
+        library("SesameSystemd", ["CSystemd", logging]),
         // The client library for apps.
-        .target(
-            name: "SesameClient",
-            dependencies: [
-                "SesameCore", "SesameLocalAPI",
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-            ],
-            swiftSettings: strict
-        ),
-        // The Firebase Auth Emulator-compatible backend, as a library.
-        .target(
-            name: "SesameEmulator",
-            dependencies: [
-                // CQRencode: the SVG QR code of a GoTrue TOTP enrolment.
-                "CQRencode", "SesameCore", "SesameLocalAPI",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                // _CryptoExtras: RSA for `--supabase-signing-key rs256`.
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOPosix", package: nio),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
+        library("SesameClient", ["SesameCore", "SesameLocalAPI", nioCore, nioPosix, nioExtras]),
+        // The Firebase Auth Emulator-compatible backend, as a library. CQRencode: the SVG QR code
+        // of a GoTrue TOTP enrolment.
+        library(
+            "SesameEmulator",
+            [
+                "CQRencode", "SesameCore", "SesameLocalAPI", .product(name: "Hummingbird", package: "hummingbird"),
+                crypto, cryptoExtras, nioCore, nioPosix, logging, serviceLifecycle, unixSignals,
+            ]),
         // Test kit shared by the test targets: fakes for pure domain tests, and the one harness of
         // built binaries, child processes (the emulator's among them), raw socket clients and
         // `eventually`. Never the emulator library: pure domain tests use this target.
-        .target(
-            name: "SesameTesting",
-            dependencies: [
-                "SesameCore", "SesameHTTP", "SesameLocalAPI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
+        library(
+            "SesameTesting",
+            [
+                "SesameCore", "SesameHTTP", "SesameLocalAPI", httpClient, logging, nioCore, nioHTTP1,
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            swiftSettings: strict
-        ),
+            ]),
         // The in-process emulator as every test target starts it, with a clock moved by hand.
-        .target(name: "SesameEmulatorTesting", dependencies: ["SesameEmulator"], swiftSettings: strict),
+        library("SesameEmulatorTesting", ["SesameEmulator"]),
+
         // Executables: composition and arguments only.
-        .executableTarget(
-            name: "sesamed",
-            dependencies: [
+        executable(
+            "sesamed",
+            [
                 "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameOAuth", "SesameHTTP",
                 "SesameKeyring", "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOConcurrencyHelpers", package: nio),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
+                arguments, toml, logging, serviceLifecycle, nioPosix, nioLocks, unixSignals,
+            ]),
         // libFuzzer target for the request decoder (scripts/fuzz.sh); inert in normal builds.
-        .executableTarget(name: "FuzzLocalAPI", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
-        .executableTarget(
-            name: "sesamectl",
-            dependencies: [
-                "CQRencode", "SesameClient", "SesameCore", "SesameLocalAPI",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-                // The loopback listener of `sign-in --browser` (RFC 8252).
-                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "sesame-emulator",
-            dependencies: [
-                "SesameEmulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
-
-        .executableTarget(
-            name: "sesame-example-migrator",
-            dependencies: ["SesameClient"],
-            path: "Examples/Migrator",
-            swiftSettings: strict
-        ),
+        executable("FuzzLocalAPI", ["SesameLocalAPI"]),
+        // NIO: the loopback listener of `sign-in --browser` (RFC 8252).
+        executable(
+            "sesamectl",
+            [
+                "CQRencode", "SesameClient", "SesameCore", "SesameLocalAPI", arguments, toml, nioCore, nioPosix,
+                nioHTTP1,
+            ]),
+        executable("sesame-emulator", ["SesameEmulator", arguments, logging, serviceLifecycle, unixSignals]),
+        executable("sesame-example-migrator", ["SesameClient"], path: "Examples/Migrator"),
         // `make bench`'s SwiftNIO floor: a line answered by one NIO handler and nothing else.
-        .executableTarget(
-            name: "sesame-nio-echo",
-            dependencies: [.product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio)],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "sesame-emulator-bench",
-            dependencies: [
-                "SesameEmulator",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
+        executable("sesame-nio-echo", [nioCore, nioPosix]),
+        executable("sesame-emulator-bench", ["SesameEmulator", httpClient, arguments, nioCore, nioHTTP1]),
 
-        .testTarget(name: "SesameCoreTests", dependencies: ["SesameCore", "SesameTesting"], swiftSettings: strict),
-        .testTarget(name: "SesameLocalAPITests", dependencies: ["SesameLocalAPI"], swiftSettings: strict),
-        .testTarget(
-            name: "SesameKeyringTests",
-            dependencies: [
-                "SesameKeyring", "SesameCore", "SesameTesting", .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameEmulatorTests",
-            dependencies: [
-                "SesameEmulator", "SesameEmulatorTesting", "SesameTesting",
-                "SesameCore", "SesameLocalAPI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                // Checks the emulator's access tokens against its JWK set, as a relying party.
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "NIOCore", package: nio),
-                .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameFirebaseTests",
-            dependencies: [
+        tests("SesameCoreTests", ["SesameCore", "SesameTesting"]),
+        tests("SesameLocalAPITests", ["SesameLocalAPI"]),
+        tests("SesameKeyringTests", ["SesameKeyring", "SesameCore", "SesameTesting", crypto]),
+        // Crypto: checks the emulator's access tokens against its JWK set, as a relying party.
+        tests(
+            "SesameEmulatorTests",
+            [
+                "SesameEmulator", "SesameEmulatorTesting", "SesameTesting", "SesameCore", "SesameLocalAPI",
+                httpClient, crypto, cryptoExtras, nioCore, nioPosix, nioHTTP1,
+            ]),
+        tests(
+            "SesameFirebaseTests",
+            [
                 "SesameFirebase", "SesameHTTP", "SesameCore", "SesameLocalAPI", "SesameEmulator",
                 "SesameEmulatorTesting", "SesameTesting",
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameHTTPTests",
-            dependencies: [
-                "SesameHTTP", "SesameEmulator", "SesameCore", "SesameTesting",
-                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameSupabaseTests",
-            dependencies: [
-                "SesameSupabase", "SesameHTTP", "SesameCore", "SesameTesting",
-                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
+            ]),
+        tests(
+            "SesameHTTPTests",
+            ["SesameHTTP", "SesameEmulator", "SesameCore", "SesameTesting", nioCore, nioHTTP1, logging]),
+        tests(
+            "SesameSupabaseTests", ["SesameSupabase", "SesameHTTP", "SesameCore", "SesameTesting", nioCore, nioHTTP1]),
         // sesamed's configuration and composition, with `@testable import sesamed`.
-        .testTarget(
-            name: "SesamedTests",
-            dependencies: ["sesamed", "SesameOAuth", "SesameCore", "SesameTesting"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameOAuthTests",
-            dependencies: [
-                "SesameOAuth", "SesameHTTP", "SesameCore", "SesameTesting",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
+        tests("SesamedTests", ["sesamed", "SesameOAuth", "SesameCore", "SesameTesting"]),
+        tests(
+            "SesameOAuthTests",
+            ["SesameOAuth", "SesameHTTP", "SesameCore", "SesameTesting", logging, nioCore, nioHTTP1]),
         // The RemoteAuthProvider conformance suite (SesameTesting) run against both adapters,
         // each with its emulator.
-        .testTarget(
-            name: "ProviderConformanceTests",
-            dependencies: [
+        tests(
+            "ProviderConformanceTests",
+            [
                 "SesameTesting", "SesameCore", "SesameHTTP", "SesameFirebase", "SesameSupabase", "SesameOAuth",
-                "SesameEmulator",
-                "SesameEmulatorTesting", "SesameLocalAPI",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: nio), .product(name: "NIOHTTP1", package: nio),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameServiceTests",
-            dependencies: ["SesameService", "SesameCore", "SesameTesting"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameSystemdTests",
-            dependencies: ["SesameSystemd", "SesameTesting"],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameSocketServerTests",
-            dependencies: [
+                "SesameEmulator", "SesameEmulatorTesting", "SesameLocalAPI", httpClient, nioCore, nioHTTP1,
+            ]),
+        tests("SesameServiceTests", ["SesameService", "SesameCore", "SesameTesting"]),
+        tests("SesameSystemdTests", ["SesameSystemd", "SesameTesting"]),
+        tests(
+            "SesameSocketServerTests",
+            [
                 "SesameSocketServer", "SesameService", "SesameCore", "SesameLocalAPI", "SesameTesting",
-                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
-                .product(name: "NIOEmbedded", package: nio), .product(name: "NIOConcurrencyHelpers", package: nio),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "SesameClientTests",
-            dependencies: [
-                // sesamectl too, so its pure output functions (status, errors, exit statuses) are
-                // unit-tested with `@testable import sesamectl`.
-                "SesameClient", "SesameCore", "SesameLocalAPI", "sesamectl", "SesameTesting",
-                .product(name: "NIOCore", package: nio), .product(name: "NIOPosix", package: nio),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["SesameClient", "SesameLocalAPI", "SesameEmulator", "SesameTesting"],
-            swiftSettings: strict
-        ),
+                nioCore, nioPosix, .product(name: "NIOEmbedded", package: nio), nioLocks, nioExtras, logging,
+            ]),
+        // sesamectl too, so its pure output functions (status, errors, exit statuses) are
+        // unit-tested with `@testable import sesamectl`.
+        tests(
+            "SesameClientTests",
+            ["SesameClient", "SesameCore", "SesameLocalAPI", "sesamectl", "SesameTesting", nioCore, nioPosix]),
+        tests("EndToEndTests", ["SesameClient", "SesameLocalAPI", "SesameEmulator", "SesameTesting"]),
     ]
 )
