@@ -43,7 +43,9 @@ struct PeerLimitsTests {
 
     @Test("an idle connection is closed after idle_timeout; a subscriber and a busy one are not")
     func idleTimeout() async throws {
-        let harness = try await SocketHarness.start { $0.idleTimeout = 0.4 }
+        // Two seconds: long enough that a loaded machine (a CI run, parallel workers) subscribes
+        // before the subscriber's own connection counts as idle; 0.4 s closed it first there.
+        let harness = try await SocketHarness.start { $0.idleTimeout = 2 }
         defer { Task { await harness.stop() } }
         try await harness.awaitAnonymous()
         try await withClient(harness.path) { subscriber in
