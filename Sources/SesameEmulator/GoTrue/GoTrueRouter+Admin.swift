@@ -34,6 +34,20 @@ extension GoTrueRouter {
         on(router, "admin/users/{id}", .delete, admin: true) { request, _ throws(GoTrueError) in
             .json(try await store.adminDeleteUser(request.parameters["id"] ?? ""))
         }
+        on(router, "admin/users/{id}/factors", .get, admin: true) { request, _ throws(GoTrueError) in
+            .json(try await store.adminFactors(ofUser: request.parameters["id"] ?? ""))
+        }
+        on(router, "admin/users/{id}/factors/{factor}", .put, admin: true) { request, _ throws(GoTrueError) in
+            .json(
+                try await store.adminUpdateFactor(
+                    request.parameters["factor"] ?? "", ofUser: request.parameters["id"] ?? "",
+                    friendlyName: try Self.body(EnrollFactorBody.self, request).friendlyName))
+        }
+        on(router, "admin/users/{id}/factors/{factor}", .delete, admin: true) { request, _ throws(GoTrueError) in
+            .json(
+                try await store.adminDeleteFactor(
+                    request.parameters["factor"] ?? "", ofUser: request.parameters["id"] ?? ""))
+        }
     }
 
     /// The `redirect_to` query parameter supabase-auth sends, when not empty.
@@ -48,10 +62,30 @@ extension GoTrueRouter {
         let perPage = try Self.paginationNumber(request.query["per_page"]) ?? Self.defaultPerPage
         // GoTrue divides by per_page and fails with a 500 on 0; the emulator answers 400 instead.
         guard perPage > 0 else { throw .validation("Bad Pagination Parameters: per_page must be at least 1") }
-        let (body, total) = await store.listUsers(page: max(1, page), perPage: perPage)
+        let newestFirst = try Self.sortNewestFirst(request.query["sort"])
+        let (body, total) = await store.listUsers(
+            page: max(1, page), perPage: perPage, newestFirst: newestFirst, filter: request.query["filter"] ?? "")
         let link = Self.paginationLink(
             path: request.path, query: request.query, page: page, perPage: perPage, total: total)
         return .json(body, headers: [("X-Total-Count", String(total)), ("Link", link)])
+    }
+
+    /// `sort=created_at [asc|desc]` (sorting.go: `created_at` is the one field the list sorts by;
+    /// descending when the direction is left out or the parameter absent).
+    static func sortNewestFirst(_ value: String?) throws(GoTrueError) -> Bool {
+        guard let value else { return true }
+        let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts[0] == "created_at" else {
+            throw .validation("Bad Sort Parameters: bad field for sort '\(parts[0])'")
+        }
+        guard parts.count > 1 else { return true }
+        switch parts[1].uppercased() {
+        case "ASC": return false
+        case "DESC": return true
+        default:
+            throw .validation(
+                "Bad Sort Parameters: bad direction for sort '\(parts[1])', only 'asc' and 'desc' allowed")
+        }
     }
 
     /// A `page` or `per_page` value: GoTrue parses it as an unsigned integer.

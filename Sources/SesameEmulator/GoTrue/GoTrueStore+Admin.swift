@@ -3,17 +3,29 @@ import SesameLocalAPI
 
 /// `/admin/users` (create, list, get, update, delete); the caller is checked by the router.
 extension GoTrueStore {
-    /// `GET /admin/users?page=&per_page=`: newest first (`created_at` descending, ties by `id`
-    /// descending, as GoTrue's keyset order); returns one page and the total count.
-    func listUsers(page: Int, perPage: Int) -> (JSONValue, Int) {
-        let all = users.values.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+    /// `GET /admin/users?page=&per_page=&sort=&filter=`: by `created_at` (newest first unless
+    /// `asc`; ties by `id` the same way, as GoTrue's keyset order), only the users whose email
+    /// contains `filter` or whose `full_name` contains it in any case (models/user.go's `LIKE` and
+    /// `ILIKE`); returns one page and the total count of the filtered list.
+    func listUsers(page: Int, perPage: Int, newestFirst: Bool = true, filter: String = "") -> (JSONValue, Int) {
+        let matching = users.values.filter { user in
+            guard !filter.isEmpty else { return true }
+            if user.email?.contains(filter) == true { return true }
+            return user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
+        }
+        let all = matching.sorted {
+            newestFirst ? ($0.createdAt, $0.id) > ($1.createdAt, $1.id) : ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
+        }
         let start = min(all.count, max(0, page - 1) * perPage)
         let slice = all[start..<min(all.count, start + perPage)]
         return (["users": .array(slice.map(\.json)), "aud": "authenticated"], all.count)
     }
 
+    /// The user of `/admin/users/{id}` (GoTrue's `loadUser`: both refusals are 404s).
     func adminUser(_ id: String) throws(GoTrueError) -> GoTrueUser {
-        guard UUID(uuidString: id) != nil else { throw .validation("user_id must be an UUID") }
+        guard UUID(uuidString: id) != nil else {
+            throw GoTrueError(httpStatus: 404, code: "validation_failed", message: "user_id must be an UUID")
+        }
         guard let user = users[id.lowercased()] else { throw .adminUserNotFound }
         return user
     }
@@ -21,6 +33,11 @@ extension GoTrueStore {
     /// `POST /admin/users`.
     func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
+            // GoTrue's words when neither is given (admin.go); a phone alone is refused loudly,
+            // since the emulator has no phone users.
+            guard let phone = body.phone, !phone.isEmpty else {
+                throw .validation("Cannot create a user without either an email or phone")
+            }
             throw .validation("An email address is required (this emulator does not support phone users)")
         }
         let email = try Self.validEmail(raw)

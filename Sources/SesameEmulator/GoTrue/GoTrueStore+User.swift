@@ -76,13 +76,14 @@ extension GoTrueStore {
         return users[user.id]?.json ?? .null
     }
 
-    /// `POST /logout?scope=global|local|others` (default `global`).
+    /// `POST /logout?scope=global|local|others` (absent or empty: `global`). As GoTrue's
+    /// logout.go: the bearer is checked first (the route's middleware), then the scope.
     func logout(scope: String?, bearer: String?) throws(GoTrueError) {
-        let scope = scope ?? "global"
-        guard ["global", "local", "others"].contains(scope) else {
-            throw .validation("Unsupported logout scope \"\(scope)\": use global, local or others")
-        }
         let (user, session) = try authenticate(bearer: bearer)
+        let scope = scope.flatMap { $0.isEmpty ? nil : $0 } ?? "global"
+        guard ["global", "local", "others"].contains(scope) else {
+            throw .validation("Unsupported logout scope \"\(scope)\"")
+        }
         switch scope {
         case "local": endSessions([session.id])
         case "others": endSessions(sessionIds(of: user.id).filter { $0 != session.id })

@@ -151,13 +151,19 @@ extension GoTrueStore {
         if factor.isVerified && !session.isAAL2 {
             throw .unprocessable("insufficient_aal", "AAL2 required to unenroll verified factor")
         }
-        users[user.id]?.factors?.removeAll { $0.id == factor.id }
+        removeFactor(factor, of: user.id)
+        return ["id": .string(factor.id)]
+    }
+
+    /// Deletes `factor`, its open challenges, and the second-factor methods of the sessions it
+    /// raised (GoTrue's `DowngradeSessionsToAAL1`).
+    func removeFactor(_ factor: GoTrueFactor, of userId: String) {
+        users[userId]?.factors?.removeAll { $0.id == factor.id }
         challenges = challenges.filter { $0.value.factorId != factor.id }
         for id in sessions.keys where sessions[id]?.factorId == factor.id {
             sessions[id]?.amr.removeAll { GoTrueSession.secondFactorMethods.contains($0.method) }
             sessions[id]?.factorId = nil
         }
-        return ["id": .string(factor.id)]
     }
 
     private func updateFactor(_ id: String, of userId: String, _ change: (inout GoTrueFactor) -> Void) {

@@ -109,6 +109,8 @@ struct UserUpdateBody: Decodable, Sendable {
 /// `POST /admin/users` and `PUT /admin/users/{id}`.
 struct AdminUserBody: Decodable, Sendable {
     var email: String?
+    /// Read only to word the refusal: the emulator has no phone users.
+    var phone: String?
     var password: String?
     var emailConfirm: Bool?
     var userMetadata: [String: JSONValue]?
@@ -118,7 +120,7 @@ struct AdminUserBody: Decodable, Sendable {
     var banDuration: String?
 
     enum CodingKeys: String, CodingKey {
-        case email, password, data
+        case email, phone, password, data
         case emailConfirm = "email_confirm"
         case userMetadata = "user_metadata"
         case appMetadata = "app_metadata"
