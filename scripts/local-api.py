@@ -5,7 +5,8 @@
   scripts/local-api.py --check    fail when a generated file is stale or docs/protocol.md's
                                   method and notification tables disagree with the description
 
-Generated today: the Swift wire tables (SesameLocalAPI's LocalAPIMethod and LocalAPIEvent).
+Generated: the Swift wire tables (SesameLocalAPI's LocalAPIMethod and LocalAPIEvent), and the
+daemon's request decoding and handler registration (scripts/local_api_wire.py).
 docs/protocol.md stays the page people read; its tables are checked, row by row.
 """
 from __future__ import annotations
@@ -14,6 +15,8 @@ import json
 import re
 import sys
 from pathlib import Path
+
+import local_api_wire
 
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTION = ROOT / "api" / "local-api.json"
@@ -126,7 +129,9 @@ def event_swift(api: dict) -> str:
 
 def generated(api: dict) -> dict[Path, str]:
     local_api = ROOT / "Sources" / "SesameLocalAPI"
-    return {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
+    files = {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
+    files.update(local_api_wire.generated(api, ROOT))
+    return files
 
 
 def table_rows(page: str, heading: str, first_column: str) -> list[list[str]]:
