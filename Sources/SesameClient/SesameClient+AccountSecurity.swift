@@ -64,7 +64,7 @@ extension SesameClient {
     /// Asks the backend to mail a reauthentication code to the account's address (Supabase);
     /// the result has `codeSent`.
     /// - Throws: `operation-not-allowed` on a backend that mails no codes (Firebase: use the
-    ///   password, or `startSignIn` with purpose `reauthenticate`).
+    ///   password, or an interactive sign-in flow with purpose `reauthenticate`).
     public func sendReauthenticationCode() async throws -> SesameReauthentication {
         SesameReauthentication(json: try await call(.reauthenticate))
     }

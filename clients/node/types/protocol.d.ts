@@ -129,12 +129,12 @@ export interface SignInFlow {
   verificationUriComplete: string | null;
   /** null for readers and observers (only managers see a device flow's code). */
   userCode: string | null;
-  /** A browser flow's, in the answer to the startSignIn that started it only; null elsewhere. */
+  /** A browser flow's, in the answer to the call that started it only; null elsewhere. */
   authorizationUrl: string | null;
   expiresAt: Time;
   intervalSeconds: number | null;
   purpose: 'sign-in' | 'reauthenticate';
-  /** The state a browser flow's callback must carry: in startSignIn's answer only. */
+  /** The state a browser flow's callback must carry: in the answer that started the flow only. */
   state?: string | null;
 }
 
