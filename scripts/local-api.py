@@ -6,7 +6,8 @@
                                   method and notification tables disagree with the description
 
 Generated: the Swift wire tables (SesameLocalAPI's LocalAPIMethod and LocalAPIEvent), and the
-daemon's request decoding and handler registration (scripts/local_api_wire.py).
+daemon's request decoding and handler registration (scripts/local_api_wire.py), and the Swift
+client's methods (scripts/local_api_client.py).
 docs/protocol.md stays the page people read; its tables are checked, row by row.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ import re
 import sys
 from pathlib import Path
 
+import local_api_client
 import local_api_wire
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +133,7 @@ def generated(api: dict) -> dict[Path, str]:
     local_api = ROOT / "Sources" / "SesameLocalAPI"
     files = {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
     files.update(local_api_wire.generated(api, ROOT))
+    files.update(local_api_client.generated(api, ROOT))
     return files
 
 
