@@ -1,5 +1,5 @@
-// The protocol's objects, and every method's params and result (docs/protocol.md; methods after
-// completeMerge are the newer ones of PROTOCOL.md: a daemon that lacks one answers MethodNotFound).
+// The protocol's objects (docs/protocol.md). Every method's params and result are in methods.d.ts,
+// generated from api/local-api.json; a daemon that lacks a newer method answers MethodNotFound.
 
 /** RFC 3339 UTC, e.g. "2026-11-21T10:00:00Z". */
 export type Time = string;
