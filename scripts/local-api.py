@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -134,7 +135,15 @@ def generated(api: dict) -> dict[Path, str]:
     files = {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
     files.update(local_api_wire.generated(api, ROOT))
     files.update(local_api_client.generated(api, ROOT))
-    return files
+    return {path: formatted(text) if path.suffix == ".swift" else text for path, text in files.items()}
+
+
+def formatted(text: str) -> str:
+    """The Swift text as `swift format` (the repo's .swift-format) writes it, so it reads as the rest."""
+    run = subprocess.run(
+        ["swift", "format", "--configuration", str(ROOT / ".swift-format"), "-"],
+        input=text, capture_output=True, text=True, check=True)
+    return run.stdout
 
 
 def table_rows(page: str, heading: str, first_column: str) -> list[list[str]]:
