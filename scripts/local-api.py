@@ -13,6 +13,7 @@ docs/protocol.md stays the page people read; its tables are checked, row by row.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -139,9 +140,9 @@ def generated(api: dict) -> dict[Path, str]:
 
 
 def formatted(text: str) -> str:
-    """The Swift text as `swift format` (the repo's .swift-format) writes it, so it reads as the rest."""
+    """The Swift text as `swift format` (the repo's .swift-format; $SWIFT, else swift) writes it."""
     run = subprocess.run(
-        ["swift", "format", "--configuration", str(ROOT / ".swift-format"), "-"],
+        [os.environ.get("SWIFT", "swift"), "format", "--configuration", str(ROOT / ".swift-format"), "-"],
         input=text, capture_output=True, text=True, check=True)
     return run.stdout
 
