@@ -100,7 +100,7 @@ test-first-hour:
 FORMAT_PATHS := Package.swift Sources Tests Fuzz Examples
 lint:
 	$(SWIFT) format lint --strict --recursive $(FORMAT_PATHS)
-	python3 scripts/local-api.py --check
+	SWIFT='$(SWIFT)' python3 scripts/local-api.py --check
 
 format:
 	$(SWIFT) format format --in-place --recursive $(FORMAT_PATHS)

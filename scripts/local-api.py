@@ -5,15 +5,22 @@
   scripts/local-api.py --check    fail when a generated file is stale or docs/protocol.md's
                                   method and notification tables disagree with the description
 
-Generated today: the Swift wire tables (SesameLocalAPI's LocalAPIMethod and LocalAPIEvent).
+Generated: the Swift wire tables (SesameLocalAPI's LocalAPIMethod and LocalAPIEvent), and the
+daemon's request decoding and handler registration (scripts/local_api_wire.py), and the Swift
+client's methods (scripts/local_api_client.py).
 docs/protocol.md stays the page people read; its tables are checked, row by row.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
+
+import local_api_client
+import local_api_wire
 
 ROOT = Path(__file__).resolve().parent.parent
 DESCRIPTION = ROOT / "api" / "local-api.json"
@@ -126,7 +133,18 @@ def event_swift(api: dict) -> str:
 
 def generated(api: dict) -> dict[Path, str]:
     local_api = ROOT / "Sources" / "SesameLocalAPI"
-    return {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
+    files = {local_api / "LocalAPIMethod.swift": method_swift(api), local_api / "LocalAPIEvent.swift": event_swift(api)}
+    files.update(local_api_wire.generated(api, ROOT))
+    files.update(local_api_client.generated(api, ROOT))
+    return {path: formatted(text) if path.suffix == ".swift" else text for path, text in files.items()}
+
+
+def formatted(text: str) -> str:
+    """The Swift text as `swift format` (the repo's .swift-format; $SWIFT, else swift) writes it."""
+    run = subprocess.run(
+        [os.environ.get("SWIFT", "swift"), "format", "--configuration", str(ROOT / ".swift-format"), "-"],
+        input=text, capture_output=True, text=True, check=True)
+    return run.stdout
 
 
 def table_rows(page: str, heading: str, first_column: str) -> list[list[str]]:

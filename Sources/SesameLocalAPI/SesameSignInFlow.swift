@@ -2,7 +2,7 @@ import Foundation
 
 /// An interactive sign-in flow (PROTOCOL.md, "Sign-in flows", `SignInFlow`): the wire object, and
 /// SesameClient's public value. Never a device code or verifier. A browser flow's
-/// ``authorizationUrl`` and ``state`` are only in the answer to the `startSignIn` that started it
+/// ``authorizationUrl`` and ``state`` are only in the answer to the request that started it
 /// (null in notifications and anywhere else); a device flow's ``userCode`` and
 /// ``verificationUriComplete`` are null for connections below the manager role.
 public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
@@ -16,7 +16,7 @@ public struct SesameSignInFlow: Sendable, Hashable, Identifiable {
     public var verificationUriComplete: String?
     public var userCode: String?
     public var authorizationUrl: String?
-    /// The `state` a browser flow's callback must carry (the `startSignIn` answer only).
+    /// The `state` a browser flow's callback must carry (in the answer that started the flow only).
     public var state: String?
     public var expiresAt: Date
     public var intervalSeconds: Int?

@@ -7,7 +7,7 @@ import SesameService
 /// A device flow's `userCode` (and `verificationUriComplete`, which holds it) lets whoever has
 /// it approve the flow at the provider with their own identity, and so sign this machine in to
 /// their account. Only managers see them: the person's own programs, which may start and cancel
-/// flows anyway (the connection that started a flow is one, as `startSignIn` needs the role).
+/// flows anyway (the connection that started a flow is one, as the sign-in flow's start needs the role).
 /// Readers and observers see that a flow is open, with those fields null. A browser flow's
 /// `authorizationUrl` and `state` are in no published flow at all: the service keeps them out.
 extension LocalAPIRole {

@@ -3,7 +3,7 @@ import SesameCore
 import SesameLocalAPI
 
 extension LocalAPICall {
-    /// `startSignIn`'s parameters: `flow` is `device` or `browser`; a browser flow needs a
+    /// The parameters of a sign-in flow's start: `flow` is `device` or `browser`; a browser flow needs a
     /// loopback `redirectUri` (RFC 8252 §7.3: `http://127.0.0.1:PORT/…` or `http://[::1]:PORT/…`).
     static func signInFlowRequest(from params: LocalAPIParams) throws(LocalAPIError) -> SignInFlowRequest {
         let providerId = try params.string("providerId")

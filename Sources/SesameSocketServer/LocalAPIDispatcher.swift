@@ -155,7 +155,8 @@ struct LocalAPIDispatcher: Sendable {
         .object(["state": outcome.state.wire.json, "merge": outcome.merge.map { $0.wire.json } ?? .null])
     }
 
-    private func run(_ call: LocalAPICall) async throws -> JSONValue {
+    /// Runs the methods of the session itself (``run(_:)`` registers them).
+    func runSession(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .getIdToken(let minValidity, let force, let uid):
             let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
@@ -201,6 +202,14 @@ struct LocalAPIDispatcher: Sendable {
             var result: [String: JSONValue] = ["username": .string(username), "available": .bool(check.available)]
             if let reason = check.reason { result["reason"] = .string(reason.rawValue) }
             return .object(result)
+        default:
+            throw LocalAPIError.internalError
+        }
+    }
+
+    /// Runs the methods of PROTOCOL.md's "Sign-in flows" and "Provisioning".
+    func runSignInFlows(_ call: LocalAPICall) async throws -> JSONValue {
+        switch call {
         case .startSignIn(let request):
             return (try await service.startSignIn(request)).wire.json
         case .completeSignIn(let flowId, let callbackUrl):
@@ -212,10 +221,7 @@ struct LocalAPIDispatcher: Sendable {
             return .object([:])
         case .signInWithCustomToken(let token):
             return outcomeJSON(try await service.signInWithCustomToken(token))
-        case .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor, .reauthenticate, .changePassword,
-            .changeEmail, .confirmPasswordReset:
-            return try await runAccountSecurity(call)
-        case .hello, .getState, .subscribe, .unsubscribe:
+        default:
             throw LocalAPIError.internalError
         }
     }

@@ -16,5 +16,6 @@ fi
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$HERE[test]"
 "$VENV/bin/python" "$HERE/scripts/generate_reasons.py" --check
 "$VENV/bin/python" "$HERE/scripts/generate_calls.py" --check
+"$VENV/bin/python" "$HERE/scripts/generate_methods.py" --check
 (cd "$HERE" && "$VENV/bin/python" -m mypy --strict src && cd tests && "$VENV/bin/python" -m mypy --strict .)
 cd "$HERE/tests" && SESAME_BIN_DIR="$BIN_DIR" "$VENV/bin/python" -m pytest -q -p no:cacheprovider .

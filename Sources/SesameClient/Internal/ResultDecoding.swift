@@ -57,3 +57,21 @@ extension SesameUsernameAvailability {
         return SesameUsernameAvailability(username: username, available: available, reason: json["reason"]?.stringValue)
     }
 }
+
+extension SesameSignInFlow {
+    static func decode(_ json: JSONValue) throws(SesameClientError) -> SesameSignInFlow {
+        guard let flow = SesameSignInFlow(json: json) else {
+            throw .protocolError("a SignInFlow without flowId, providerId, flow or status")
+        }
+        return flow
+    }
+}
+
+extension SesameTotpEnrollment {
+    static func decode(_ json: JSONValue) throws(SesameClientError) -> SesameTotpEnrollment {
+        guard let enrollment = SesameTotpEnrollment(json: json) else {
+            throw .protocolError("an enrollTotp result without enrollmentId, secret or otpauthUri")
+        }
+        return enrollment
+    }
+}

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `startSignIn` asks for.
+/// What the start of an interactive sign-in flow asks for.
 public struct SignInFlowRequest: Sendable, Hashable {
     public var providerId: String
     public var kind: SignInFlow.Kind

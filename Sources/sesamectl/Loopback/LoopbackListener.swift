@@ -21,7 +21,7 @@ final class LoopbackListener: Sendable {
         self.gate = gate
     }
 
-    /// The `redirectUri` for `startSignIn`: `http://127.0.0.1:PORT/callback`.
+    /// The `redirectUri` of a browser flow's start: `http://127.0.0.1:PORT/callback`.
     var redirectUri: String { "http://127.0.0.1:\(port)\(Self.callbackPath)" }
 
     /// Listens on 127.0.0.1, port 0.

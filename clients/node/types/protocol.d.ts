@@ -1,5 +1,5 @@
-// The protocol's objects, and every method's params and result (docs/protocol.md; methods after
-// completeMerge are the newer ones of PROTOCOL.md: a daemon that lacks one answers MethodNotFound).
+// The protocol's objects (docs/protocol.md). Every method's params and result are in methods.d.ts,
+// generated from api/local-api.json; a daemon that lacks a newer method answers MethodNotFound.
 
 /** RFC 3339 UTC, e.g. "2026-11-21T10:00:00Z". */
 export type Time = string;
@@ -129,12 +129,12 @@ export interface SignInFlow {
   verificationUriComplete: string | null;
   /** null for readers and observers (only managers see a device flow's code). */
   userCode: string | null;
-  /** A browser flow's, in the answer to the startSignIn that started it only; null elsewhere. */
+  /** A browser flow's, in the answer to the call that started it only; null elsewhere. */
   authorizationUrl: string | null;
   expiresAt: Time;
   intervalSeconds: number | null;
   purpose: 'sign-in' | 'reauthenticate';
-  /** The state a browser flow's callback must carry: in startSignIn's answer only. */
+  /** The state a browser flow's callback must carry: in the answer that started the flow only. */
   state?: string | null;
 }
 
