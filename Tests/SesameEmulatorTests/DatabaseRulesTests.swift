@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 import NIOHTTP1
 import SesameCore
 import SesameEmulatorTesting
@@ -162,6 +163,27 @@ struct DatabaseRulesTests {
             let cancel = try #require(try await stream.next())
             #expect(cancel.event == "cancel")
             #expect(try await stream.next() == nil)
+        }
+    }
+
+    /// firebase-admin-python's integration/test_db.py `test_listen`: with rules uploaded, the
+    /// owner's stream (what the Admin SDKs open) sees a push below it as a `put` at the child's
+    /// path, and is never cancelled: the owner skips the rules.
+    @Test func theOwnersStreamOutlivesWritesUnderRules() async throws {
+        try await TestEmulator.with { emu in
+            #expect(try await Self.upload(emu, ["rules": [".read": false, ".write": false]]).status == 200)
+            var request = HTTPClientRequest(url: "\(emu.databaseBase)/python.json?ns=test")
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            request.headers.add(name: "Authorization", value: "Bearer owner")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            #expect(response.status == .ok)
+            var stream = ServerSentEvents(iterator: response.body.makeAsyncIterator())
+            #expect(try await stream.next()?.data == ["path": "/", "data": nil])
+            let pushed = try await emu.database("POST", "/python/users.json", "", headers: Self.owner)
+            let key = try #require(pushed.json["name"]?.stringValue)
+            let event = try #require(try await stream.next())
+            #expect(event.event == "put")
+            #expect(event.data == ["path": .string("/users/\(key)"), "data": ""])
         }
     }
 }

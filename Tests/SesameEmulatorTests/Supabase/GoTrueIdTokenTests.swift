@@ -109,4 +109,18 @@ struct GoTrueIdTokenTests {
             #expect(missing.status == 400)
         }
     }
+
+    /// errors.go's HandleResponseError echoes `X-Supabase-Api-Version` to a versioned request
+    /// before it picks the error's shape, the OAuth one included; an unversioned request gets none.
+    @Test func oauthShapedErrorsEchoTheAPIVersion() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let body: JSONValue = ["provider": "google"]
+            let versioned = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", body, versioned: true)
+            #expect(versioned.status == 400 && versioned.json["error"] == "invalid request")
+            #expect(versioned.header("x-supabase-api-version") == "2024-01-01")
+            let plain = try await emu.call("POST", "/auth/v1/token?grant_type=id_token", body)
+            #expect(plain.status == 400 && plain.json["error"] == "invalid request")
+            #expect(plain.header("x-supabase-api-version") == nil)
+        }
+    }
 }

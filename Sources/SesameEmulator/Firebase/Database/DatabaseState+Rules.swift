@@ -30,7 +30,11 @@ extension DatabaseState {
         let tree = trees[namespace] ?? .null
         let now = clock.milliseconds()
         listeners.cancel(namespace: namespace) { path, identity in
-            guard let auth = try? Self.auth(of: identity) else { return true }
+            // The owner's streams skip the rules; a credential that no longer holds loses its stream.
+            // (Not `try?`: it would flatten the owner's nil into a failure.)
+            let auth: JSONValue?
+            do { auth = try Self.auth(of: identity) } catch { return true }
+            guard let auth else { return false }
             return !rules.canRead(path, tree: tree, auth: auth, now: now)
         }
     }

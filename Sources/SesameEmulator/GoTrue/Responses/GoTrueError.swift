@@ -20,7 +20,10 @@ struct GoTrueError: Error, Sendable, Equatable {
     /// The reply for a request that did (`versioned`) or did not ask for the 2024-01-01 shape.
     func reply(versioned: Bool) -> EmulatorReply {
         if let oauthError {
-            return .json(["error": .string(oauthError), "error_description": .string(message)], status: 400)
+            // errors.go's HandleResponseError echoes the version before choosing the shape.
+            let echoed = versioned ? [(GoTrueRouter.apiVersionHeader, GoTrueRouter.apiVersion)] : []
+            return .json(
+                ["error": .string(oauthError), "error_description": .string(message)], status: 400, headers: echoed)
         }
         var body: [String: JSONValue]
         var headers = [("x-sb-error-code", code)]
