@@ -74,8 +74,12 @@ public final class SesameEmulator: Sendable {
             throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
         }
         let supabaseStore = try configuration.supabase.map {
-            let key = try SupabaseSigningKey.load(
-                $0.signingAlgorithm, from: configuration.dataDirectory ?? configuration.importDirectory)
+            // With --supabase-jwt-keys the given keys sign; no key is made or saved.
+            let key =
+                $0.jwtKeys != nil
+                ? nil
+                : try SupabaseSigningKey.load(
+                    $0.signingAlgorithm, from: configuration.dataDirectory ?? configuration.importDirectory)
             return GoTrueStore(configuration: $0, clock: configuration.clock.skewed(by: supabaseSkew), signingKey: key)
         }
         if let directory = configuration.importDirectory {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SesameEmulator
 
 /// The `--supabase-*` options; `--supabase-port` absent means no Supabase surface.
@@ -24,6 +25,27 @@ struct SupabaseOptions: ParsableArguments {
             "How access tokens are signed: es256 (as new hosted projects), rs256, or hs256 (the legacy JWT secret).",
             valueName: "es256|rs256|hs256"))
     var supabaseSigningKey: SupabaseSigningAlgorithm = .es256
+
+    @Option(
+        help: ArgumentHelp(
+            "A JWK set as GoTrue's GOTRUE_JWT_KEYS takes it: a JSON array of private JWKs (EC P-256, RSA, oct), "
+                + "or a file holding one. The key whose key_ops has \"sign\" signs access tokens, every key "
+                + "verifies, and /.well-known/jwks.json lists the asymmetric ones; --supabase-signing-key is then unused.",
+            valueName: "json|file"))
+    var supabaseJwtKeys: String?
+
+    /// `--supabase-jwt-keys`, read (from its file when it is not JSON itself) and parsed.
+    func jwtKeys() throws -> SupabaseJWKSet? {
+        guard let value = supabaseJwtKeys else { return nil }
+        var text = value
+        if !value.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[") {
+            guard let contents = try? String(contentsOfFile: value, encoding: .utf8) else {
+                throw ValidationError("--supabase-jwt-keys: \(value) is neither a JSON array nor a readable file")
+            }
+            text = contents
+        }
+        do { return try SupabaseJWKSet(json: text) } catch { throw ValidationError("\(error)") }
+    }
 
     @Option(help: ArgumentHelp("Access-token lifetime.", valueName: "seconds"))
     var supabaseJwtExpiry: Int = 3600
@@ -75,6 +97,7 @@ struct SupabaseOptions: ParsableArguments {
         if !supabaseSecretKey.hasPrefix("sb_secret_") || supabaseSecretKey.count < 15 {
             throw ValidationError("--supabase-secret-key must look like sb_secret_… (as Supabase issues them)")
         }
+        _ = try jwtKeys()
         if supabaseJwtExpiry < 1 { throw ValidationError("--supabase-jwt-expiry must be at least 1 second") }
         if supabaseRefreshReuseInterval < 0 {
             throw ValidationError("--supabase-refresh-reuse-interval must be 0 or more")
@@ -89,7 +112,7 @@ struct SupabaseOptions: ParsableArguments {
     /// The configuration, or `nil` without `--supabase-port`.
     var configuration: SupabaseEmulatorConfiguration? {
         guard let supabasePort else { return nil }
-        return SupabaseEmulatorConfiguration(
+        var configuration = SupabaseEmulatorConfiguration(
             port: supabasePort, jwtSecret: supabaseJwtSecret, publishableKey: supabasePublishableKey,
             secretKey: supabaseSecretKey, signingAlgorithm: supabaseSigningKey,
             jwtExpirySeconds: supabaseJwtExpiry,
@@ -98,6 +121,8 @@ struct SupabaseOptions: ParsableArguments {
             deleteFunction: supabaseDeleteFunction == "none" ? nil : supabaseDeleteFunction,
             securePasswordChange: supabaseSecurePasswordChange, secureEmailChange: supabaseSecureEmailChange,
             rateLimitHeader: supabaseRateLimitHeader)
+        configuration.jwtKeys = try? jwtKeys()  // validate() has refused a bad one
+        return configuration
     }
 }
 

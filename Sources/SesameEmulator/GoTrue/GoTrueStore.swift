@@ -32,7 +32,7 @@ actor GoTrueStore {
 
     init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock, signingKey: SupabaseSigningKey? = nil) {
         self.configuration = configuration
-        self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey)
+        self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey, keySet: configuration.jwtKeys)
         self.clock = clock
         self.mfaLimits = MFARateLimiter(perMinute: configuration.mfaRateLimitPerMinute)
     }

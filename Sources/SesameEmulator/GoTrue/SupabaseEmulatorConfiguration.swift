@@ -22,6 +22,9 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     /// How access tokens are signed (`--supabase-signing-key`): ES256 by default, as new hosted
     /// projects; the anon and service_role keys are HS256 with ``jwtSecret`` whatever this says.
     public var signingAlgorithm: SupabaseSigningAlgorithm
+    /// `--supabase-jwt-keys` (`GOTRUE_JWT_KEYS`): when set, these keys sign and verify access
+    /// tokens and ``signingAlgorithm`` is not used.
+    public var jwtKeys: SupabaseJWKSet? = nil
     /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
     public var jwtExpirySeconds: Int
     /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).

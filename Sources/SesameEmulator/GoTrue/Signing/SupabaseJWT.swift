@@ -10,10 +10,14 @@ struct SupabaseJWT: Sendable {
     private let secret: [UInt8]
     /// The asymmetric signing key; `nil` when access tokens are HS256 with the secret.
     let signingKey: SupabaseSigningKey?
+    /// `--supabase-jwt-keys`: when given, its signing key signs and its keys verify (before the
+    /// secret's fallback), in place of ``signingKey``.
+    let keySet: SupabaseJWKSet?
 
-    init(secret: String, signingKey: SupabaseSigningKey? = nil) {
+    init(secret: String, signingKey: SupabaseSigningKey? = nil, keySet: SupabaseJWKSet? = nil) {
         self.secret = Array(secret.utf8)
-        self.signingKey = signingKey
+        self.signingKey = keySet == nil ? signingKey : nil
+        self.keySet = keySet
     }
 
     private var key: SymmetricKey { SymmetricKey(data: secret) }
@@ -23,6 +27,7 @@ struct SupabaseJWT: Sendable {
     /// An access token: `claims` signed with the signing key, or with the secret without one.
     func sign(_ claims: [String: JSONValue]) -> String {
         let payload = JSONValue.object(claims).serialized()
+        if let keySet { return sign(payload: payload, with: keySet.signing) }
         guard let signingKey else { return signHS256(payload: payload) }
         let header: JSONValue = [
             "alg": .string(signingKey.algorithm.jose), "kid": .string(signingKey.keyId), "typ": "JWT",
@@ -52,7 +57,9 @@ struct SupabaseJWT: Sendable {
         else { throw .malformed(parts: 3) }
         let input = Array("\(parts[0]).\(parts[1])".utf8)
         let alg = header["alg"]?.stringValue
-        if let signingKey, alg == signingKey.algorithm.jose, header["kid"]?.stringValue == signingKey.keyId {
+        if let keySet, let kid = header["kid"]?.stringValue, let key = keySet.key(withId: kid) {
+            guard alg == key.algorithm, Self.isValid(signature, for: input, by: key) else { throw .badSignature }
+        } else if let signingKey, alg == signingKey.algorithm.jose, header["kid"]?.stringValue == signingKey.keyId {
             guard signingKey.isValidSignature(Array(signature), for: input) else { throw .badSignature }
         } else {
             guard alg == "HS256", HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
@@ -65,7 +72,30 @@ struct SupabaseJWT: Sendable {
     /// `/.well-known/jwks.json`: the signing key's public JWK; empty for HS256 (GoTrue never
     /// publishes a symmetric key).
     var jwks: JSONValue {
-        .object(["keys": .array(signingKey?.publicJWK.map { [$0] } ?? [])])
+        if let keySet { return .object(["keys": .array(keySet.publicJWKs)]) }
+        return .object(["keys": .array(signingKey?.publicJWK.map { [$0] } ?? [])])
+    }
+
+    /// `payload` signed with a key of the set, its `kid` in the header.
+    private func sign(payload: [UInt8], with key: SupabaseJWKSet.Key) -> String {
+        let header: JSONValue = ["alg": .string(key.algorithm), "kid": .string(key.keyId), "typ": "JWT"]
+        let input = "\(Base64URL.encode(header.serialized())).\(Base64URL.encode(payload))"
+        let signature: [UInt8]
+        switch key {
+        case .asymmetric(let signingKey): signature = signingKey.signature(for: Array(input.utf8))
+        case .symmetric(_, let secret):
+            signature = Array(
+                HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: secret)))
+        }
+        return "\(input).\(Base64URL.encode(signature))"
+    }
+
+    private static func isValid(_ signature: [UInt8], for input: [UInt8], by key: SupabaseJWKSet.Key) -> Bool {
+        switch key {
+        case .asymmetric(let signingKey): signingKey.isValidSignature(signature, for: input)
+        case .symmetric(_, let secret):
+            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: SymmetricKey(data: secret))
+        }
     }
 
     /// The long-lived API key for `role` (`anon` or `service_role`): the claims of
