@@ -5,14 +5,35 @@ import SesameLocalAPI
 /// `accounts:batchCreate` (uploadAccount, privileged): `{users:[…], allowOverwrite, sanityCheck,
 /// hashAlgorithm, signerKey, saltSeparator, rounds, memoryCost, …}`.
 ///
-/// Like Google's emulator, the hash parameters are read by no one: a `passwordHash` is taken as
-/// the emulator's own `fakeHash:salt=…:password=…` form, as text or base64 (the Admin SDKs send
-/// the hash's bytes in base64), and such a password signs in; any other hash is kept and shown
-/// but matches no password.
+/// A `passwordHash` in the emulator's own `fakeHash:salt=…:password=…` form (as text or base64:
+/// the Admin SDKs send the hash's bytes in base64) signs in with that password, as in Google's
+/// emulator. Any other hash signs in when the request names an algorithm
+/// ``ImportedPasswordHash`` computes (Firebase's `SCRYPT`, `STANDARD_SCRYPT`, `PBKDF2_SHA256`,
+/// `PBKDF_SHA1`) and the password hashes to it; under other algorithms it is kept and shown but
+/// matches no password.
 struct BatchCreateRequest: IdentityToolkitRequest {
     @Field var users: JSONValue?
     @Field var allowOverwrite: Bool?
     @Field var sanityCheck: Bool?
+    @Field var hashAlgorithm: JSONValue?
+    @Field var signerKey: JSONValue?
+    @Field var saltSeparator: JSONValue?
+    @Field var rounds: JSONValue?
+    @Field var memoryCost: JSONValue?
+    @Field var cpuMemCost: JSONValue?
+    @Field var blockSize: JSONValue?
+    @Field var parallelization: JSONValue?
+    @Field var dkLen: JSONValue?
+
+    /// The hash parameters, as one object for ``ImportedPasswordHash``.
+    var hashParameters: JSONValue {
+        let fields: [(String, JSONValue?)] = [
+            ("hashAlgorithm", hashAlgorithm), ("signerKey", signerKey), ("saltSeparator", saltSeparator),
+            ("rounds", rounds), ("memoryCost", memoryCost), ("cpuMemCost", cpuMemCost), ("blockSize", blockSize),
+            ("parallelization", parallelization), ("dkLen", dkLen),
+        ]
+        return .object(Dictionary(uniqueKeysWithValues: fields.compactMap { name, value in value.map { (name, $0) } }))
+    }
     @Field var tenantId: JSONValue?
     @Field var targetProjectId: JSONValue?
 }
@@ -38,9 +59,10 @@ extension AccountStore {
             }
         }
         var errors: [JSONValue] = []
+        let hash = ImportedPasswordHash(request: body.hashParameters)
         for (index, entry) in entries.enumerated() {
             do throws(ImportRefusal) {
-                let user = try importedUser(entry, overwrite: overwrite, sanityCheck: sanityCheck)
+                let user = try importedUser(entry, overwrite: overwrite, sanityCheck: sanityCheck, hash: hash)
                 users[user.localId] = user
             } catch {
                 errors.append(["index": .int(index), "message": .string(error.message)])
@@ -68,7 +90,9 @@ extension AccountStore {
     }
 
     /// One imported account, checked in the order Google's emulator checks, with its messages.
-    func importedUser(_ entry: JSONValue, overwrite: Bool, sanityCheck: Bool) throws(ImportRefusal) -> UserRecord {
+    func importedUser(
+        _ entry: JSONValue, overwrite: Bool, sanityCheck: Bool, hash: ImportedPasswordHash? = nil
+    ) throws(ImportRefusal) -> UserRecord {
         guard let localId = entry["localId"]?.stringValue, !localId.isEmpty else {
             throw ImportRefusal(message: "localId is missing")
         }
@@ -80,7 +104,7 @@ extension AccountStore {
         user.displayName = entry["displayName"]?.stringValue
         user.photoUrl = entry["photoUrl"]?.stringValue
         user.lastLoginAt = Self.importedInt(entry["lastLoginAt"])
-        importPassword(entry, into: &user, at: now)
+        importPassword(entry, into: &user, at: now, hash: hash)
         if let attributes = entry["customAttributes"]?.stringValue, !attributes.isEmpty {
             try Self.checkImportedClaims(attributes)
             user.customAttributes = attributes
@@ -118,13 +142,15 @@ extension AccountStore {
     }
 
     /// `passwordHash` (with `salt`) or `rawPassword`.
-    func importPassword(_ entry: JSONValue, into user: inout UserRecord, at now: Int) {
+    func importPassword(_ entry: JSONValue, into user: inout UserRecord, at now: Int, hash: ImportedPasswordHash?) {
+        let parameters = hash
         if let hash = entry["passwordHash"]?.stringValue, !hash.isEmpty {
             if let (salt, password) = Self.fakeHashParts(hash) {
                 user.password = password
                 user.salt = salt
             } else {
                 user.importedPasswordHash = hash
+                user.importedHashParameters = parameters
                 user.salt = entry["salt"]?.stringValue
             }
             user.passwordUpdatedAt = now

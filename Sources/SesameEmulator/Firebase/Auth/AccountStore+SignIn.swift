@@ -16,9 +16,12 @@ extension AccountStore {
             throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
-        guard let stored = user.password, stored == password else {
+        guard user.password == password || user.importedHashMatches(password) else {
             throw .invalid(privacy ? "INVALID_LOGIN_CREDENTIALS" : "INVALID_PASSWORD")
         }
+        // An imported hash is replaced by the emulator's own form at the first sign-in, as
+        // Firebase rehashes imported passwords with its own algorithm.
+        if user.password == nil { user.password = password }
         var response = SignInWithPasswordResponse(localId: user.localId, email: user.email ?? email.lowercased())
         if let pending = secondFactorPending(for: user, signInProvider: "password") {
             response.mfaPendingCredential = pending.credential

@@ -14,11 +14,17 @@ struct UserRecord: Sendable, Equatable {
     var phoneNumber: String?
     /// The password in clear (the emulator reveals it in `passwordHash`, as Google's does).
     var password: String? {
-        didSet { importedPasswordHash = nil }
+        didSet {
+            importedPasswordHash = nil
+            importedHashParameters = nil
+        }
     }
     /// A hash imported by `accounts:batchCreate` that is not the emulator's own `fakeHash:` form
     /// (a real algorithm's hash): kept and shown, never matched, as Google's emulator does.
     var importedPasswordHash: String?
+    /// The algorithm `accounts:batchCreate` named for ``importedPasswordHash``, when the emulator
+    /// computes it (the password then signs in).
+    var importedHashParameters: ImportedPasswordHash?
     var salt: String?
     var passwordUpdatedAt: Int?
     /// Seconds since 1970; ID tokens issued earlier are revoked.
@@ -59,6 +65,14 @@ struct UserRecord: Sendable, Equatable {
     /// Whether a password (known, or an imported hash) is attached.
     var hasPassword: Bool { password != nil || importedPasswordHash != nil }
 
+    /// Whether `password` is the one the imported hash was made from (``ImportedPasswordHash``).
+    func importedHashMatches(_ password: String) -> Bool {
+        guard let parameters = importedHashParameters, let text = importedPasswordHash,
+            let hash = ImportedPasswordHash.bytes(text)
+        else { return false }
+        return parameters.matches(password: password, hash: hash, salt: salt.flatMap(ImportedPasswordHash.bytes) ?? [])
+    }
+
     /// `passwordHash` as the emulator shows it.
     var passwordHash: String? {
         guard let password, let salt else { return importedPasswordHash }
@@ -81,6 +95,9 @@ struct UserRecord: Sendable, Equatable {
                 password = String(hash[range.upperBound...])
             } else {
                 importedPasswordHash = hash
+                importedHashParameters = j["sesameImportedHashAlgorithm"].flatMap {
+                    try? JSONDecoder().decode(ImportedPasswordHash.self, from: Data($0.serialized()))
+                }
             }
         }
         passwordUpdatedAt = j["passwordUpdatedAt"]?.intValue

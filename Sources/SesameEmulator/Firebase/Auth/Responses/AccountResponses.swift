@@ -27,6 +27,9 @@ struct AccountInfo: Encodable, Sendable {
     var customAuth: Bool?
     /// Enrolled second factors; omitted when none. Secrets only in the emulator's export files.
     var mfaInfo: [JSONValue]?
+    /// The algorithm of an imported hash the emulator computes (export files only, so that an
+    /// imported user still signs in after a restart).
+    var sesameImportedHashAlgorithm: ImportedPasswordHash?
 
     init(_ user: UserRecord) { self.init(user, revealingSecrets: false) }
 
@@ -53,6 +56,7 @@ struct AccountInfo: Encodable, Sendable {
         customAttributes = user.customAttributes
         customAuth = user.customAuth ? true : nil
         mfaInfo = user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) }
+        sesameImportedHashAlgorithm = revealingSecrets ? user.importedHashParameters : nil
     }
 }
 

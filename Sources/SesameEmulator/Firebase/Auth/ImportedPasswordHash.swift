@@ -1,0 +1,97 @@
+import Crypto
+import Foundation
+import SesameCore
+import SesameLocalAPI
+import _CryptoExtras
+
+/// The algorithm and parameters `accounts:batchCreate` named for the password hashes it imported
+/// (the request's `hashAlgorithm`, `signerKey`, `saltSeparator`, `rounds`, `memoryCost`,
+/// `cpuMemCost`, `blockSize`, `parallelization`, `dkLen`, as firebase-admin's `UserImportHash`
+/// sends them), so that an imported user signs in with the password the hash was made from.
+///
+/// The algorithms whose computation is fixed by their definition are served: Firebase's own
+/// `SCRYPT` (scrypt of the password with the salt and separator, N = 2^memoryCost, r = rounds,
+/// p = 1; the signer key encrypted with AES-256-CTR under the first 32 bytes, zero IV — the
+/// github.com/firebase/scrypt definition), `STANDARD_SCRYPT`, `PBKDF2_SHA256` and `PBKDF_SHA1`.
+/// Others (`HMAC_*`, `MD5`, `SHA*`, `BCRYPT`) are kept and shown but match no password, as in
+/// Google's emulator (docs/emulator.md).
+struct ImportedPasswordHash: Sendable, Equatable, Codable {
+    enum Algorithm: String, Sendable, Codable {
+        case scrypt = "SCRYPT"
+        case standardScrypt = "STANDARD_SCRYPT"
+        case pbkdf2SHA256 = "PBKDF2_SHA256"
+        case pbkdfSHA1 = "PBKDF_SHA1"
+    }
+
+    var algorithm: Algorithm
+    var signerKey: [UInt8]? = nil
+    var saltSeparator: [UInt8]? = nil
+    var rounds: Int? = nil
+    var memoryCost: Int? = nil
+    var cpuMemCost: Int? = nil
+    var blockSize: Int? = nil
+    var parallelization: Int? = nil
+    var derivedKeyLength: Int? = nil
+
+    /// The parameters of a `batchCreate` request; nil when it names no algorithm served here.
+    init?(request body: JSONValue) {
+        guard let name = body["hashAlgorithm"]?.stringValue, let algorithm = Algorithm(rawValue: name) else {
+            return nil
+        }
+        self.algorithm = algorithm
+        signerKey = body["signerKey"]?.stringValue.flatMap(Self.bytes)
+        saltSeparator = body["saltSeparator"]?.stringValue.flatMap(Self.bytes)
+        rounds = Self.int(body["rounds"])
+        memoryCost = Self.int(body["memoryCost"])
+        cpuMemCost = Self.int(body["cpuMemCost"])
+        blockSize = Self.int(body["blockSize"])
+        parallelization = Self.int(body["parallelization"])
+        derivedKeyLength = Self.int(body["dkLen"])
+    }
+
+    /// Whether `password` hashes to `hash` with `salt` under these parameters.
+    func matches(password: String, hash: [UInt8], salt: [UInt8]) -> Bool {
+        guard let computed = try? self.hash(password: Array(password.utf8), salt: salt, length: hash.count) else {
+            return false
+        }
+        return computed.count == hash.count && zip(computed, hash).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    private func hash(password: [UInt8], salt: [UInt8], length: Int) throws -> [UInt8] {
+        switch algorithm {
+        case .scrypt:
+            guard let signerKey, let memoryCost, let rounds, (1...14).contains(memoryCost), rounds > 0 else {
+                return []
+            }
+            let derived = try KDF.Scrypt.deriveKey(
+                from: password, salt: salt + (saltSeparator ?? []), outputByteCount: 32, rounds: 1 << memoryCost,
+                blockSize: rounds, parallelism: 1)
+            let nonce = try AES._CTR.Nonce(nonceBytes: [UInt8](repeating: 0, count: 16))
+            return Array(try AES._CTR.encrypt(signerKey, using: derived, nonce: nonce))
+        case .standardScrypt:
+            guard let cpuMemCost, let blockSize, let parallelization, cpuMemCost > 1 else { return [] }
+            let derived = try KDF.Scrypt.deriveKey(
+                from: password, salt: salt, outputByteCount: derivedKeyLength ?? length, rounds: cpuMemCost,
+                blockSize: blockSize, parallelism: parallelization)
+            return derived.withUnsafeBytes { Array($0) }
+        case .pbkdf2SHA256, .pbkdfSHA1:
+            guard let rounds, rounds > 0, length > 0 else { return [] }
+            let derived = try KDF.Insecure.PBKDF2.deriveKey(
+                from: password, salt: salt, using: algorithm == .pbkdfSHA1 ? .insecureSHA1 : .sha256,
+                outputByteCount: length, unsafeUncheckedRounds: rounds)
+            return derived.withUnsafeBytes { Array($0) }
+        }
+    }
+
+    /// Base64 as the Admin SDKs send bytes: URL-safe or standard, padded or not.
+    static func bytes(_ text: String) -> [UInt8]? {
+        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        let padded = standard + String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: padded).map(Array.init)
+    }
+
+    private static func int(_ value: JSONValue?) -> Int? {
+        if case .string(let text)? = value { return Int(text) }
+        return value?.intValue
+    }
+}
