@@ -42,9 +42,6 @@ struct SecondFactors {
     static let enrollmentLifetime: TimeInterval = 600
 
     private(set) var open: Open?
-    /// The pending sign-in the last backend call of the running flow answered, until the flow
-    /// that made the call opens a challenge for it (or forgets it).
-    var caught: PendingSecondFactor?
     private var enrollments: [String: Enrollment] = [:]
     var heldCode: HeldCode?
     /// The daemon's bound on wrong codes (kept across challenges and a shutdown's `abandon`).
@@ -89,7 +86,6 @@ struct SecondFactors {
     mutating func abandon() {
         open?.timer?.cancel()
         open = nil
-        caught = nil
         enrollments = [:]
         heldCode = nil
     }

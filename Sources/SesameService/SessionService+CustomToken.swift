@@ -6,16 +6,7 @@ import SesameCore
 /// own server, on request or once at start from `provisioning.token_file`.
 extension SessionService {
     /// What ``provision(customToken:)`` did.
-    public enum ProvisioningOutcome: Sendable, Hashable {
-        /// The machine signed in to the token's account (`merge` when a guest was merged into it).
-        case signedIn(uid: String, merge: Merge?)
-        /// An account was already signed in: the token was not used.
-        case skipped
-        /// The backend refused the token (or it could not be used); the session is as it was.
-        case failed(AuthError)
-        /// The task was cancelled (shutdown) before the token could be used.
-        case cancelled
-    }
+    public typealias ProvisioningOutcome = SesameCore.ProvisioningOutcome
 
     /// Signs in with a token minted by the project's server, by `signIn`'s rules: from a guest a
     /// merge into the token's account (or an update when it is the guest's own), from an account
@@ -48,46 +39,60 @@ extension SessionService {
     /// fails with `second-factor-required`, its challenge left open for a person to answer. Call it from a task of its own: it returns
     /// `.cancelled` when that task is cancelled.
     public func provision(customToken: String) async -> ProvisioningOutcome {
-        var backoff = Backoff(initial: .seconds(2), maximum: .seconds(300))
-        while !Task.isCancelled {
-            if machine.status == .authenticated, let session = machine.session {
-                logger.info(
-                    "Provisioning skipped: an account is already signed in",
-                    metadata: ["session.uid": "\(session.uid)"])
-                return .skipped
-            }
-            do throws(AuthError) {
-                let outcome = try await signInWithCustomToken(customToken)
-                let uid = outcome.state.user?.uid ?? ""
-                logger.info("Provisioned the machine with its enrolment token", metadata: ["session.uid": "\(uid)"])
-                return .signedIn(uid: uid, merge: outcome.merge)
-            } catch {
-                if error.reason == .secondFactorRequired {
-                    // Never retried: only a person with the authenticator can answer it.
-                    logger.error(
-                        "The provisioning token's account has a second factor; not retrying. A person can answer the open challenge (completeSecondFactor)",
-                        metadata: ["challenge.id": "\(error.challenge?.challengeId ?? "?")"])
-                    return .failed(error)
-                }
-                guard error.category == .backend else {
-                    logger.error(
-                        "The provisioning token was refused; the session is unchanged",
-                        metadata: ["reason": "\(error.reason.rawValue)"])
-                    return .failed(error)
-                }
-                let delay = max(seconds(backoff.next()), error.rateLimitWait ?? 0)
-                logger.warning(
-                    "Provisioning could not reach the backend; trying again",
-                    metadata: ["reason": "\(error.reason.rawValue)", "retry.in": "\(Int(delay.rounded(.up)))s"])
-                do { try await signInFlows.sleeper.sleep(seconds: delay) } catch { break }
-            }
+        var job = CustomTokenEnrollment()
+        return await job.drive(from: job.start()) { action in
+            await performEnrollment(action, token: customToken)
         }
-        logger.info("Provisioning stopped before the token could be used")
-        return .cancelled
     }
 
-    private func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
+    /// Performs one step of ``CustomTokenEnrollment`` (never throws: a failure is an event).
+    private func performEnrollment(
+        _ action: CustomTokenEnrollment.Action, token: String
+    ) async -> StepResult<CustomTokenEnrollment.Event, ProvisioningOutcome> {
+        switch action {
+        case .check:
+            if Task.isCancelled { return .next(.cancelled) }
+            guard machine.status == .authenticated, let session = machine.session else {
+                return .next(.checked(accountUid: nil))
+            }
+            return .next(.checked(accountUid: session.uid))
+        case .signIn:
+            do throws(AuthError) {
+                let outcome = try await signInWithCustomToken(token)
+                return .next(.signedIn(uid: outcome.state.user?.uid ?? "", merge: outcome.merge))
+            } catch {
+                return .next(.failed(error, random: .random(in: 0...1)))
+            }
+        case .retry(let delay, let error):
+            logger.warning(
+                "Provisioning could not reach the backend; trying again",
+                metadata: ["reason": "\(error.reason.rawValue)", "retry.in": "\(Int(delay.rounded(.up)))s"])
+            do { try await signInFlows.sleeper.sleep(seconds: delay) } catch { return .next(.cancelled) }
+            return .next(.woke)
+        case .finish(let outcome):
+            logProvisioning(outcome)
+            return .finished(outcome)
+        }
+    }
+
+    private func logProvisioning(_ outcome: ProvisioningOutcome) {
+        switch outcome {
+        case .skipped:
+            logger.info(
+                "Provisioning skipped: an account is already signed in",
+                metadata: ["session.uid": "\(machine.session?.uid ?? "?")"])
+        case .signedIn(let uid, _):
+            logger.info("Provisioned the machine with its enrolment token", metadata: ["session.uid": "\(uid)"])
+        case .failed(let error) where error.reason == .secondFactorRequired:
+            logger.error(
+                "The provisioning token's account has a second factor; not retrying. A person can answer the open challenge (completeSecondFactor)",
+                metadata: ["challenge.id": "\(error.challenge?.challengeId ?? "?")"])
+        case .failed(let error):
+            logger.error(
+                "The provisioning token was refused; the session is unchanged",
+                metadata: ["reason": "\(error.reason.rawValue)"])
+        case .cancelled:
+            logger.info("Provisioning stopped before the token could be used")
+        }
     }
 }

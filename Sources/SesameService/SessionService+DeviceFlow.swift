@@ -44,48 +44,53 @@ extension SessionService {
         return flow
     }
 
-    /// The poll loop of one device flow; ends when the flow ends or its task is cancelled.
-    private func runDevicePoll(
+    /// Runs one device flow (``DeviceFlowSignIn``) until it ends, or its task is cancelled.
+    func runDevicePoll(
         _ flow: SignInFlow, code: DeviceCode, poll: DevicePoll, client: any DeviceAuthorizationClient
     ) async {
-        var poll = poll
-        var action = poll.start(at: now())
-        while signInFlows.isOpen(flow.flowId), !Task.isCancelled {
-            let event: DevicePoll.Event
-            switch action {
-            case .wait(let seconds):
-                do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return }
-                event = .woke
-            case .poll:
-                do throws(RemoteAuthError) {
-                    event = .answered(try await client.poll(providerId: flow.providerId, deviceCode: code))
-                } catch {
-                    if error.isTransient {
-                        logger.warning(
-                            "Polling the identity provider failed; polling again later",
-                            metadata: ["flow.id": "\(flow.flowId)", "error": "\(error.authError.reason.rawValue)"])
-                    }
-                    event = .pollFailed(error)
+        var job = DeviceFlowSignIn(poll: poll)
+        await job.drive(from: job.start(at: now())) { action in
+            await performDeviceStep(action, flow: flow, code: code, client: client)
+        }
+    }
+
+    /// Performs one step of a device flow; a flow no longer open (or a cancelled task) is closed.
+    private func performDeviceStep(
+        _ action: DeviceFlowSignIn.Action, flow: SignInFlow, code: DeviceCode, client: any DeviceAuthorizationClient
+    ) async -> StepResult<DeviceFlowSignIn.Event, Void> {
+        guard signInFlows.isOpen(flow.flowId), !Task.isCancelled else { return .finished(()) }
+        switch action {
+        case .wait(let seconds):
+            do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+            return .next(.woke(at: now()))
+        case .poll:
+            do throws(RemoteAuthError) {
+                let answer = try await client.poll(providerId: flow.providerId, deviceCode: code)
+                return .next(.answered(answer, at: now(), random: .random(in: 0...1)))
+            } catch {
+                if error.isTransient {
+                    logger.warning(
+                        "Polling the identity provider failed; polling again later",
+                        metadata: ["flow.id": "\(flow.flowId)", "error": "\(error.authError.reason.rawValue)"])
                 }
-            case .signIn(let credential):
-                do throws(AuthError) {
-                    let merge = try await signInApproved(credential, flow: flow)
-                    await endFlow(flow.flowId, status: .completed, outcome: .success(merge))
-                    return
-                } catch {
-                    if error.category == .backend {
-                        logger.warning(
-                            "The sign-in with an approved device flow failed; trying again",
-                            metadata: ["flow.id": "\(flow.flowId)", "reason": "\(error.reason.rawValue)"])
-                    }
-                    event = .signInFailed(error)
-                }
-            case .end(let status, let error):
-                await endFlow(flow.flowId, status: status, outcome: .failure(error))
-                return
+                return .next(.pollFailed(error, at: now(), random: .random(in: 0...1)))
             }
-            guard !Task.isCancelled else { return }
-            action = poll.handle(event, at: now(), random: .random(in: 0...1))
+        case .signIn(let credential):
+            do throws(AuthError) {
+                return .next(.signedIn(try await signInApproved(credential, flow: flow)))
+            } catch {
+                if error.category == .backend {
+                    logger.warning(
+                        "The sign-in with an approved device flow failed; trying again",
+                        metadata: ["flow.id": "\(flow.flowId)", "reason": "\(error.reason.rawValue)"])
+                }
+                return .next(.signInFailed(error, at: now(), random: .random(in: 0...1)))
+            }
+        case .end(let status, let outcome):
+            await endFlow(flow.flowId, status: status, outcome: outcome)
+            return .next(.ended)
+        case .stop:
+            return .finished(())
         }
     }
 

@@ -173,7 +173,7 @@ extension SessionService {
         do throws(RemoteAuthError) {
             return try await call(body)
         } catch {
-            throw caught(error)
+            throw error.authError
         }
     }
 }

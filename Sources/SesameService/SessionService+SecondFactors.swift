@@ -101,8 +101,9 @@ extension SessionService {
     // MARK: - Opening the challenge
 
     /// Runs a sign-in: when one of its backend calls answers that the account has a second
-    /// factor, the challenge is opened (`userUpdated`) and the call fails with
-    /// `second-factor-required` and the challenge. Nothing else changed.
+    /// factor (the pending sign-in rides in the error), the challenge is opened (`userUpdated`)
+    /// and the call fails with `second-factor-required` and the challenge. Nothing else
+    /// changed. The steps are ``SecondFactorChallengeOpening``'s.
     ///
     /// - Parameter replacing: whether the caller may replace (so cancel) a challenge that is
     ///   open already; without it, an open challenge makes this call `operation-in-progress`.
@@ -110,27 +111,28 @@ extension SessionService {
     func openingChallenge<T: Sendable>(
         _ finish: SecondFactorSignIn.Finish, replacing: Bool = true, _ body: () async throws(AuthError) -> T
     ) async throws(AuthError) -> T {
-        secondFactors.caught = nil
-        do throws(AuthError) {
-            return try await body()
-        } catch {
-            guard error.reason == .secondFactorRequired, error.challenge == nil,
-                let pending = secondFactors.caught
-            else {
-                secondFactors.caught = nil
-                throw error
+        var job = SecondFactorChallengeOpening(replacing: replacing)
+        var answer: T?
+        let result: Result<T, AuthError> = await job.drive(from: job.start()) {
+            (action) async throws(AuthError) -> StepResult<SecondFactorChallengeOpening.Event, Result<T, AuthError>> in
+            switch action {
+            case .signIn:
+                answer = try await body()
+                return .next(.signedIn)
+            case .inspect:
+                return .next(
+                    .inspected(
+                        lockoutLeft: secondFactors.guesses.lockoutLeft(at: now()), challengeOpen: secondFactors.open != nil
+                    ))
+            case .lockedOut(let left): return .finished(.failure(lockedOut(left)))
+            case .open(let pending): return .next(.opened(openChallenge(pending, finish: finish)))
+            case .done:
+                guard let answer else { return .finished(.failure(AuthError(.backendUnavailable))) }
+                return .finished(.success(answer))
+            case .fail(let error): return .finished(.failure(error))
             }
-            secondFactors.caught = nil
-            if let left = secondFactors.guesses.lockoutLeft(at: now()) { throw lockedOut(left) }
-            if !replacing, secondFactors.open != nil {
-                throw AuthError(
-                    .operationInProgress,
-                    message:
-                        "A sign-in on this machine waits for a second-factor code: only a manager may replace it. Try again when it is finished."
-                )
-            }
-            throw AuthError(.secondFactorRequired, challenge: openChallenge(pending, finish: finish))
         }
+        return try result.get()
     }
 
     /// A sign-in that reached a second factor during a lockout: refused, one log line per lockout.
@@ -146,13 +148,6 @@ extension SessionService {
             .tooManyRequests,
             message: "Too many wrong second-factor codes lately: sign in again in \(seconds) s.",
             retryAfterMs: seconds * 1000)
-    }
-
-    /// Maps a backend failure to the caller's error, keeping a pending second factor for
-    /// ``openingChallenge(_:_:)`` (never in the error).
-    func caught(_ error: RemoteAuthError) -> AuthError {
-        if case .secondFactorRequired(let pending) = error { secondFactors.caught = pending }
-        return error.authError
     }
 
     private func openChallenge(

@@ -30,28 +30,33 @@ extension SessionService {
     /// (the flow goes on). A flow that just ended answers at once; an unknown one is
     /// `expired-sign-in-flow`.
     public func awaitSignIn(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SignInOutcome {
-        if signInFlows.isOpen(flowId) {
-            let id = signInFlows.newWaiterId()
-            // A caller that goes away (its connection closed) stops waiting; the flow goes on.
-            let outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<SignInFlows.Outcome, Never>) in
-                    guard signInFlows.addWaiter(id, to: flowId, continuation) else {
-                        continuation.resume(returning: endedOutcome(flowId))
-                        return
-                    }
-                    let sleeper = signInFlows.sleeper
-                    let timer = Task { [weak self] in
-                        do { try await sleeper.sleep(seconds: max(0, timeout)) } catch { return }
-                        await self?.timeOutWaiter(id)
-                    }
-                    signInFlows.setTimer(timer, forWaiter: id)
-                }
-            } onCancel: {
-                Task { [weak self] in await self?.timeOutWaiter(id) }
-            }
-            return SignInOutcome(state: makeState(), merge: try outcome.get())
+        guard signInFlows.isOpen(flowId) else {
+            return SignInOutcome(state: makeState(), merge: try endedOutcome(flowId).get())
         }
-        return SignInOutcome(state: makeState(), merge: try endedOutcome(flowId).get())
+        let id = signInFlows.newWaiterId()
+        let (answers, answer) = AsyncStream.makeStream(of: SignInFlows.Outcome.self, bufferingPolicy: .bufferingNewest(1))
+        signInFlows.addWaiter(id, to: flowId, answer)
+        let sleeper = signInFlows.sleeper
+        // The flow's end or the timeout, whichever comes first; a caller that goes away (its
+        // connection closed) stops waiting. The flow goes on either way.
+        let outcome = await withTaskGroup(of: SignInFlows.Outcome?.self) { group in
+            group.addTask { await answers.first { _ in true } }
+            group.addTask {
+                try? await sleeper.sleep(seconds: max(0, timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        signInFlows.removeWaiter(id)
+        let ended =
+            outcome
+            ?? .failure(
+                AuthError(
+                    .operationInProgress,
+                    message: "The sign-in is still waiting for the person: wait again, or cancel it."))
+        return SignInOutcome(state: makeState(), merge: try ended.get())
     }
 
     /// Cancels the flow (`sign-in-cancelled` for whoever waits on it). A flow that already ended
@@ -73,10 +78,11 @@ extension SessionService {
     func openFlow(
         _ flow: SignInFlow, secret: SignInFlows.Secret, task: @escaping @Sendable (SessionService) async -> Void
     ) async {
-        // A loop: another startSignIn may open its flow while this one waits to publish.
-        while let previous = signInFlows.open?.flow.flowId {
+        if let previous = signInFlows.open?.flow.flowId {
             logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])
             await endFlow(previous, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
+            // Another startSignIn may have opened its flow while this one waited to publish.
+            return await openFlow(flow, secret: secret, task: task)
         }
         signInFlows.begin(flow, secret: secret)
         logger.info(
@@ -136,14 +142,6 @@ extension SessionService {
         await acquire(\.changes)
         defer { locks.changes.release() }
         emit(.signInFlowChanged(flow))
-    }
-
-    private func timeOutWaiter(_ id: UInt64) {
-        signInFlows.removeWaiter(id)?.answer(
-            .failure(
-                AuthError(
-                    .operationInProgress,
-                    message: "The sign-in is still waiting for the person: wait again, or cancel it.")))
     }
 
     /// A new flow's id: random, never derived from a secret.

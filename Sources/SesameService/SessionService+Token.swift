@@ -152,7 +152,7 @@ extension SessionService {
         if case .accountGone(let reason) = error, let session, machine.session?.uid == session.uid {
             await endRefusedSession(reason)
         }
-        guard let session else { return caught(error) }
-        return endOfSessionError(caught(error), uid: session.uid)
+        guard let session else { return error.authError }
+        return endOfSessionError(error.authError, uid: session.uid)
     }
 }

@@ -19,9 +19,9 @@ struct SignInFlows {
     /// How a flow ended: the merge its sign-in recorded, or its error.
     typealias Outcome = Result<Merge?, AuthError>
 
+    /// Someone in `awaitSignIn`: told the outcome once.
     struct Waiter {
-        let continuation: CheckedContinuation<Outcome, Never>
-        var timer: Task<Void, Never>?
+        let continuation: AsyncStream<Outcome>.Continuation
     }
 
     struct Open {
@@ -108,26 +108,15 @@ struct SignInFlows {
         return nextWaiter
     }
 
-    /// Adds a waiter to the open flow `flowId`; false when it is not open.
-    mutating func addWaiter(
-        _ id: UInt64, to flowId: String, _ continuation: CheckedContinuation<Outcome, Never>
-    ) -> Bool {
-        guard isOpen(flowId) else { return false }
+    /// Adds a waiter to the open flow `flowId` (nothing when it is not open).
+    mutating func addWaiter(_ id: UInt64, to flowId: String, _ continuation: AsyncStream<Outcome>.Continuation) {
+        guard isOpen(flowId) else { return }
         open?.waiters[id] = Waiter(continuation: continuation)
-        return true
     }
 
-    mutating func setTimer(_ timer: Task<Void, Never>, forWaiter id: UInt64) {
-        guard open?.waiters[id] != nil else {
-            timer.cancel()
-            return
-        }
-        open?.waiters[id]?.timer = timer
-    }
-
-    /// Removes a waiter whose time ran out (the flow goes on).
-    mutating func removeWaiter(_ id: UInt64) -> Waiter? {
-        open?.waiters.removeValue(forKey: id)
+    /// Removes a waiter that was answered, timed out or went away (the flow goes on).
+    mutating func removeWaiter(_ id: UInt64) {
+        open?.waiters[id] = nil
     }
 
     func isSpent(_ callbackUrl: String) -> Bool { spentCallbacks.contains(callbackUrl) }
@@ -148,9 +137,9 @@ struct SignInFlows {
 extension SignInFlows: Sendable {}
 
 extension SignInFlows.Waiter {
-    /// Answers the waiter (once) and stops its timer.
+    /// Answers the waiter (once).
     func answer(_ outcome: SignInFlows.Outcome) {
-        timer?.cancel()
-        continuation.resume(returning: outcome)
+        continuation.yield(outcome)
+        continuation.finish()
     }
 }
