@@ -18,7 +18,7 @@ import SesameCore
 /// directory and its rules), ``SessionLocks`` (the order of flows and of changes),
 /// ``SignInFlows`` (the interactive sign-in flows, in memory only) and ``SecondFactors`` (the
 /// open second-factor challenge and the other account-security secrets, in memory only).
-public actor SessionService {
+public actor SessionService: SessionHost {
     let provider: any RemoteAuthProvider
     let store: any SessionStore
     let logger: Logger
@@ -30,8 +30,8 @@ public actor SessionService {
     let maintenance: MaintenanceScheduler
     /// The refresh of the current session's tokens that concurrent callers share.
     let refresh = SingleFlight<Session, RemoteAuthError>()
-    /// Nil when usernames are off.
-    let usernames: UsernameFlows?
+    /// The features' own fields (``SessionFeatures``), reached through ``SessionHost``.
+    let features: SessionFeatures
     var locks = SessionLocks()
     var signInFlows: SignInFlows
     var secondFactors = SecondFactors()
@@ -57,7 +57,8 @@ public actor SessionService {
         self.maintenance = MaintenanceScheduler(
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
             mergeHold: configuration.mergeHold)
-        self.usernames = directory.map { UsernameFlows(directory: $0, configuration: configuration) }
+        self.features = SessionFeatures(
+            usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) })
         self.signInFlows = SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock))
     }
 
@@ -119,10 +120,15 @@ public actor SessionService {
 
     /// Feeds one event to the machine and performs its actions, atomically with respect to
     /// other events: persist, then notify, in the machine's order.
-    func apply(_ event: SessionMachine.Event) async {
+    func apply(_ events: SessionMachine.Event...) async {
         await acquire(\.changes)
         defer { locks.changes.release() }
-        for action in machine.handle(event) {
+        for event in events { await perform(machine.handle(event)) }
+    }
+
+    /// Performs the machine's actions in order (the caller holds the change lock).
+    private func perform(_ actions: [SessionMachine.Action]) async {
+        for action in actions {
             switch action {
             case .persist:
                 await persist()
@@ -176,7 +182,7 @@ public actor SessionService {
             user: session?.user,
             tokenExpiresAt: session?.idToken.expiresAt,
             connectivity: machine.connectivity,
-            needsUsername: usernames?.required == true && status == .authenticated && session?.user.username == nil,
+            needsUsername: features.usernames?.required == true && status == .authenticated && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
             signInPrompt: signInFlows.prompt, secondFactor: secondFactors.challenge)
     }

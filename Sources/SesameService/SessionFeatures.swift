@@ -1,0 +1,14 @@
+/// The features' own fields, stored by ``SessionService`` and reached by a feature only through
+/// ``SessionHost/features`` on the owner's executor (not Sendable). Each field belongs to one
+/// feature, which alone reads and changes it.
+final class SessionFeatures {
+    /// The username directory and its rules (``UsernameFlows``); nil when usernames are off.
+    let usernames: UsernameFlows?
+
+    init(usernames: UsernameFlows?) {
+        self.usernames = usernames
+    }
+}
+
+@available(*, unavailable)
+extension SessionFeatures: Sendable {}
