@@ -153,30 +153,42 @@ extension SessionService {
     private func openChallenge(
         _ pending: PendingSecondFactor, finish: SecondFactorSignIn.Finish
     ) -> SecondFactorChallenge {
-        let (challenge, replaced) = secondFactors.begin(pending, finish: finish, now: now())
-        replaced?.cancel()
+        let opened = secondFactors.begin(pending, finish: finish, now: now())
+        let challenge = opened.challenge
         logger.info(
             "The account has a second factor; opened a challenge",
             metadata: [
                 "challenge.id": "\(challenge.challengeId)", "account.uid": "\(pending.uid ?? "?")",
                 "factors": "\(challenge.factors.map(\.factorId))",
             ])
-        let sleeper = signInFlows.sleeper
-        let wait = max(0, challenge.expiresAt.timeIntervalSince(now()))
-        let id = challenge.challengeId
-        let timer = Task { [weak self] in
-            do { try await sleeper.sleep(seconds: wait) } catch { return }
-            await self?.expireChallenge(id)
+        let ending = opened.ending
+        maintenance.spawn { [weak self] in
+            guard let self else { return }
+            await ending.run { await self.expireChallenge(challenge) }
         }
-        secondFactors.setTimer(timer, for: id)
         emit(.userUpdated)
         return challenge
     }
 
-    private func expireChallenge(_ challengeId: String) {
-        guard secondFactors.close(challengeId) else { return }
-        logger.info("A second-factor challenge expired", metadata: ["challenge.id": "\(challengeId)"])
-        emit(.userUpdated)
+    /// Closes the challenge at its expiry (``Expiry``), unless it was closed first.
+    private func expireChallenge(_ challenge: SecondFactorChallenge) async {
+        let id = challenge.challengeId
+        var job = Expiry(deadline: challenge.expiresAt)
+        await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
+            guard secondFactors.open?.challenge.challengeId == id else { return .finished(()) }
+            switch action {
+            case .wait(let seconds):
+                do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                return .next(.woke(at: now()))
+            case .expire:
+                _ = secondFactors.close(id)
+                logger.info("A second-factor challenge expired", metadata: ["challenge.id": "\(id)"])
+                emit(.userUpdated)
+                return .next(.expired)
+            case .stop:
+                return .finished(())
+            }
+        }
     }
 
     /// Closes the challenge `challengeId` when it is open (`userUpdated`).

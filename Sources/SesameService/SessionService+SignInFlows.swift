@@ -74,15 +74,16 @@ extension SessionService {
 
     // MARK: - Shared by both kinds of flow
 
-    /// Opens `flow` (cancelling the open one), publishes it and starts its task.
+    /// Opens `flow` (cancelling the open one), publishes it and starts `work` as a child task
+    /// of ``run()``, ended with the flow.
     func openFlow(
-        _ flow: SignInFlow, secret: SignInFlows.Secret, task: @escaping @Sendable (SessionService) async -> Void
+        _ flow: SignInFlow, secret: SignInFlows.Secret, work: @escaping @Sendable (SessionService) async -> Void
     ) async {
         if let previous = signInFlows.open?.flow.flowId {
             logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])
             await endFlow(previous, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
             // Another startSignIn may have opened its flow while this one waited to publish.
-            return await openFlow(flow, secret: secret, task: task)
+            return await openFlow(flow, secret: secret, work: work)
         }
         signInFlows.begin(flow, secret: secret)
         logger.info(
@@ -91,11 +92,11 @@ extension SessionService {
                 "flow.id": "\(flow.flowId)", "flow.kind": "\(flow.kind.rawValue)", "provider": "\(flow.providerId)",
             ])
         await publishFlow(flow)
-        let running = Task { [weak self] in
+        guard let ending = signInFlows.openFlow(flow.flowId)?.ending else { return }
+        maintenance.spawn { [weak self] in
             guard let self else { return }
-            await task(self)
+            await ending.run { await work(self) }
         }
-        signInFlows.attach(running, to: flow.flowId)
     }
 
     /// Ends the open flow `flowId` (nothing when it is not open): publishes its last status,
@@ -126,15 +127,23 @@ extension SessionService {
         return AuthError(.expiredSignInFlow)
     }
 
-    /// Waits until the flow's `expiresAt`, then ends it as expired (browser flows; device flows
-    /// expire in their poll loop).
+    /// Ends the flow as expired at its `expiresAt` (``Expiry``; browser flows: device flows
+    /// expire by their poll).
     func expire(_ flowId: String, at expiresAt: Date) async {
-        do {
-            try await signInFlows.sleeper.sleep(seconds: expiresAt.timeIntervalSince(now()))
-        } catch {
-            return
+        var job = Expiry(deadline: expiresAt)
+        await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
+            guard signInFlows.isOpen(flowId) else { return .finished(()) }
+            switch action {
+            case .wait(let seconds):
+                do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                return .next(.woke(at: now()))
+            case .expire:
+                await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
+                return .next(.expired)
+            case .stop:
+                return .finished(())
+            }
         }
-        await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
     }
 
     /// Publishes a flow's change in order with the session's changes (`signInFlowChanged`).
@@ -150,5 +159,17 @@ extension SessionService {
     /// When a flow that the provider keeps `expiresIn` seconds ends here (at most 15 minutes).
     func flowDeadline(expiresIn: TimeInterval) -> Date {
         now().addingTimeInterval(max(0, min(expiresIn, SignInFlow.maximumLifetime)))
+    }
+}
+
+extension SessionService {
+    /// Runs only the child tasks features spawn (a flow's poll and expiry, a challenge's
+    /// expiry), without the maintenance loop, until ``shutdown(reason:)``: for tests that move
+    /// a manual clock exactly when the flows wait. ``run()`` runs them with the loop.
+    package func runChildTasks() async {
+        await withDiscardingTaskGroup { group in
+            for await child in maintenance.children { group.addTask(operation: child) }
+            group.cancelAll()
+        }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import SesameCore
 
 /// The interactive sign-in flows (PROTOCOL.md, "Sign-in flows"): the one open flow, its
-/// secrets, its background task, who waits for it, the flows that ended recently and the
+/// secrets, the end of its child task, who waits for it, the flows that ended recently and the
 /// browser callbacks already spent.
 ///
 /// Owned by ``SessionService`` and used only inside it. Everything here lives in memory only:
@@ -27,8 +27,8 @@ struct SignInFlows {
     struct Open {
         var flow: SignInFlow
         let secret: Secret
-        /// The poll task of a device flow, the expiry timer of a browser flow.
-        var task: Task<Void, Never>?
+        /// Ends the flow's child task (the poll of a device flow, the expiry of a browser flow).
+        let ending = EndSignal()
         var waiters: [UInt64: Waiter] = [:]
     }
 
@@ -79,23 +79,15 @@ struct SignInFlows {
         open = Open(flow: flow, secret: secret)
     }
 
-    mutating func attach(_ task: Task<Void, Never>, to flowId: String) {
-        guard open?.flow.flowId == flowId else {
-            task.cancel()
-            return
-        }
-        open?.task = task
-    }
-
     /// Ends the open flow `flowId` with `status`: returns the flow as it ended and its waiters,
-    /// or nil when that flow is not open. Its task is cancelled (unless it is the caller).
+    /// or nil when that flow is not open. Its child task is ended.
     mutating func end(
         _ flowId: String, status: SignInFlow.Status, outcome: Outcome
     ) -> (flow: SignInFlow, waiters: [Waiter])? {
         guard var closing = openFlow(flowId) else { return nil }
         open = nil
         closing.flow.status = status
-        closing.task?.cancel()
+        closing.ending.fire()
         ended[flowId] = Ended(flow: closing.flow, outcome: outcome)
         endedOrder.append(flowId)
         if endedOrder.count > Self.endedKept { ended[endedOrder.removeFirst()] = nil }
@@ -124,11 +116,11 @@ struct SignInFlows {
     /// The backend could not be reached with it: the code was not spent, the person may retry.
     mutating func unspend(_ callbackUrl: String) { spentCallbacks.remove(callbackUrl) }
 
-    /// Drops everything (shutdown): returns the open flow's waiters, its task cancelled.
+    /// Drops everything (shutdown): returns the open flow's waiters, its child task ended.
     mutating func abandon() -> [Waiter] {
         guard let closing = open else { return [] }
         open = nil
-        closing.task?.cancel()
+        closing.ending.fire()
         return Array(closing.waiters.values)
     }
 }
