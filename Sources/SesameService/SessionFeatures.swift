@@ -4,9 +4,12 @@
 final class SessionFeatures {
     /// The username directory and its rules (``UsernameFlows``); nil when usernames are off.
     let usernames: UsernameFlows?
+    /// The interactive sign-in flows (``SignInFlowsFeature``), in memory only.
+    var signInFlows: SignInFlows
 
-    init(usernames: UsernameFlows?) {
+    init(usernames: UsernameFlows?, signInFlows: SignInFlows) {
         self.usernames = usernames
+        self.signInFlows = signInFlows
     }
 }
 

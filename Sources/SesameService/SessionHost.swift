@@ -82,6 +82,22 @@ protocol SessionHost: Actor {
         _ finish: SecondFactorSignIn.Finish, replacing: Bool, _ body: () async throws(AuthError) -> T
     ) async throws(AuthError) -> T
 
+    // MARK: Federated sign-in and ordered flow events (the sign-in flows' shared steps)
+
+    /// Signs in with a federated identity by `signInWithIdp`'s rules, inside ``exclusively(_:)``.
+    func signInFederated(
+        purpose: SignInFlow.Purpose,
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
+    ) async throws(AuthError) -> SessionService.SignInOutcome
+    /// The attempt of `signInWithIdp` and the device flow: link the credential, or sign in with it.
+    nonisolated func federatedAttempt(
+        _ credential: FederatedCredential
+    ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
+    /// ``emit(_:)`` in order with the session's changes (after the change under way).
+    func emitInOrder(_ kind: SessionEvent.Kind) async
+    /// Cancels the open second-factor challenge `challengeId`; whether it was open.
+    func cancelSecondFactor(_ challengeId: String) -> Bool
+
     // MARK: Order and tasks
 
     /// Runs `body` as the only session-changing flow, after the ones that arrived before it.

@@ -67,7 +67,7 @@ extension SessionService {
             logger.warning(
                 "Provisioning could not reach the backend; trying again",
                 metadata: ["reason": "\(error.reason.rawValue)", "retry.in": "\(Int(delay.rounded(.up)))s"])
-            do { try await signInFlows.sleeper.sleep(seconds: delay) } catch { return .next(.cancelled) }
+            do { try await features.signInFlows.sleeper.sleep(seconds: delay) } catch { return .next(.cancelled) }
             return .next(.woke)
         case .finish(let outcome):
             logProvisioning(outcome)

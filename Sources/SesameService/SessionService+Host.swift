@@ -13,6 +13,12 @@ extension SessionService {
         maintenance.handle(event)
     }
 
+    func emitInOrder(_ kind: SessionEvent.Kind) async {
+        await acquire(\.changes)
+        defer { locks.changes.release() }
+        emit(kind)
+    }
+
     func spawn(_ work: @escaping @Sendable (isolated any SessionHost) async -> Void) {
         maintenance.spawn { await work(self) }
     }

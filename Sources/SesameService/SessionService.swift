@@ -33,7 +33,6 @@ public actor SessionService: SessionHost {
     /// The features' own fields (``SessionFeatures``), reached through ``SessionHost``.
     let features: SessionFeatures
     var locks = SessionLocks()
-    var signInFlows: SignInFlows
     var secondFactors = SecondFactors()
 
     /// - Parameters:
@@ -58,8 +57,8 @@ public actor SessionService: SessionHost {
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
             mergeHold: configuration.mergeHold)
         self.features = SessionFeatures(
-            usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) })
-        self.signInFlows = SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock))
+            usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) },
+            signInFlows: SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock)))
     }
 
     /// Every change from now on, in order, as the service performs it (after it is persisted):
@@ -109,7 +108,7 @@ public actor SessionService: SessionHost {
     /// ends every event stream. An open sign-in flow is cancelled (its waiters get
     /// `sign-in-cancelled`): flows live in memory and a restart does not resume them.
     public func shutdown(reason: String = "stopping") {
-        for waiter in signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
+        for waiter in features.signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
         secondFactors.abandon()
         announceShutdown(reason: reason)
         maintenance.stop()
@@ -184,7 +183,7 @@ public actor SessionService: SessionHost {
             connectivity: machine.connectivity,
             needsUsername: features.usernames?.required == true && status == .authenticated && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
-            signInPrompt: signInFlows.prompt, secondFactor: secondFactors.challenge)
+            signInPrompt: features.signInFlows.prompt, secondFactor: secondFactors.challenge)
     }
 
     // MARK: - Flow serialisation

@@ -202,13 +202,13 @@ struct LocalAPIDispatcher: Sendable {
             if let reason = check.reason { result["reason"] = .string(reason.rawValue) }
             return .object(result)
         case .startSignIn(let request):
-            return (try await service.startSignIn(request)).wire.json
+            return (try await service.signIn.start(request)).wire.json
         case .completeSignIn(let flowId, let callbackUrl):
-            return outcomeJSON(try await service.completeSignIn(flowId: flowId, callbackUrl: callbackUrl))
+            return outcomeJSON(try await service.signIn.complete(flowId: flowId, callbackUrl: callbackUrl))
         case .awaitSignIn(let flowId, let timeout):
-            return outcomeJSON(try await service.awaitSignIn(flowId: flowId, timeout: timeout))
+            return outcomeJSON(try await service.signIn.wait(flowId: flowId, timeout: timeout))
         case .cancelSignIn(let flowId):
-            try await service.cancelSignIn(flowId: flowId)
+            try await service.signIn.cancel(flowId: flowId)
             return .object([:])
         case .signInWithCustomToken(let token):
             return outcomeJSON(try await service.signInWithCustomToken(token))

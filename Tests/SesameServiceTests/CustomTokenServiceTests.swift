@@ -85,12 +85,12 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         var seen: [String] = []
         try await harness.run { events in
-            let device = try await harness.service.startSignIn(harness.device())
+            let device = try await harness.service.signIn.start(harness.device())
             seen.append(String(reflecting: device))
             await harness.devices.approve(providerId: "google.com", identity: "nora")
             try await harness.advance(5)
             seen += try await collect(&events) { $0.flow?.status == .completed }.map { String(reflecting: $0) }
-            let browser = try await harness.service.startSignIn(harness.browser())
+            let browser = try await harness.service.signIn.start(harness.browser())
             // The starter's own answer carries the URL and `state` (issue 31: only there); the
             // flow as everyone else sees it is checked like the rest.
             #expect(browser.state == (await harness.provider.lastBrowserStart)?.state)
@@ -98,7 +98,7 @@ struct CustomTokenServiceTests {
             published.state = nil
             published.authorizationUrl = nil
             seen.append(String(reflecting: published))
-            let outcome = try await harness.service.completeSignIn(
+            let outcome = try await harness.service.signIn.complete(
                 flowId: browser.flowId, callbackUrl: try await harness.callback(identity: "nora"))
             seen.append(String(reflecting: outcome))
             _ = try await harness.service.signInWithCustomToken("custom:fleet-7")

@@ -16,10 +16,10 @@ struct SecondFactorFlowTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "ivan")
             await harness.provider.addTotpFactor(uid: owner)
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let callback = try await harness.callback(identity: "ivan")
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: callback)
+                _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: callback)
             }
             #expect(await harness.service.state.user?.uid == guest)
             let outcome = try await harness.service.completeSecondFactor(
@@ -40,7 +40,7 @@ struct SecondFactorFlowTests {
             await harness.provider.addTotpFactor(uid: other)
 
             for (identity, expectedUid) in [("jane", uid), ("kim", nil)] as [(String, String?)] {
-                let flow = try await harness.service.startSignIn(harness.device(purpose: .reauthenticate))
+                let flow = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
                 await harness.devices.approve(providerId: "google.com", identity: identity)
                 let waiter = harness.waiter(flow.flowId)
                 try await harness.advance(5, sleepers: 2)

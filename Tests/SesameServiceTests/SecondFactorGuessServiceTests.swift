@@ -85,12 +85,12 @@ struct SecondFactorGuessServiceTests {
             _ = try await next(&events) { $0.kind == .userUpdated && $0.state.secondFactor != nil }
             #expect(await harness.service.cancelSecondFactor("not-it") == false)
             #expect(await harness.service.state.secondFactor == challenge)
-            try await harness.service.cancelSignIn(flowId: challenge.challengeId)
+            try await harness.service.signIn.cancel(flowId: challenge.challengeId)
             #expect(await harness.service.state.secondFactor == nil)
             let closed = try await next(&events) { $0.kind == .userUpdated }
             #expect(closed.state.secondFactor == nil)
             let gone = await Self.reason { () async throws(AuthError) in
-                try await harness.service.cancelSignIn(flowId: challenge.challengeId)
+                try await harness.service.signIn.cancel(flowId: challenge.challengeId)
             }
             #expect(gone?.reason == .expiredSignInFlow)
         }

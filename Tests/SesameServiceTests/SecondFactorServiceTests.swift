@@ -79,7 +79,7 @@ struct SecondFactorServiceTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "carol")
             await harness.provider.addTotpFactor(uid: owner)
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             await harness.devices.approve(providerId: "google.com", identity: "carol")
             let waiter = harness.waiter(flow.flowId)
             try await harness.advance(5, sleepers: 2)

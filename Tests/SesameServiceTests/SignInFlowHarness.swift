@@ -86,7 +86,7 @@ struct SignInFlowHarness {
         let service = self.service
         return Task {
             do throws(AuthError) {
-                return .success(try await service.awaitSignIn(flowId: flowId, timeout: timeout))
+                return .success(try await service.signIn.wait(flowId: flowId, timeout: timeout))
             } catch {
                 return .failure(error)
             }

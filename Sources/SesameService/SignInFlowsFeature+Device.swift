@@ -4,10 +4,10 @@ import SesameCore
 
 /// The device flow (RFC 8628): the daemon polls the provider and, on approval, signs in by
 /// `signInWithIdp`'s rules. ``DevicePoll`` decides every step.
-extension SessionService {
+extension SessionHost {
     func startDeviceFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
         let providerId = request.providerId
-        guard let client = signInFlows.deviceAuthorization else {
+        guard let client = features.signInFlows.deviceAuthorization else {
             throw AuthError(
                 .operationNotAllowed,
                 message:
@@ -38,8 +38,8 @@ extension SessionService {
             verificationUriComplete: authorization.verificationUriComplete, userCode: authorization.userCode,
             expiresAt: poll.deadline, intervalSeconds: Int(poll.interval.rounded(.up)), purpose: request.purpose)
         let code = authorization.deviceCode
-        await openFlow(flow, secret: .device(code)) { service in
-            await service.runDevicePoll(flow, code: code, poll: poll, client: client)
+        await openFlow(flow, secret: .device(code)) { host in
+            await host.runDevicePoll(flow, code: code, poll: poll, client: client)
         }
         return flow
     }
@@ -58,10 +58,10 @@ extension SessionService {
     private func performDeviceStep(
         _ action: DeviceFlowSignIn.Action, flow: SignInFlow, code: DeviceCode, client: any DeviceAuthorizationClient
     ) async -> StepResult<DeviceFlowSignIn.Event, Void> {
-        guard signInFlows.isOpen(flow.flowId), !Task.isCancelled else { return .finished(()) }
+        guard features.signInFlows.isOpen(flow.flowId), !Task.isCancelled else { return .finished(()) }
         switch action {
         case .wait(let seconds):
-            do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+            do { try await features.signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
             return .next(.woke(at: now()))
         case .poll:
             do throws(RemoteAuthError) {
@@ -99,7 +99,7 @@ extension SessionService {
     private func signInApproved(_ credential: FederatedCredential, flow: SignInFlow) async throws(AuthError) -> Merge? {
         let attempt = federatedAttempt(credential)
         return try await exclusively { () async throws(AuthError) in
-            guard signInFlows.isOpen(flow.flowId) else { throw notOpenError(flow.flowId) }
+            guard features.signInFlows.isOpen(flow.flowId) else { throw notOpenError(flow.flowId) }
             return try await signInFederated(purpose: flow.purpose, attempt).merge
         }
     }

@@ -2,17 +2,17 @@ import Foundation
 import Logging
 import SesameCore
 
-/// The interactive sign-in flows (PROTOCOL.md, "Sign-in flows"): one open at a time, in memory
-/// only, seen by every program through `State.signInPrompt` and `signInFlowChanged`.
-extension SessionService {
+/// The steps of ``SignInFlowsFeature``, written against the host only: the flows' state is the
+/// feature's own (``SessionFeatures/signInFlows``).
+extension SessionHost {
     /// Starts an interactive sign-in flow; a new one cancels the open one.
     ///
     /// Nothing is asked of an identity provider before the flow is known to be possible: a
     /// provider with no configuration, or one whose tokens the backend cannot take (a provider
     /// with no ID token on Supabase), is `operation-not-allowed` before the person is sent
     /// anywhere. `purpose: reauthenticate` needs a signed-in account (`requires-account`).
-    public func startSignIn(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
-        if request.purpose == .reauthenticate, machine.session?.user.isAnonymous != false {
+    func startSignInFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
+        if request.purpose == .reauthenticate, session?.user.isAnonymous != false {
             throw AuthError(.requiresAccount, message: "Reauthentication needs a signed-in account, not a guest.")
         }
         switch request.kind {
@@ -21,22 +21,17 @@ extension SessionService {
         }
     }
 
-    /// Finishes a browser flow with the URL the browser came back to.
-    public func completeSignIn(flowId: String, callbackUrl: String) async throws(AuthError) -> SignInOutcome {
-        try await completeBrowserFlow(flowId: flowId, callbackUrl: callbackUrl)
-    }
-
     /// Waits until the flow ends: its outcome, or its error; `operation-in-progress` at `timeout`
     /// (the flow goes on). A flow that just ended answers at once; an unknown one is
     /// `expired-sign-in-flow`.
-    public func awaitSignIn(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SignInOutcome {
-        guard signInFlows.isOpen(flowId) else {
-            return SignInOutcome(state: makeState(), merge: try endedOutcome(flowId).get())
+    func awaitSignInFlow(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SessionService.SignInOutcome {
+        guard features.signInFlows.isOpen(flowId) else {
+            return SessionService.SignInOutcome(state: state, merge: try endedOutcome(flowId).get())
         }
-        let id = signInFlows.newWaiterId()
+        let id = features.signInFlows.newWaiterId()
         let (answers, answer) = AsyncStream.makeStream(of: SignInFlows.Outcome.self, bufferingPolicy: .bufferingNewest(1))
-        signInFlows.addWaiter(id, to: flowId, answer)
-        let sleeper = signInFlows.sleeper
+        features.signInFlows.addWaiter(id, to: flowId, answer)
+        let sleeper = features.signInFlows.sleeper
         // The flow's end or the timeout, whichever comes first; a caller that goes away (its
         // connection closed) stops waiting. The flow goes on either way.
         let outcome = await withTaskGroup(of: SignInFlows.Outcome?.self) { group in
@@ -49,27 +44,27 @@ extension SessionService {
             group.cancelAll()
             return first
         }
-        signInFlows.removeWaiter(id)
+        features.signInFlows.removeWaiter(id)
         let ended =
             outcome
             ?? .failure(
                 AuthError(
                     .operationInProgress,
                     message: "The sign-in is still waiting for the person: wait again, or cancel it."))
-        return SignInOutcome(state: makeState(), merge: try ended.get())
+        return SessionService.SignInOutcome(state: state, merge: try ended.get())
     }
 
     /// Cancels the flow (`sign-in-cancelled` for whoever waits on it). A flow that already ended
     /// is left as it ended; an unknown one is `expired-sign-in-flow`. The id of the open
     /// second-factor challenge cancels that challenge.
-    public func cancelSignIn(flowId: String) async throws(AuthError) {
+    func cancelSignInFlow(flowId: String) async throws(AuthError) {
         if cancelSecondFactor(flowId) { return }
-        if signInFlows.isOpen(flowId) {
+        if features.signInFlows.isOpen(flowId) {
             logger.info("Cancelled a sign-in flow", metadata: ["flow.id": "\(flowId)"])
             await endFlow(flowId, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
             return
         }
-        guard signInFlows.endedFlow(flowId) != nil else { throw AuthError(.expiredSignInFlow) }
+        guard features.signInFlows.endedFlow(flowId) != nil else { throw AuthError(.expiredSignInFlow) }
     }
 
     // MARK: - Shared by both kinds of flow
@@ -77,32 +72,31 @@ extension SessionService {
     /// Opens `flow` (cancelling the open one), publishes it and starts `work` as a child task
     /// of ``run()``, ended with the flow.
     func openFlow(
-        _ flow: SignInFlow, secret: SignInFlows.Secret, work: @escaping @Sendable (SessionService) async -> Void
+        _ flow: SignInFlow, secret: SignInFlows.Secret, work: @escaping @Sendable (isolated any SessionHost) async -> Void
     ) async {
-        if let previous = signInFlows.open?.flow.flowId {
+        if let previous = features.signInFlows.open?.flow.flowId {
             logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])
             await endFlow(previous, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
             // Another startSignIn may have opened its flow while this one waited to publish.
             return await openFlow(flow, secret: secret, work: work)
         }
-        signInFlows.begin(flow, secret: secret)
+        features.signInFlows.begin(flow, secret: secret)
         logger.info(
             "Started a sign-in flow",
             metadata: [
                 "flow.id": "\(flow.flowId)", "flow.kind": "\(flow.kind.rawValue)", "provider": "\(flow.providerId)",
             ])
         await publishFlow(flow)
-        guard let ending = signInFlows.openFlow(flow.flowId)?.ending else { return }
-        maintenance.spawn { [weak self] in
-            guard let self else { return }
-            await ending.run { await work(self) }
+        guard let ending = features.signInFlows.openFlow(flow.flowId)?.ending else { return }
+        spawn { host in
+            await ending.run { await work(host) }
         }
     }
 
     /// Ends the open flow `flowId` (nothing when it is not open): publishes its last status,
     /// then answers its waiters, so they hear of the change before their answer.
     func endFlow(_ flowId: String, status: SignInFlow.Status, outcome: SignInFlows.Outcome) async {
-        guard let ending = signInFlows.end(flowId, status: status, outcome: outcome) else { return }
+        guard let ending = features.signInFlows.end(flowId, status: status, outcome: outcome) else { return }
         if status != .completed, status != .cancelled, case .failure(let error) = outcome {
             logger.info(
                 "A sign-in flow ended",
@@ -118,7 +112,7 @@ extension SessionService {
 
     /// How a flow that is no longer open ended (`expired-sign-in-flow` when it is unknown).
     func endedOutcome(_ flowId: String) -> SignInFlows.Outcome {
-        signInFlows.endedFlow(flowId)?.outcome ?? .failure(AuthError(.expiredSignInFlow))
+        features.signInFlows.endedFlow(flowId)?.outcome ?? .failure(AuthError(.expiredSignInFlow))
     }
 
     /// The error for a flow id that is not open: how it ended, or `expired-sign-in-flow`.
@@ -132,10 +126,10 @@ extension SessionService {
     func expire(_ flowId: String, at expiresAt: Date) async {
         var job = Expiry(deadline: expiresAt)
         await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
-            guard signInFlows.isOpen(flowId) else { return .finished(()) }
+            guard features.signInFlows.isOpen(flowId) else { return .finished(()) }
             switch action {
             case .wait(let seconds):
-                do { try await signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                do { try await features.signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
                 return .next(.woke(at: now()))
             case .expire:
                 await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
@@ -148,9 +142,7 @@ extension SessionService {
 
     /// Publishes a flow's change in order with the session's changes (`signInFlowChanged`).
     private func publishFlow(_ flow: SignInFlow) async {
-        await acquire(\.changes)
-        defer { locks.changes.release() }
-        emit(.signInFlowChanged(flow))
+        await emitInOrder(.signInFlowChanged(flow))
     }
 
     /// A new flow's id: random, never derived from a secret.
@@ -159,17 +151,5 @@ extension SessionService {
     /// When a flow that the provider keeps `expiresIn` seconds ends here (at most 15 minutes).
     func flowDeadline(expiresIn: TimeInterval) -> Date {
         now().addingTimeInterval(max(0, min(expiresIn, SignInFlow.maximumLifetime)))
-    }
-}
-
-extension SessionService {
-    /// Runs only the child tasks features spawn (a flow's poll and expiry, a challenge's
-    /// expiry), without the maintenance loop, until ``shutdown(reason:)``: for tests that move
-    /// a manual clock exactly when the flows wait. ``run()`` runs them with the loop.
-    package func runChildTasks() async {
-        await withDiscardingTaskGroup { group in
-            for await child in maintenance.children { group.addTask(operation: child) }
-            group.cancelAll()
-        }
     }
 }

@@ -4,7 +4,7 @@ import SesameCore
 
 /// The browser flow (RFC 8252, run by the backend where it can): the caller's loopback listener
 /// gets the browser back and hands the URL to `completeSignIn`.
-extension SessionService {
+extension SessionHost {
     func startBrowserFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
         guard let redirectUri = request.redirectUri else {
             throw AuthError(.invalidCredential, message: "A browser sign-in needs the caller's loopback redirectUri.")
@@ -20,8 +20,8 @@ extension SessionService {
         let flow = SignInFlow(
             flowId: newFlowId(), providerId: providerId, kind: .browser,
             expiresAt: flowDeadline(expiresIn: SignInFlow.maximumLifetime), purpose: request.purpose)
-        await openFlow(flow, secret: .browser(start)) { service in
-            await service.expire(flow.flowId, at: flow.expiresAt)
+        await openFlow(flow, secret: .browser(start)) { host in
+            await host.expire(flow.flowId, at: flow.expiresAt)
         }
         var answer = flow
         answer.authorizationUrl = start.authorizationUrl
@@ -32,12 +32,12 @@ extension SessionService {
     /// Checks the callback against the open flow, then signs in with it. A callback already
     /// spent, or whose `state` does not match, is `invalid-credential` and changes nothing. The
     /// steps are ``BrowserFlowCompletion``'s.
-    func completeBrowserFlow(flowId: String, callbackUrl: String) async throws(AuthError) -> SignInOutcome {
+    func completeBrowserFlow(flowId: String, callbackUrl: String) async throws(AuthError) -> SessionService.SignInOutcome {
         var job = BrowserFlowCompletion()
         let merge = await job.drive(from: job.start()) { (action) async throws(AuthError) in
             try await performCompletion(action, flowId: flowId, callbackUrl: callbackUrl)
         }
-        return SignInOutcome(state: makeState(), merge: try merge.get())
+        return SessionService.SignInOutcome(state: state, merge: try merge.get())
     }
 
     private func performCompletion(
@@ -47,16 +47,16 @@ extension SessionService {
         case .check:
             return .next(.checked(try checkCallback(callbackUrl, of: flowId)))
         case .spend:
-            signInFlows.spend(callbackUrl)
+            features.signInFlows.spend(callbackUrl)
             return .next(.spent)
         case .unspend:
-            signInFlows.unspend(callbackUrl)
+            features.signInFlows.unspend(callbackUrl)
             return .next(.unspent)
         case .signIn:
-            guard case .browser(let start)? = signInFlows.openFlow(flowId)?.secret else { throw notOpenError(flowId) }
-            let (provider, purpose) = (self.provider, signInFlows.openFlow(flowId)?.flow.purpose ?? .signIn)
+            guard case .browser(let start)? = features.signInFlows.openFlow(flowId)?.secret else { throw notOpenError(flowId) }
+            let (provider, purpose) = (self.provider, features.signInFlows.openFlow(flowId)?.flow.purpose ?? .signIn)
             let outcome = try await exclusively { () async throws(AuthError) in
-                guard signInFlows.isOpen(flowId) else { throw notOpenError(flowId) }
+                guard features.signInFlows.isOpen(flowId) else { throw notOpenError(flowId) }
                 return try await signInFederated(purpose: purpose) { token async throws(RemoteAuthError) in
                     switch try await provider.completeBrowserSignIn(start, callbackUrl: callbackUrl, linkingTo: token) {
                     case .signedIn(let result): return .signedIn(result)
@@ -78,8 +78,8 @@ extension SessionService {
     private func checkCallback(
         _ callbackUrl: String, of flowId: String
     ) throws(AuthError) -> BrowserFlowCompletion.Check {
-        guard !signInFlows.isSpent(callbackUrl) else { return .spent }
-        guard let open = signInFlows.openFlow(flowId) else { return .notOpen(notOpenError(flowId)) }
+        guard !features.signInFlows.isSpent(callbackUrl) else { return .spent }
+        guard let open = features.signInFlows.openFlow(flowId) else { return .notOpen(notOpenError(flowId)) }
         guard case .browser(let start) = open.secret else { return .deviceFlow }
         if now() >= open.flow.expiresAt { return .expired }
         let query = try BrowserCallback.parse(callbackUrl, redirectUri: start.redirectUri)
