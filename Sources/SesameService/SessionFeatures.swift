@@ -6,6 +6,9 @@ final class SessionFeatures {
     let usernames: UsernameFlows?
     /// The interactive sign-in flows (``SignInFlowsFeature``), in memory only.
     var signInFlows: SignInFlows
+    /// The open second-factor challenge (``SecondFactorsFeature``) and the account-security
+    /// secrets, in memory only.
+    var secondFactors = SecondFactors()
 
     init(usernames: UsernameFlows?, signInFlows: SignInFlows) {
         self.usernames = usernames

@@ -95,8 +95,15 @@ protocol SessionHost: Actor {
     ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
     /// ``emit(_:)`` in order with the session's changes (after the change under way).
     func emitInOrder(_ kind: SessionEvent.Kind) async
-    /// Cancels the open second-factor challenge `challengeId`; whether it was open.
-    func cancelSecondFactor(_ challengeId: String) -> Bool
+    /// Adopts the tokens of a sign-in by `signIn`'s rules (an update, a switch, or from a guest
+    /// a merge); the merge it recorded.
+    func adopt(_ result: SignInResult) async -> Merge?
+    /// The guest became an account in place (uid kept).
+    func applyLinked(_ session: Session) async
+    /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
+    func makeSession(from result: SignInResult) async -> Session
+    /// Forgets the remembered sign-in-link address when it is `email`.
+    @discardableResult func forgetEmailLinkAddress(_ email: String) async -> Bool
 
     // MARK: Order and tasks
 

@@ -44,7 +44,7 @@ extension SessionService {
                     throw AuthError(.invalidVerificationCode, message: "Give the code the backend mailed you.")
                 }
                 let validUntil = now().addingTimeInterval(provider.recentSignInWindow)
-                secondFactors.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
+                features.secondFactors.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
                 logger.info(
                     "Holding a reauthentication code for the next password change",
                     metadata: ["session.uid": "\(session.uid)"])
@@ -83,7 +83,7 @@ extension SessionService {
             let session = try requireAccount()
             guard !newPassword.isEmpty else { throw AuthError(.weakPassword) }
             let provider = self.provider
-            let code = secondFactors.takeCode(of: session.uid, now: now())
+            let code = features.secondFactors.takeCode(of: session.uid, now: now())
             do throws(AuthError) {
                 let grant = try await withFreshToken { token async throws(RemoteAuthError) in
                     try await provider.changePassword(token, newPassword: newPassword, reauthenticationCode: code)
@@ -93,7 +93,7 @@ extension SessionService {
             } catch {
                 if error.category == .backend, let code {
                     // Not spent: the backend was not reached.
-                    secondFactors.heldCode = .init(
+                    features.secondFactors.heldCode = .init(
                         uid: session.uid, code: code, validUntil: now().addingTimeInterval(provider.recentSignInWindow))
                 }
                 throw error

@@ -16,7 +16,7 @@ extension SessionService {
             }
             let limit = now().addingTimeInterval(SecondFactors.enrollmentLifetime)
             let expiresAt = min(start.expiresAt ?? limit, limit)
-            let id = secondFactors.addEnrollment(
+            let id = features.secondFactors.addEnrollment(
                 .init(uid: session.uid, start: start, displayName: displayName, expiresAt: expiresAt), now: now())
             logger.info(
                 "Started a TOTP enrolment", metadata: ["enrollment.id": "\(id)", "session.uid": "\(session.uid)"])
@@ -30,7 +30,7 @@ extension SessionService {
     public func confirmTotp(enrollmentId: String, code: String) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
-            guard let enrollment = secondFactors.enrollment(enrollmentId, of: session.uid, now: now()) else {
+            guard let enrollment = features.secondFactors.enrollment(enrollmentId, of: session.uid, now: now()) else {
                 throw AuthError(
                     .expiredSignInFlow,
                     message:
@@ -46,7 +46,7 @@ extension SessionService {
                 try await provider.finishTotpEnrollment(
                     token, enrollment.start, code: code, displayName: enrollment.displayName)
             }
-            secondFactors.removeEnrollment(enrollmentId)
+            features.secondFactors.removeEnrollment(enrollmentId)
             logger.info(
                 "Enrolled a TOTP authenticator",
                 metadata: ["enrollment.id": "\(enrollmentId)", "session.uid": "\(session.uid)"])

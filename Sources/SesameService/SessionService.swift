@@ -33,7 +33,6 @@ public actor SessionService: SessionHost {
     /// The features' own fields (``SessionFeatures``), reached through ``SessionHost``.
     let features: SessionFeatures
     var locks = SessionLocks()
-    var secondFactors = SecondFactors()
 
     /// - Parameters:
     ///   - provider: the authentication backend.
@@ -109,7 +108,7 @@ public actor SessionService: SessionHost {
     /// `sign-in-cancelled`): flows live in memory and a restart does not resume them.
     public func shutdown(reason: String = "stopping") {
         for waiter in features.signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
-        secondFactors.abandon()
+        features.secondFactors.abandon()
         announceShutdown(reason: reason)
         maintenance.stop()
         eventBus.finish()
@@ -183,7 +182,7 @@ public actor SessionService: SessionHost {
             connectivity: machine.connectivity,
             needsUsername: features.usernames?.required == true && status == .authenticated && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
-            signInPrompt: features.signInFlows.prompt, secondFactor: secondFactors.challenge)
+            signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge)
     }
 
     // MARK: - Flow serialisation

@@ -7,7 +7,7 @@ extension LocalAPIDispatcher {
     func runAccountSecurity(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .completeSecondFactor(let challengeId, let code, let factorId):
-            let outcome = try await service.completeSecondFactor(
+            let outcome = try await service.secondFactors.verify(
                 challengeId: challengeId, code: code, factorId: factorId)
             return outcomeJSON(outcome)
         case .enrollTotp(let displayName):

@@ -133,7 +133,7 @@ struct AccountSecurityServiceTests {
                 challenge = error.challenge
             }
             let id = try #require(challenge?.challengeId)
-            _ = try await harness.service.completeSecondFactor(
+            _ = try await harness.service.secondFactors.verify(
                 challengeId: id, code: harness.code("FAKESECRET"), factorId: nil)
             let state = try await harness.service.unenrollFactor(factorId: factorId)
             #expect(state.user?.factors == [])
@@ -270,12 +270,12 @@ struct AccountSecurityServiceTests {
                 let challenge = try #require(error.challenge)
                 let wrong = harness.code(enrollment.secret) == "000000" ? "111111" : "000000"
                 do throws(AuthError) {
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: wrong, factorId: nil)
                 } catch { errors.append(error.description) }
                 let right = harness.code(enrollment.secret)
                 secrets.append(right)
-                _ = try await harness.service.completeSecondFactor(
+                _ = try await harness.service.secondFactors.verify(
                     challengeId: challenge.challengeId, code: right, factorId: nil)
             }
             #expect(await harness.service.state.status == .authenticated)

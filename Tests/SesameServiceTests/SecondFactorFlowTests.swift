@@ -22,7 +22,7 @@ struct SecondFactorFlowTests {
                 _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: callback)
             }
             #expect(await harness.service.state.user?.uid == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: challenge.factors.first?.factorId)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -49,7 +49,7 @@ struct SecondFactorFlowTests {
                     return
                 }
                 do throws(AuthError) {
-                    let outcome = try await harness.service.completeSecondFactor(
+                    let outcome = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
                     #expect(expectedUid != nil && outcome.merge == nil && outcome.state.user?.uid == expectedUid)
                 } catch {

@@ -26,7 +26,7 @@ struct SecondFactorServiceTests {
             let during = await harness.service.state
             #expect(during.user == guest && during.status == .anonymous)
 
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.state.user?.uid == owner && outcome.merge?.fromUid == guest.uid)
             #expect(outcome.state.secondFactor == nil && outcome.state.status == .authenticated)
@@ -49,7 +49,7 @@ struct SecondFactorServiceTests {
                 _ = try await harness.service.completeSignInLink(proof, email: nil)
             }
             #expect(await harness.store.stored?.emailLinkAddress == "ann@example.com")
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
             #expect(await harness.store.stored?.emailLinkAddress == nil)
@@ -66,7 +66,7 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.challenge { () async throws(AuthError) in
                 _ = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
             }
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -90,7 +90,7 @@ struct SecondFactorServiceTests {
             #expect(error.reason == .secondFactorRequired)
             #expect(await harness.service.state.secondFactor == challenge)
             #expect(await harness.service.state.user?.uid == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -114,7 +114,7 @@ struct SecondFactorServiceTests {
             }
             #expect(error.reason == .secondFactorRequired)
             #expect(await harness.provider.count("signInWithCustomToken") == 2, "never retried")
-            let done = try await harness.service.completeSecondFactor(
+            let done = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(done.merge?.fromUid == guest2 && done.state.user?.uid == "fleet-1")
         }
@@ -127,23 +127,23 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.passwordChallenge()
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: "12345", factorId: nil)
                 } == .invalidVerificationCode)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: "12345a", factorId: nil)
                 } == .invalidVerificationCode)
             #expect(await harness.provider.count("completeSecondFactor") == 0)
             let wrong = harness.code() == "000000" ? "111111" : "000000"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: wrong, factorId: nil)
                 } == .invalidVerificationCode)
             #expect(await harness.service.state.secondFactor == challenge)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.state.status == .authenticated)
         }
@@ -157,13 +157,13 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.passwordChallenge()
             await harness.provider.failNext("completeSecondFactor", with: .transport("down"))
             let error = await failure { () async throws(AuthError) in
-                _ = try await harness.service.completeSecondFactor(
+                _ = try await harness.service.secondFactors.verify(
                     challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             }
             #expect(error == .networkRequestFailed)
             let kept = await harness.service.state
             #expect(kept.secondFactor == challenge && kept.user == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest?.uid)
         }
@@ -181,7 +181,7 @@ struct SecondFactorServiceTests {
             #expect(closed.state.secondFactor == nil && closed.state.user == guest)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
                 } == .expiredSignInFlow)
             #expect(await harness.provider.count("completeSecondFactor") == 0)
@@ -201,15 +201,15 @@ struct SecondFactorServiceTests {
             for id in [first.challengeId, "no-such-challenge"] {
                 #expect(
                     await failure { () async throws(AuthError) in
-                        _ = try await harness.service.completeSecondFactor(
+                        _ = try await harness.service.secondFactors.verify(
                             challengeId: id, code: harness.code(), factorId: nil)
                     } == .expiredSignInFlow)
             }
-            _ = try await harness.service.completeSecondFactor(
+            _ = try await harness.service.secondFactors.verify(
                 challengeId: second.challengeId, code: harness.code(), factorId: nil)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: second.challengeId, code: harness.code(), factorId: nil)
                 } == .expiredSignInFlow)
         }
@@ -231,7 +231,7 @@ struct SecondFactorServiceTests {
             #expect(await restarted.service.state.user == guest && guest != nil)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await restarted.service.completeSecondFactor(
+                    _ = try await restarted.service.secondFactors.verify(
                         challengeId: challengeId, code: "123456", factorId: nil)
                 } == .expiredSignInFlow)
         }
@@ -247,7 +247,7 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.challenge { () async throws(AuthError) in
                 _ = try await harness.service.reauthenticate(.password("secret1"))
             }
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge == nil && outcome.state.user?.uid == uid)
         }

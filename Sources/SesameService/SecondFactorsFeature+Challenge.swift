@@ -6,7 +6,7 @@ import SesameCore
 /// an account with a second factor opens the one challenge (``SecondFactors``), and
 /// `completeSecondFactor` finishes it with the result the first call would have had. The steps
 /// are ``SecondFactorSignIn``'s.
-extension SessionService {
+extension SessionHost {
     /// Finishes the sign-in of the open challenge with a code: the result the first call would
     /// have had (a merge from a guest included).
     ///
@@ -16,11 +16,11 @@ extension SessionService {
     /// backend. A wrong code, or a backend that cannot be reached, leaves the challenge open,
     /// but the ``SecondFactorGuesses/wrongCodesInARow``-th wrong code in a row ends it:
     /// `too-many-requests` with `retryAfterMs`, the lockout before a challenge opens again.
-    public func completeSecondFactor(
+    func verifySecondFactor(
         challengeId: String, code: String, factorId: String?
-    ) async throws(AuthError) -> SignInOutcome {
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         try await exclusively { () async throws(AuthError) in
-            guard let open = secondFactors.open, open.challenge.challengeId == challengeId else {
+            guard let open = features.secondFactors.open, open.challenge.challengeId == challengeId else {
                 throw AuthError(
                     .expiredSignInFlow,
                     message:
@@ -49,7 +49,7 @@ extension SessionService {
                 try await flow.perform(action, in: self)
             }
             switch result {
-            case .success: secondFactors.guesses.rightCode()
+            case .success: features.secondFactors.guesses.rightCode()
             case .failure(let error) where error.reason == .invalidVerificationCode:
                 throw countWrongCode(challengeId)
             case .failure: break
@@ -59,8 +59,8 @@ extension SessionService {
     }
 
     /// Cancels the open challenge `challengeId` (`cancelSignIn` with its id); whether it was open.
-    public func cancelSecondFactor(_ challengeId: String) -> Bool {
-        guard secondFactors.close(challengeId) else { return false }
+    func cancelSecondFactor(_ challengeId: String) -> Bool {
+        guard features.secondFactors.close(challengeId) else { return false }
         logger.info("A second-factor challenge was cancelled", metadata: ["challenge.id": "\(challengeId)"])
         emit(.userUpdated)
         return true
@@ -71,7 +71,7 @@ extension SessionService {
     /// wrong code in a row and one line when the tries run out, never one per code.
     private func countWrongCode(_ challengeId: String) -> AuthError {
         let limit = SecondFactorGuesses.wrongCodesInARow
-        switch secondFactors.guesses.wrongCode(at: now()) {
+        switch features.secondFactors.guesses.wrongCode(at: now()) {
         case .tryAgain(let left):
             if left == limit - 1 {
                 logger.info(
@@ -84,7 +84,7 @@ extension SessionService {
                     "That code is not right: type the code the app shows now (\(left) more wrong \(left == 1 ? "code ends" : "codes end") this sign-in)."
             )
         case .exhausted(let lockout):
-            _ = secondFactors.close(challengeId)
+            _ = features.secondFactors.close(challengeId)
             emit(.userUpdated)
             let seconds = Int(lockout.rounded(.up))
             logger.notice(
@@ -122,7 +122,7 @@ extension SessionService {
             case .inspect:
                 return .next(
                     .inspected(
-                        lockoutLeft: secondFactors.guesses.lockoutLeft(at: now()), challengeOpen: secondFactors.open != nil
+                        lockoutLeft: features.secondFactors.guesses.lockoutLeft(at: now()), challengeOpen: features.secondFactors.open != nil
                     ))
             case .lockedOut(let left): return .finished(.failure(lockedOut(left)))
             case .open(let pending): return .next(.opened(openChallenge(pending, finish: finish)))
@@ -138,8 +138,8 @@ extension SessionService {
     /// A sign-in that reached a second factor during a lockout: refused, one log line per lockout.
     private func lockedOut(_ left: TimeInterval) -> AuthError {
         let seconds = Int(left.rounded(.up))
-        if let until = secondFactors.guesses.lockedUntil, secondFactors.loggedLockout != until {
-            secondFactors.loggedLockout = until
+        if let until = features.secondFactors.guesses.lockedUntil, features.secondFactors.loggedLockout != until {
+            features.secondFactors.loggedLockout = until
             logger.notice(
                 "Refused a second-factor sign-in after too many wrong codes (more are not logged until the lockout ends)",
                 metadata: ["lockout.seconds": "\(seconds)"])
@@ -153,7 +153,7 @@ extension SessionService {
     private func openChallenge(
         _ pending: PendingSecondFactor, finish: SecondFactorSignIn.Finish
     ) -> SecondFactorChallenge {
-        let opened = secondFactors.begin(pending, finish: finish, now: now())
+        let opened = features.secondFactors.begin(pending, finish: finish, now: now())
         let challenge = opened.challenge
         logger.info(
             "The account has a second factor; opened a challenge",
@@ -162,26 +162,25 @@ extension SessionService {
                 "factors": "\(challenge.factors.map(\.factorId))",
             ])
         let ending = opened.ending
-        maintenance.spawn { [weak self] in
-            guard let self else { return }
-            await ending.run { await self.expireChallenge(challenge) }
+        spawn { host in
+            await ending.run { await host.expireChallenge(challenge) }
         }
         emit(.userUpdated)
         return challenge
     }
 
     /// Closes the challenge at its expiry (``Expiry``), unless it was closed first.
-    private func expireChallenge(_ challenge: SecondFactorChallenge) async {
+    fileprivate func expireChallenge(_ challenge: SecondFactorChallenge) async {
         let id = challenge.challengeId
         var job = Expiry(deadline: challenge.expiresAt)
         await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
-            guard secondFactors.open?.challenge.challengeId == id else { return .finished(()) }
+            guard features.secondFactors.open?.challenge.challengeId == id else { return .finished(()) }
             switch action {
             case .wait(let seconds):
                 do { try await features.signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
                 return .next(.woke(at: now()))
             case .expire:
-                _ = secondFactors.close(id)
+                _ = features.secondFactors.close(id)
                 logger.info("A second-factor challenge expired", metadata: ["challenge.id": "\(id)"])
                 emit(.userUpdated)
                 return .next(.expired)
@@ -193,7 +192,7 @@ extension SessionService {
 
     /// Closes the challenge `challengeId` when it is open (`userUpdated`).
     func closeChallenge(_ challengeId: String) {
-        guard secondFactors.close(challengeId) else { return }
+        guard features.secondFactors.close(challengeId) else { return }
         emit(.userUpdated)
     }
 }
