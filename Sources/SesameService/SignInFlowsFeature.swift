@@ -37,6 +37,33 @@ public struct SignInFlowsFeature: Sendable {
         try await Self.cancel(flowId: flowId, on: host)
     }
 
+    /// Signs in with a token minted by the project's server, by `signIn`'s rules: from a guest a
+    /// merge into the token's account (or an update when it is the guest's own), from an account
+    /// `already-signed-in` (sign out first), signed out `signed-in` or `signed-up`. A refused token is
+    /// `invalid-custom-token` and the guest stays as it was.
+    public func withCustomToken(_ token: String) async throws(AuthError) -> SessionService.SignInOutcome {
+        try await Self.withCustomToken(token, on: host)
+    }
+
+    /// Enrols the machine with a provisioning token, once at start (`provisioning.token_file`):
+    /// only when nobody or a guest is signed in; an account already signed in is left alone
+    /// (`.skipped`). The steps are ``CustomTokenEnrollment``'s; the token is never logged, kept
+    /// or put in an error. Call it from a task of its own: it returns `.cancelled` when that
+    /// task is cancelled.
+    public func provision(customToken: String) async -> ProvisioningOutcome {
+        await Self.provision(customToken: customToken, on: host)
+    }
+
+    private static func withCustomToken(
+        _ token: String, on host: isolated some SessionHost
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
+        try await host.signInWithCustomTokenNow(token)
+    }
+
+    private static func provision(customToken: String, on host: isolated some SessionHost) async -> ProvisioningOutcome {
+        await host.provisionNow(customToken: customToken)
+    }
+
     private static func start(
         _ request: SignInFlowRequest, on host: isolated some SessionHost
     ) async throws(AuthError) -> SignInFlow {

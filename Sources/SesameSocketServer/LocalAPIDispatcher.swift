@@ -211,7 +211,7 @@ struct LocalAPIDispatcher: Sendable {
             try await service.signIn.cancel(flowId: flowId)
             return .object([:])
         case .signInWithCustomToken(let token):
-            return outcomeJSON(try await service.signInWithCustomToken(token))
+            return outcomeJSON(try await service.signIn.withCustomToken(token))
         case .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor, .reauthenticate, .changePassword,
             .changeEmail, .confirmPasswordReset:
             return try await runAccountSecurity(call)

@@ -12,7 +12,7 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { events in
             let guest = try #require(await harness.service.state.user?.uid)
-            let outcome = try await harness.service.signInWithCustomToken("custom:fleet-1")
+            let outcome = try await harness.service.signIn.withCustomToken("custom:fleet-1")
             #expect(outcome.state.user?.uid == "fleet-1" && outcome.merge?.fromUid == guest)
             #expect(try await next(&events) { $0.reason != nil }.reason == .merged)
         }
@@ -25,7 +25,7 @@ struct CustomTokenServiceTests {
             let before = await harness.service.state
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.signInWithCustomToken("not-a-token")
+                    _ = try await harness.service.signIn.withCustomToken("not-a-token")
                 } == .invalidCustomToken)
             #expect(await harness.service.state == before)
         }
@@ -35,9 +35,9 @@ struct CustomTokenServiceTests {
     func fromAccountAndSignedOut() async throws {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { events in
-            _ = try await harness.service.signInWithCustomToken("custom:fleet-2")
+            _ = try await harness.service.signIn.withCustomToken("custom:fleet-2")
             #expect(try await next(&events) { $0.reason != nil }.reason == .signedUp)
-            let outcome = try await harness.service.signInWithCustomToken("custom:fleet-3")
+            let outcome = try await harness.service.signIn.withCustomToken("custom:fleet-3")
             #expect(outcome.merge == nil && outcome.state.user?.uid == "fleet-3")
             #expect(try await next(&events) { $0.reason != nil }.reason == .signedIn)
         }
@@ -48,13 +48,13 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = await harness.service.state.user?.uid
-            guard case .signedIn(let uid, let merge) = await harness.service.provision(customToken: "custom:fleet-4")
+            guard case .signedIn(let uid, let merge) = await harness.service.signIn.provision(customToken: "custom:fleet-4")
             else {
                 Issue.record("a guest was not provisioned")
                 return
             }
             #expect(uid == "fleet-4" && merge?.fromUid == guest)
-            #expect(await harness.service.provision(customToken: "custom:fleet-5") == .skipped)
+            #expect(await harness.service.signIn.provision(customToken: "custom:fleet-5") == .skipped)
             #expect(await harness.provider.count("signInWithCustomToken") == 1)
             #expect(await harness.service.state.user?.uid == "fleet-4")
         }
@@ -65,12 +65,12 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = await harness.service.state.user
-            #expect(await harness.service.provision(customToken: "bogus") == .failed(AuthError(.invalidCustomToken)))
+            #expect(await harness.service.signIn.provision(customToken: "bogus") == .failed(AuthError(.invalidCustomToken)))
             #expect(await harness.service.state.user == guest)
             await harness.provider.failNext("signInWithCustomToken", with: .transport("down"))
             await harness.provider.failNext("signInWithCustomToken", with: .unavailable(status: 503))
             let service = harness.service
-            let provisioning = Task { await service.provision(customToken: "custom:fleet-6") }
+            let provisioning = Task { await service.signIn.provision(customToken: "custom:fleet-6") }
             try await harness.advance { await harness.provider.count("signInWithCustomToken") == 4 }
             guard case .signedIn(let uid, let merge) = await provisioning.value else {
                 Issue.record("not provisioned")
@@ -101,7 +101,7 @@ struct CustomTokenServiceTests {
             let outcome = try await harness.service.signIn.complete(
                 flowId: browser.flowId, callbackUrl: try await harness.callback(identity: "nora"))
             seen.append(String(reflecting: outcome))
-            _ = try await harness.service.signInWithCustomToken("custom:fleet-7")
+            _ = try await harness.service.signIn.withCustomToken("custom:fleet-7")
             seen += try await collect(&events) { $0.reason == .signedIn }.map { String(reflecting: $0) }
             seen.append(String(reflecting: await harness.service.state))
             seen.append(String(reflecting: await harness.store.stored))

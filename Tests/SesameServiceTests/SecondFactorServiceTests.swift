@@ -101,13 +101,13 @@ struct SecondFactorServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = try #require(await harness.service.state.user?.uid)
-            _ = try await harness.service.signInWithCustomToken("custom:fleet-1")
+            _ = try await harness.service.signIn.withCustomToken("custom:fleet-1")
             _ = try await harness.service.signOut(reset: false)
             _ = try await harness.service.signInAnonymously()
             let guest2 = try #require(await harness.service.state.user?.uid)
             #expect(guest2 != guest)
             await harness.provider.addTotpFactor(uid: "fleet-1")
-            let outcome = await harness.service.provision(customToken: "custom:fleet-1")
+            let outcome = await harness.service.signIn.provision(customToken: "custom:fleet-1")
             guard case .failed(let error) = outcome, let challenge = error.challenge else {
                 Issue.record("provisioning did not fail with the challenge: \(outcome)")
                 return

@@ -4,15 +4,12 @@ import SesameCore
 
 /// Provisioning (PROTOCOL.md, "Provisioning"): signing in with a token minted by the project's
 /// own server, on request or once at start from `provisioning.token_file`.
-extension SessionService {
-    /// What ``provision(customToken:)`` did.
-    public typealias ProvisioningOutcome = SesameCore.ProvisioningOutcome
-
+extension SessionHost {
     /// Signs in with a token minted by the project's server, by `signIn`'s rules: from a guest a
     /// merge into the token's account (or an update when it is the guest's own), from an account
     /// `already-signed-in` (sign out first), signed out `signed-in` or `signed-up`. A refused token is
     /// `invalid-custom-token` and the guest stays as it was.
-    public func signInWithCustomToken(_ token: String) async throws(AuthError) -> SignInOutcome {
+    func signInWithCustomTokenNow(_ token: String) async throws(AuthError) -> SessionService.SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             let provider = self.provider
             let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
@@ -22,7 +19,7 @@ extension SessionService {
                 }
             }
             let merge = await adopt(result)
-            return SignInOutcome(state: makeState(), merge: merge)
+            return SessionService.SignInOutcome(state: state, merge: merge)
         }
     }
 
@@ -38,7 +35,7 @@ extension SessionService {
     /// that no account signed in meanwhile. An account with a second factor is not retried: it
     /// fails with `second-factor-required`, its challenge left open for a person to answer. Call it from a task of its own: it returns
     /// `.cancelled` when that task is cancelled.
-    public func provision(customToken: String) async -> ProvisioningOutcome {
+    func provisionNow(customToken: String) async -> ProvisioningOutcome {
         var job = CustomTokenEnrollment()
         return await job.drive(from: job.start()) { action in
             await performEnrollment(action, token: customToken)
@@ -52,13 +49,13 @@ extension SessionService {
         switch action {
         case .check:
             if Task.isCancelled { return .next(.cancelled) }
-            guard machine.status == .authenticated, let session = machine.session else {
+            guard status == .authenticated, let session else {
                 return .next(.checked(accountUid: nil))
             }
             return .next(.checked(accountUid: session.uid))
         case .signIn:
             do throws(AuthError) {
-                let outcome = try await signInWithCustomToken(token)
+                let outcome = try await signInWithCustomTokenNow(token)
                 return .next(.signedIn(uid: outcome.state.user?.uid ?? "", merge: outcome.merge))
             } catch {
                 return .next(.failed(error, random: .random(in: 0...1)))
@@ -80,7 +77,7 @@ extension SessionService {
         case .skipped:
             logger.info(
                 "Provisioning skipped: an account is already signed in",
-                metadata: ["session.uid": "\(machine.session?.uid ?? "?")"])
+                metadata: ["session.uid": "\(session?.uid ?? "?")"])
         case .signedIn(let uid, _):
             logger.info("Provisioned the machine with its enrolment token", metadata: ["session.uid": "\(uid)"])
         case .failed(let error) where error.reason == .secondFactorRequired:
