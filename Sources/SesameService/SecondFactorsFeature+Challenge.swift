@@ -122,7 +122,8 @@ extension SessionHost {
             case .inspect:
                 return .next(
                     .inspected(
-                        lockoutLeft: features.secondFactors.guesses.lockoutLeft(at: now()), challengeOpen: features.secondFactors.open != nil
+                        lockoutLeft: features.secondFactors.guesses.lockoutLeft(at: now()),
+                        challengeOpen: features.secondFactors.open != nil
                     ))
             case .lockedOut(let left): return .finished(.failure(lockedOut(left)))
             case .open(let pending): return .next(.opened(openChallenge(pending, finish: finish)))

@@ -32,7 +32,9 @@ extension SessionHost {
     /// Checks the callback against the open flow, then signs in with it. A callback already
     /// spent, or whose `state` does not match, is `invalid-credential` and changes nothing. The
     /// steps are ``BrowserFlowCompletion``'s.
-    func completeBrowserFlow(flowId: String, callbackUrl: String) async throws(AuthError) -> SessionService.SignInOutcome {
+    func completeBrowserFlow(
+        flowId: String, callbackUrl: String
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         var job = BrowserFlowCompletion()
         let merge = await job.drive(from: job.start()) { (action) async throws(AuthError) in
             try await performCompletion(action, flowId: flowId, callbackUrl: callbackUrl)
@@ -53,7 +55,9 @@ extension SessionHost {
             features.signInFlows.unspend(callbackUrl)
             return .next(.unspent)
         case .signIn:
-            guard case .browser(let start)? = features.signInFlows.openFlow(flowId)?.secret else { throw notOpenError(flowId) }
+            guard case .browser(let start)? = features.signInFlows.openFlow(flowId)?.secret else {
+                throw notOpenError(flowId)
+            }
             let (provider, purpose) = (self.provider, features.signInFlows.openFlow(flowId)?.flow.purpose ?? .signIn)
             let outcome = try await exclusively { () async throws(AuthError) in
                 guard features.signInFlows.isOpen(flowId) else { throw notOpenError(flowId) }

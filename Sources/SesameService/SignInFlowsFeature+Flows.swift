@@ -24,12 +24,14 @@ extension SessionHost {
     /// Waits until the flow ends: its outcome, or its error; `operation-in-progress` at `timeout`
     /// (the flow goes on). A flow that just ended answers at once; an unknown one is
     /// `expired-sign-in-flow`.
-    func awaitSignInFlow(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SessionService.SignInOutcome {
+    func awaitSignInFlow(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SessionService.SignInOutcome
+    {
         guard features.signInFlows.isOpen(flowId) else {
             return SessionService.SignInOutcome(state: state, merge: try endedOutcome(flowId).get())
         }
         let id = features.signInFlows.newWaiterId()
-        let (answers, answer) = AsyncStream.makeStream(of: SignInFlows.Outcome.self, bufferingPolicy: .bufferingNewest(1))
+        let (answers, answer) = AsyncStream.makeStream(
+            of: SignInFlows.Outcome.self, bufferingPolicy: .bufferingNewest(1))
         features.signInFlows.addWaiter(id, to: flowId, answer)
         let sleeper = features.signInFlows.sleeper
         // The flow's end or the timeout, whichever comes first; a caller that goes away (its
@@ -72,7 +74,8 @@ extension SessionHost {
     /// Opens `flow` (cancelling the open one), publishes it and starts `work` as a child task
     /// of ``run()``, ended with the flow.
     func openFlow(
-        _ flow: SignInFlow, secret: SignInFlows.Secret, work: @escaping @Sendable (isolated any SessionHost) async -> Void
+        _ flow: SignInFlow, secret: SignInFlows.Secret,
+        work: @escaping @Sendable (isolated any SessionHost) async -> Void
     ) async {
         if let previous = features.signInFlows.open?.flow.flowId {
             logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])

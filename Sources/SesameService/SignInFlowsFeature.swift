@@ -60,7 +60,8 @@ public struct SignInFlowsFeature: Sendable {
         try await host.signInWithCustomTokenNow(token)
     }
 
-    private static func provision(customToken: String, on host: isolated some SessionHost) async -> ProvisioningOutcome {
+    private static func provision(customToken: String, on host: isolated some SessionHost) async -> ProvisioningOutcome
+    {
         await host.provisionNow(customToken: customToken)
     }
 

@@ -30,7 +30,8 @@ struct BrowserFlowCompletionTests {
             Case(
                 name: "the flow's callback: spent, signed in, the flow completed, the merge answered",
                 steps: [
-                    (.checked(.valid), .spend), (.spent, .signIn), (.signedIn(merge), .end(.completed, .success(merge))),
+                    (.checked(.valid), .spend), (.spent, .signIn),
+                    (.signedIn(merge), .end(.completed, .success(merge))),
                     (.ended, .done(merge)),
                 ]),
             Case(name: "a callback used already: refused", steps: [(.checked(.spent), .fail(used))]),
@@ -52,7 +53,8 @@ struct BrowserFlowCompletionTests {
                 name: "the person said no: spent, the flow failed with access-denied",
                 steps: [
                     (.checked(.providerError("access_denied")), .spend),
-                    (.spent, .end(.failed, .failure(AuthError(.accessDenied)))), (.ended, .fail(AuthError(.accessDenied))),
+                    (.spent, .end(.failed, .failure(AuthError(.accessDenied)))),
+                    (.ended, .fail(AuthError(.accessDenied))),
                 ]),
             Case(
                 name: "another provider error: spent, the flow failed",
@@ -63,7 +65,8 @@ struct BrowserFlowCompletionTests {
             Case(
                 name: "the backend unreachable: the callback given back, the flow stays open",
                 steps: [
-                    (.checked(.valid), .spend), (.spent, .signIn), (.failed(AuthError(.networkRequestFailed)), .unspend),
+                    (.checked(.valid), .spend), (.spent, .signIn),
+                    (.failed(AuthError(.networkRequestFailed)), .unspend),
                     (.unspent, .fail(AuthError(.networkRequestFailed))),
                 ]),
             Case(

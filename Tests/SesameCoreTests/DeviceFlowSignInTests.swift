@@ -26,7 +26,8 @@ struct DeviceFlowSignInTests {
                 name: "approved: signed in, the flow ended completed with the merge, then stopped",
                 steps: [
                     (.woke(at: at(5)), .poll), (.answered(.pending, at: at(5), random: 1), .wait(5)),
-                    (.woke(at: at(10)), .poll), (.answered(.approved(approval), at: at(10), random: 1), .signIn(approval)),
+                    (.woke(at: at(10)), .poll),
+                    (.answered(.approved(approval), at: at(10), random: 1), .signIn(approval)),
                     (.signedIn(merge), .end(.completed, .success(merge))), (.ended, .stop),
                 ]),
             Case(
@@ -45,7 +46,8 @@ struct DeviceFlowSignInTests {
             Case(
                 name: "the backend down at the approval: the sign-in is tried again after a backoff",
                 steps: [
-                    (.woke(at: at(5)), .poll), (.answered(.approved(approval), at: at(5), random: 1), .signIn(approval)),
+                    (.woke(at: at(5)), .poll),
+                    (.answered(.approved(approval), at: at(5), random: 1), .signIn(approval)),
                     (.signInFailed(AuthError(.networkRequestFailed), at: at(5), random: 1), .wait(2)),
                     (.woke(at: at(7)), .signIn(approval)),
                 ]),
@@ -60,7 +62,8 @@ struct DeviceFlowSignInTests {
             Case(
                 name: "crash after the sign-in, before the end was published: the keyring holds the account",
                 steps: [
-                    (.woke(at: at(5)), .poll), (.answered(.approved(approval), at: at(5), random: 1), .signIn(approval)),
+                    (.woke(at: at(5)), .poll),
+                    (.answered(.approved(approval), at: at(5), random: 1), .signIn(approval)),
                     (.signedIn(nil), .end(.completed, .success(nil))),
                 ]),
         ])

@@ -48,7 +48,9 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = await harness.service.state.user?.uid
-            guard case .signedIn(let uid, let merge) = await harness.service.signIn.provision(customToken: "custom:fleet-4")
+            guard
+                case .signedIn(let uid, let merge) = await harness.service.signIn.provision(
+                    customToken: "custom:fleet-4")
             else {
                 Issue.record("a guest was not provisioned")
                 return
@@ -65,7 +67,8 @@ struct CustomTokenServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = await harness.service.state.user
-            #expect(await harness.service.signIn.provision(customToken: "bogus") == .failed(AuthError(.invalidCustomToken)))
+            #expect(
+                await harness.service.signIn.provision(customToken: "bogus") == .failed(AuthError(.invalidCustomToken)))
             #expect(await harness.service.state.user == guest)
             await harness.provider.failNext("signInWithCustomToken", with: .transport("down"))
             await harness.provider.failNext("signInWithCustomToken", with: .unavailable(status: 503))

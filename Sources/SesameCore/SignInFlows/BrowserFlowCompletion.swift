@@ -114,13 +114,15 @@ public struct BrowserFlowCompletion: Sendable, Hashable {
             return .fail(
                 AuthError(
                     .invalidCredential,
-                    message: "That sign-in callback does not belong to this sign-in: finish it in the browser it opened."
+                    message:
+                        "That sign-in callback does not belong to this sign-in: finish it in the browser it opened."
                 ))
         case .providerError(let code):
             stage = .spendForError(
                 code == "access_denied"
                     ? AuthError(.accessDenied)
-                    : AuthError(.invalidCredential, message: "The identity provider refused the sign-in: start it again."))
+                    : AuthError(
+                        .invalidCredential, message: "The identity provider refused the sign-in: start it again."))
             return .spend
         case .valid:
             stage = .spendForSignIn
