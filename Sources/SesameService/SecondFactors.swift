@@ -41,6 +41,8 @@ struct SecondFactors {
     /// The daemon's own limit on an enrolment that is not confirmed.
     static let enrollmentLifetime: TimeInterval = 600
 
+    /// Waiting on the service's clock (a challenge's expiry).
+    let sleeper: any Sleeper
     private(set) var open: Open?
     private var enrollments: [String: Enrollment] = [:]
     var heldCode: HeldCode?
@@ -48,6 +50,10 @@ struct SecondFactors {
     var guesses = SecondFactorGuesses()
     /// The lockout whose refused sign-ins were logged already (one line per lockout).
     var loggedLockout: Date?
+
+    init(sleeper: any Sleeper) {
+        self.sleeper = sleeper
+    }
 
     /// What `State.secondFactor` shows.
     var challenge: SecondFactorChallenge? { open?.challenge }

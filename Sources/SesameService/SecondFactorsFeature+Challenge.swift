@@ -178,7 +178,7 @@ extension SessionHost {
             guard features.secondFactors.open?.challenge.challengeId == id else { return .finished(()) }
             switch action {
             case .wait(let seconds):
-                do { try await features.signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                do { try await features.secondFactors.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
                 return .next(.woke(at: now()))
             case .expire:
                 _ = features.secondFactors.close(id)

@@ -8,11 +8,12 @@ final class SessionFeatures {
     var signInFlows: SignInFlows
     /// The open second-factor challenge (``SecondFactorsFeature``) and the account-security
     /// secrets, in memory only.
-    var secondFactors = SecondFactors()
+    var secondFactors: SecondFactors
 
-    init(usernames: UsernameFlows?, signInFlows: SignInFlows) {
+    init(usernames: UsernameFlows?, signInFlows: SignInFlows, secondFactors: SecondFactors) {
         self.usernames = usernames
         self.signInFlows = signInFlows
+        self.secondFactors = secondFactors
     }
 }
 

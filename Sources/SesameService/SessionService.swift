@@ -57,7 +57,8 @@ public actor SessionService: SessionHost {
             mergeHold: configuration.mergeHold)
         self.features = SessionFeatures(
             usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) },
-            signInFlows: SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock)))
+            signInFlows: SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock)),
+            secondFactors: SecondFactors(sleeper: ClockSleeper(clock: clock)))
     }
 
     /// Every change from now on, in order, as the service performs it (after it is persisted):
