@@ -4,6 +4,8 @@
 final class SessionFeatures {
     /// The username directory and its rules (``UsernameFlows``); nil when usernames are off.
     let usernames: UsernameFlows?
+    /// The tokens feature's shared refresh (``TokenRefresh``).
+    var refresh = TokenRefresh()
     /// A cleanup run is under way (a second one only takes the due work off the plan).
     var cleanupRunning = false
 

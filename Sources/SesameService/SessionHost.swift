@@ -55,6 +55,9 @@ protocol SessionHost: Actor {
 
     /// Calls the backend and keeps `connectivity` in step with the outcome.
     func call<T: Sendable>(_ body: () async throws(RemoteAuthError) -> T) async throws(RemoteAuthError) -> T
+    /// Maps a backend failure to the caller's error (a pending second factor is kept for
+    /// ``openingChallenge(_:replacing:_:)``).
+    func caught(_ error: RemoteAuthError) -> AuthError
     /// ``call(_:)``, mapping a failure to the caller's error (no token involved).
     func callMapped<T: Sendable>(_ body: () async throws(RemoteAuthError) -> T) async throws(AuthError) -> T
     /// Calls the backend with a valid ID token of the current user: refreshed first when about
