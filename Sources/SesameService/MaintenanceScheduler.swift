@@ -15,8 +15,6 @@ final class MaintenanceScheduler {
     let refreshSchedule: RefreshSchedule
     /// Seconds a merge waits for a migrator (`merge.hold`); 0 completes merges at once.
     let mergeHold: TimeInterval
-    /// A cleanup run is under way (a second one only takes the due work off the plan).
-    var cleanupRunning = false
     private(set) var isStopped = false
     private let now: @Sendable () -> Date
     private let sleeper: any Sleeper

@@ -9,6 +9,10 @@ final class SessionFeatures {
     /// The open second-factor challenge (``SecondFactorsFeature``) and the account-security
     /// secrets, in memory only.
     var secondFactors: SecondFactors
+    /// The tokens feature's shared refresh (``TokenRefresh``).
+    var refresh = TokenRefresh()
+    /// A cleanup run is under way (a second one only takes the due work off the plan).
+    var cleanupRunning = false
 
     init(usernames: UsernameFlows?, signInFlows: SignInFlows, secondFactors: SecondFactors) {
         self.usernames = usernames

@@ -11,10 +11,12 @@ import SesameCore
 /// How a feature is written, and why:
 /// - A feature is a type of its own (a `Sendable` struct, the public namespace callers reach
 ///   as `service.tokens`, `service.accounts`, …). Its methods that touch the session take
-///   `host: isolated any SessionHost`, so they run on the owner's executor: calling one from
+///   `host: isolated some SessionHost`, so they run on the owner's executor: calling one from
 ///   outside is the same single hop onto the actor a method of the actor was, and inside it
 ///   every requirement is a plain synchronous call (no extra hop on the token path, the same
-///   ordering and reentrancy as before, re-checking the session after each `await`).
+///   ordering and reentrancy as before, re-checking the session after each `await`). The
+///   parameter is generic (`some`), not `any`: through an existential the compiler loses that
+///   `#isolation` is the host, and a step machine's `drive` on it no longer type-checks.
 /// - A feature's mutable fields live in a final class or struct the owner stores in
 ///   ``SessionFeatures`` (isolated to the owner, not Sendable); the feature reads them through
 ///   ``features``. Nothing else of the owner is in reach: the machine, the locks, the
@@ -95,15 +97,6 @@ protocol SessionHost: Actor {
     ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
     /// ``emit(_:)`` in order with the session's changes (after the change under way).
     func emitInOrder(_ kind: SessionEvent.Kind) async
-    /// Adopts the tokens of a sign-in by `signIn`'s rules (an update, a switch, or from a guest
-    /// a merge); the merge it recorded.
-    func adopt(_ result: SignInResult) async -> Merge?
-    /// The guest became an account in place (uid kept).
-    func applyLinked(_ session: Session) async
-    /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
-    func makeSession(from result: SignInResult) async -> Session
-    /// Forgets the remembered sign-in-link address when it is `email`.
-    @discardableResult func forgetEmailLinkAddress(_ email: String) async -> Bool
 
     // MARK: Order and tasks
 

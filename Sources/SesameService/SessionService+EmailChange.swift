@@ -27,37 +27,4 @@ extension SessionService {
             }.get()
         }
     }
-
-    /// The profile a lookup returned, with the remembered pending address where the backend
-    /// reports none and it is not the email yet.
-    func withPendingEmail(_ user: User) -> User {
-        guard user.pendingEmail == nil, let remembered = machine.persisted.pendingEmails[user.uid],
-            user.email?.lowercased() != remembered.lowercased()
-        else { return user }
-        var user = user
-        user.pendingEmail = remembered
-        return user
-    }
-
-    /// Once the current account's email is the remembered pending address (the owner
-    /// confirmed it): the username record follows, then the address is forgotten.
-    func followConfirmedEmailChange() async {
-        guard let session = machine.session, let remembered = machine.persisted.pendingEmails[session.uid],
-            session.user.email?.lowercased() == remembered.lowercased()
-        else { return }
-        logger.info("The address change was confirmed", metadata: ["session.uid": "\(session.uid)"])
-        var job = EmailChange(newEmail: remembered, hasUsername: usernames != nil && session.user.username != nil)
-        let first = job.confirm()
-        var flow = EmailChangeFlow(uid: session.uid)
-        _ = await job.drive(from: first) { (action) async throws(AuthError) in
-            try await flow.perform(action, in: self)
-        }
-    }
-
-    /// After a token refresh: while an address change is pending, read the profile again (in
-    /// a flow of its own) so a confirmation shows within one refresh.
-    func reloadIfEmailChangePending(_ uid: String) {
-        guard machine.persisted.pendingEmails[uid] != nil else { return }
-        Task { [weak self] in _ = try? await self?.reload() }
-    }
 }

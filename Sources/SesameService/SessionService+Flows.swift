@@ -140,34 +140,6 @@ extension SessionService {
         }
     }
 
-    /// Reads the profile again and adopts it.
-    func reloadProfile() async throws(AuthError) {
-        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-        let provider = self.provider
-        let user = try await withFreshToken { token async throws(RemoteAuthError) in try await provider.lookup(token) }
-        guard var current = machine.session, current.uid == session.uid else { return }
-        current.user = await completeProfile(user, previous: current.user)
-        await apply(.updated(current))
-        await followConfirmedEmailChange()
-    }
-
-    /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
-    func makeSession(from result: SignInResult) async -> Session {
-        let provider = self.provider
-        var user: User
-        do throws(RemoteAuthError) {
-            user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(result.idToken) }
-        } catch {
-            // The sign-in itself succeeded; keep what the token says and read the rest later.
-            let signInProvider = result.idToken.signInProvider
-            user = User(
-                uid: result.uid, isAnonymous: signInProvider == "anonymous",
-                providers: signInProvider == "anonymous" ? [] : [signInProvider], lastSignInAt: now())
-        }
-        user = await completeProfile(user, previous: machine.session?.uid == result.uid ? machine.session?.user : nil)
-        return Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken)
-    }
-
     /// Calls the backend, mapping failures to domain errors (no token involved).
     func callMapped<T: Sendable>(_ body: () async throws(RemoteAuthError) -> T) async throws(AuthError) -> T {
         do throws(RemoteAuthError) {

@@ -38,16 +38,4 @@ extension SessionService {
         if identifier.contains("@") { return identifier }
         return try await requireUsernames().email(forUsername: identifier, forSignIn: forSignIn, in: self)
     }
-
-    /// Adds the username (from the directory, when usernames are on) to a profile the backend
-    /// returned.
-    /// Also shows a remembered address change as `pendingEmail` (``withPendingEmail(_:)``).
-    func completeProfile(_ user: User, previous: User?) async -> User {
-        if let usernames {
-            return withPendingEmail(await usernames.completeProfile(user, previous: previous, in: self))
-        }
-        var user = user
-        user.username = user.username ?? previous?.username
-        return withPendingEmail(user)
-    }
 }

@@ -28,8 +28,6 @@ public actor SessionService: SessionHost {
     var machine: SessionMachine
     var eventBus = SessionEvents()
     let maintenance: MaintenanceScheduler
-    /// The refresh of the current session's tokens that concurrent callers share.
-    let refresh = SingleFlight<Session, RemoteAuthError>()
     /// The features' own fields (``SessionFeatures``), reached through ``SessionHost``.
     let features: SessionFeatures
     var locks = SessionLocks()
@@ -181,7 +179,8 @@ public actor SessionService: SessionHost {
             user: session?.user,
             tokenExpiresAt: session?.idToken.expiresAt,
             connectivity: machine.connectivity,
-            needsUsername: features.usernames?.required == true && status == .authenticated && session?.user.username == nil,
+            needsUsername: features.usernames?.required == true && status == .authenticated
+                && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
             signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge)
     }
@@ -211,12 +210,7 @@ public actor SessionService: SessionHost {
             await apply(.backendReached)
             return value
         } catch {
-            if error.isTransient {
-                logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])
-                await apply(.backendUnreachable)
-            } else {
-                await apply(.backendReached)
-            }
+            await apply(connectivityEvent(after: error))
             throw error
         }
     }

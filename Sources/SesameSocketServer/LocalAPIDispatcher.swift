@@ -158,7 +158,7 @@ struct LocalAPIDispatcher: Sendable {
     private func run(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .getIdToken(let minValidity, let force, let uid):
-            let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
+            let issued = try await service.tokens.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
             return Self.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
             return (try await service.signInAnonymously()).wire.json

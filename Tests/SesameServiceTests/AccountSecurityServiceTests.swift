@@ -30,13 +30,17 @@ struct SecurityHarness {
         let state = try await service.createAccount(email: "ann@example.com", password: "secret1", username: username)
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
+        // The loop runs the work the service spawns (the reload while an address change is pending).
+        let loop = Task { [service] in await service.run() }
         do {
             try await body(&events, try #require(state.user?.uid))
         } catch {
             await service.shutdown()
+            await loop.value
             throw error
         }
         await service.shutdown()
+        await loop.value
     }
 
     func code(_ secret: String) -> String { FakeRemoteAuthProvider.code(secret: secret, at: clock.date) }

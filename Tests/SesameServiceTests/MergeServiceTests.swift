@@ -56,7 +56,7 @@ struct MergeServiceTests {
             await harness.provider.deleteAccountAsAdmin(guest)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.idToken(forceRefresh: true, uid: guest)
+                    _ = try await harness.service.tokens.idToken(forceRefresh: true, uid: guest)
                 } == .sessionRevoked)
             let state = try await harness.service.completeMerge(mergeId: merge.mergeId)
             #expect(state.pendingMerges.isEmpty && state.user?.uid == account)

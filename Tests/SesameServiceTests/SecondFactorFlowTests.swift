@@ -66,7 +66,7 @@ struct SecondFactorFlowTests {
         try await harness.run { events, uid in
             _ = try await harness.service.changeEmail(newEmail: "new@example.com")
             await harness.provider.confirmEmailChange(uid: uid)
-            _ = try await harness.service.idToken(forceRefresh: true)
+            _ = try await harness.service.tokens.idToken(forceRefresh: true)
             let updated = try await next(&events) {
                 $0.kind == .userUpdated && $0.state.user?.email == "new@example.com"
             }

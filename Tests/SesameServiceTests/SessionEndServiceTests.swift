@@ -17,7 +17,7 @@ struct SessionEndServiceTests {
         try await harness.run { events, uid in
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             do throws(AuthError) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 Issue.record("the refresh succeeded")
             } catch {
                 #expect(error.reason == .credentialsChanged)
@@ -36,7 +36,7 @@ struct SessionEndServiceTests {
         try await harness.run { events, _ in
             await harness.provider.failNext("refresh", with: .accountGone(.sessionRevoked))
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.idToken(forceRefresh: true)
+                await failure { () async throws(AuthError) in _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 }
                     == .sessionRevoked)
             let ended = try await next(&events) { $0.reason != nil }
@@ -55,7 +55,7 @@ struct SessionEndServiceTests {
             // Firebase revokes the account's refresh tokens at the confirmation.
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             do throws(AuthError) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 Issue.record("the refresh succeeded")
             } catch {
                 #expect(error.reason == .credentialsChanged)

@@ -47,7 +47,7 @@ struct SessionServiceTests {
             try await withThrowingTaskGroup(of: String.self) { group in
                 for i in 0..<200 {
                     group.addTask {
-                        try await service.idToken(minValidity: 300, forceRefresh: i % 2 == 0).idToken.rawValue
+                        try await service.tokens.idToken(minValidity: 300, forceRefresh: i % 2 == 0).idToken.rawValue
                     }
                 }
                 try await eventually { await harness.provider.heldRefreshCount == 1 }
@@ -88,15 +88,15 @@ struct SessionServiceTests {
             // 100 s on, the one-hour token holds 3,500 s: asked for 3,540 (the most a fresh token
             // is asked to give, its lifetime less a minute), the service tries a refresh.
             harness.clock.advance(seconds: 100)
-            let token = try await harness.service.idToken(minValidity: 3540)
+            let token = try await harness.service.tokens.idToken(minValidity: 3540)
             #expect(token.uid == created.state.user?.uid)
             let offline = try await next(&events) { $0.isConnectivityChanged }
             #expect(offline.state.connectivity == .offline)
             await #expect(throws: AuthError(.networkRequestFailed)) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
             }
             await harness.provider.setOffline(false)
-            _ = try await harness.service.idToken(forceRefresh: true)
+            _ = try await harness.service.tokens.idToken(forceRefresh: true)
             let online = try await next(&events) { $0.isConnectivityChanged }
             #expect(online.state.connectivity == .online)
             #expect(await harness.service.state.user?.uid == created.state.user?.uid)
@@ -111,7 +111,7 @@ struct SessionServiceTests {
             let oldUid = try #require(created.state.user?.uid)
             await harness.provider.deleteAccountAsAdmin(oldUid)
             await #expect(throws: AuthError(.sessionRevoked)) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
             }
             let revoked = try await next(&events) { $0.reason != nil }
             #expect(revoked.reason == .sessionRevoked)
@@ -171,9 +171,9 @@ struct SessionServiceTests {
             #expect(merge.toUid == account)
             #expect(outcome.state.user?.uid == account)
             #expect(await harness.store.stored?.pendingMerges.map(\.merge) == [merge])
-            let guestToken = try await harness.service.idToken(uid: guest)
+            let guestToken = try await harness.service.tokens.idToken(uid: guest)
             #expect(guestToken.uid == guest)
-            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.idToken(uid: "other") }
+            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.tokens.idToken(uid: "other") }
             #expect(unknown?.reason == .noSuchMerge)
             #expect(await harness.provider.accounts[guest] != nil)
             let completed = try await harness.service.completeMerge(mergeId: merge.mergeId)
