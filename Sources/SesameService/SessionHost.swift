@@ -48,7 +48,7 @@ protocol SessionHost: Actor {
 
     // MARK: The ports and the clock
 
-    var provider: any RemoteAuthProvider { get }
+    nonisolated var provider: any RemoteAuthProvider { get }
     var logger: Logger { get }
     /// The injected clock's current date.
     nonisolated var now: @Sendable () -> Date { get }
@@ -80,6 +80,10 @@ protocol SessionHost: Actor {
     var mergeHold: TimeInterval { get }
 
     // MARK: The second factor (the sign-in features' shared wrapper)
+
+    /// The second-factor feature's fields (the open challenge, pending enrolments, a held
+    /// reauthentication code), which account security also reads and changes.
+    var secondFactors: SecondFactors { get set }
 
     /// Runs a sign-in whose backend call may meet a second factor: the challenge is opened and
     /// the call fails with `second-factor-required` and the challenge (``SecondFactors``).

@@ -37,7 +37,7 @@ struct SignInFlowHarness {
         guest: Bool = true, _ body: (inout AsyncStream<SessionEvent>.Iterator) async throws -> Void
     ) async throws {
         try await service.start()
-        if guest { _ = try await service.signInAnonymously() }
+        if guest { _ = try await service.accounts.signInAnonymously() }
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
         do {
