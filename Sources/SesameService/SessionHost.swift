@@ -48,7 +48,7 @@ protocol SessionHost: Actor {
 
     // MARK: The ports and the clock
 
-    var provider: any RemoteAuthProvider { get }
+    nonisolated var provider: any RemoteAuthProvider { get }
     var logger: Logger { get }
     /// The injected clock's current date.
     nonisolated var now: @Sendable () -> Date { get }
@@ -76,25 +76,8 @@ protocol SessionHost: Actor {
     /// Seconds a merge waits for a migrator (`merge.hold`); 0 completes merges at once.
     var mergeHold: TimeInterval { get }
 
-    // MARK: The second factor (the sign-in features' shared wrapper)
+    // MARK: Ordered flow events (the sign-in flows')
 
-    /// Runs a sign-in whose backend call may meet a second factor: the challenge is opened and
-    /// the call fails with `second-factor-required` and the challenge (``SecondFactors``).
-    func openingChallenge<T: Sendable>(
-        _ finish: SecondFactorSignIn.Finish, replacing: Bool, _ body: () async throws(AuthError) -> T
-    ) async throws(AuthError) -> T
-
-    // MARK: Federated sign-in and ordered flow events (the sign-in flows' shared steps)
-
-    /// Signs in with a federated identity by `signInWithIdp`'s rules, inside ``exclusively(_:)``.
-    func signInFederated(
-        purpose: SignInFlow.Purpose,
-        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
-    ) async throws(AuthError) -> SessionService.SignInOutcome
-    /// The attempt of `signInWithIdp` and the device flow: link the credential, or sign in with it.
-    nonisolated func federatedAttempt(
-        _ credential: FederatedCredential
-    ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
     /// ``emit(_:)`` in order with the session's changes (after the change under way).
     func emitInOrder(_ kind: SessionEvent.Kind) async
 

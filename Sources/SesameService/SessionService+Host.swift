@@ -23,8 +23,3 @@ extension SessionService {
         maintenance.spawn { await work(self) }
     }
 }
-
-extension SessionService {
-    /// The username feature's fields (nil when usernames are off).
-    var usernames: UsernameFlows? { features.usernames }
-}

@@ -32,7 +32,7 @@ struct SecondFactorFlowTests {
     func federatedReauthentication() async throws {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { _ in
-            let signedIn = try await harness.service.signInWithIdp(
+            let signedIn = try await harness.service.accounts.signInWithIdp(
                 providerId: "google.com", idToken: "jane", accessToken: nil)
             let uid = try #require(signedIn.state.user?.uid)
             await harness.provider.addTotpFactor(uid: uid)
@@ -64,7 +64,7 @@ struct SecondFactorFlowTests {
     func emailChangeShowsAfterRefresh() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, uid in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             await harness.provider.confirmEmailChange(uid: uid)
             _ = try await harness.service.tokens.idToken(forceRefresh: true)
             let updated = try await next(&events) {
@@ -80,7 +80,7 @@ struct SecondFactorFlowTests {
         let harness = SecurityHarness()
         var stored: PersistedState?
         try await harness.run { _, _ in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             stored = await harness.store.stored
         }
         let uid = try #require(stored?.session?.uid)
@@ -93,7 +93,7 @@ struct SecondFactorFlowTests {
             configuration: SessionServiceConfiguration(anonymousFirst: false),
             logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await service.start()
-        #expect(try await service.reload().user?.pendingEmail == "new@example.com")
+        #expect(try await service.accounts.reload().user?.pendingEmail == "new@example.com")
         await service.shutdown()
     }
 }

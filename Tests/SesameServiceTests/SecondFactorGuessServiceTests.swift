@@ -41,14 +41,14 @@ struct SecondFactorGuessServiceTests {
             }
             #expect(await harness.service.state.secondFactor == nil)
             let refused = await Self.reason { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(refused?.reason == .tooManyRequests && refused?.retryAfterMs == 30_000)
             #expect(await harness.service.state.secondFactor == nil)
 
             harness.clock.advance(by: .seconds(30))
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             // Four wrong codes, then a new sign-in: one try left, not five.
             for _ in 1...4 {
@@ -58,7 +58,7 @@ struct SecondFactorGuessServiceTests {
                 }
             }
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             let last = await Self.reason { () async throws(AuthError) in
                 _ = try await harness.service.secondFactors.verify(
@@ -69,7 +69,7 @@ struct SecondFactorGuessServiceTests {
 
             harness.clock.advance(by: .seconds(60))
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)

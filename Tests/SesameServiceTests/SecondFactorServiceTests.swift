@@ -17,7 +17,7 @@ struct SecondFactorServiceTests {
             let owner = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
             let factorId = await harness.provider.addTotpFactor(uid: owner)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(challenge.factors.map(\.factorId) == [factorId])
             #expect(challenge.expiresAt == harness.clock.date.addingTimeInterval(300))
@@ -43,10 +43,10 @@ struct SecondFactorServiceTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
             await harness.provider.addTotpFactor(uid: owner)
-            _ = try await harness.service.sendSignInLink(email: "ann@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "ann@example.com", continueUrl: nil)
             let proof = try #require(await harness.provider.lastSignInProof(for: "ann@example.com"))
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.completeSignInLink(proof, email: nil)
+                _ = try await harness.service.accounts.completeSignInLink(proof, email: nil)
             }
             #expect(await harness.store.stored?.emailLinkAddress == "ann@example.com")
             let outcome = try await harness.service.secondFactors.verify(
@@ -64,7 +64,7 @@ struct SecondFactorServiceTests {
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "bob")
             await harness.provider.addTotpFactor(uid: owner)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
+                _ = try await harness.service.accounts.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
             }
             let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
@@ -102,8 +102,8 @@ struct SecondFactorServiceTests {
         try await harness.run { _ in
             let guest = try #require(await harness.service.state.user?.uid)
             _ = try await harness.service.signIn.withCustomToken("custom:fleet-1")
-            _ = try await harness.service.signOut(reset: false)
-            _ = try await harness.service.signInAnonymously()
+            _ = try await harness.service.accounts.signOut(reset: false)
+            _ = try await harness.service.accounts.signInAnonymously()
             let guest2 = try #require(await harness.service.state.user?.uid)
             #expect(guest2 != guest)
             await harness.provider.addTotpFactor(uid: "fleet-1")
@@ -194,7 +194,7 @@ struct SecondFactorServiceTests {
         try await harness.run { _ in
             let first = try await harness.passwordChallenge()
             let second = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(first.challengeId != second.challengeId)
             #expect(await harness.service.state.secondFactor == second)
@@ -242,10 +242,10 @@ struct SecondFactorServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { _ in
             let uid = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
-            _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+            _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             await harness.provider.addTotpFactor(uid: uid)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.reauthenticate(.password("secret1"))
+                _ = try await harness.service.security.reauthenticate(.password("secret1"))
             }
             let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
@@ -272,7 +272,7 @@ extension SignInFlowHarness {
         let owner = await provider.addAccount(email: "ann@example.com", password: "secret1")
         await provider.addTotpFactor(uid: owner)
         return try await challenge { () async throws(AuthError) in
-            _ = try await service.signIn(identifier: "ann@example.com", password: "secret1")
+            _ = try await service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
         }
     }
 

@@ -41,7 +41,7 @@ struct SignInFlowHarness {
         let service = self.service
         let children = Task { await service.runChildTasks() }
         defer { children.cancel() }
-        if guest { _ = try await service.signInAnonymously() }
+        if guest { _ = try await service.accounts.signInAnonymously() }
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
         do {
