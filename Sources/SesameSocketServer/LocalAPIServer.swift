@@ -30,7 +30,7 @@ public final class LocalAPIServer: Service, Sendable {
     private let slots: NIOLockedValueBox<ConnectionSlots>
     /// Log lines about peers, rate-limited.
     private let peerLog: PeerLog
-    private let idleTicker = NIOLockedValueBox<RepeatedTask?>(nil)
+    private let idleTicker = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
     /// Read bursts handled so far, for telling an idle daemon from a busy one.
@@ -134,18 +134,20 @@ public final class LocalAPIServer: Service, Sendable {
         startIdleTicker()
     }
 
-    /// Every quarter of the idle timeout, tells each connection (``IdleTick``): a task the
-    /// event loop repeats, so no Swift task is left running.
+    /// Every quarter of the idle timeout, tells each connection (``IdleTick``).
     private func startIdleTicker() {
         guard configuration.idleTimeout > 0 else { return }
-        let quarter = TimeAmount.milliseconds(Int64(configuration.idleTimeout * 1000 / Double(IdleTick.ticksToClose)))
+        let quarter = Duration.milliseconds(Int64(configuration.idleTimeout * 1000 / Double(IdleTick.ticksToClose)))
         let connections = self.connections
-        let ticker = group.next().scheduleRepeatedTask(initialDelay: quarter, delay: quarter) { _ in
-            for channel in connections.withLockedValue({ Array($0.values) }) {
-                channel.pipeline.fireUserInboundEventTriggered(IdleTick())
+        idleTicker.withLockedValue {
+            $0 = Task {
+                while (try? await Task.sleep(for: quarter)) != nil {
+                    for channel in connections.withLockedValue({ Array($0.values) }) {
+                        channel.pipeline.fireUserInboundEventTriggered(IdleTick())
+                    }
+                }
             }
         }
-        idleTicker.withLockedValue { $0 = ticker }
     }
 
     /// Serves until graceful shutdown, then tells subscribers and closes every connection.
@@ -158,7 +160,7 @@ public final class LocalAPIServer: Service, Sendable {
     public func stop() async {
         // Queued to every subscriber before this returns.
         await service.announceShutdown(reason: "stopping")
-        idleTicker.withLockedValue { $0?.cancel(promise: nil) }
+        idleTicker.withLockedValue { $0?.cancel() }
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel
