@@ -15,13 +15,14 @@ final class MaintenanceScheduler {
     let refreshSchedule: RefreshSchedule
     /// Seconds a merge waits for a migrator (`merge.hold`); 0 completes merges at once.
     let mergeHold: TimeInterval
-    /// A cleanup run is under way (a second one only takes the due work off the plan).
-    var cleanupRunning = false
     private(set) var isStopped = false
     private let now: @Sendable () -> Date
     private let sleeper: any Sleeper
     private let wakeUps: AsyncStream<Void>
     private let wakeUp: AsyncStream<Void>.Continuation
+    /// Work to start as child tasks of the service's `run()` (``spawn(_:)``), in order.
+    let children: AsyncStream<@Sendable () async -> Void>
+    private let child: AsyncStream<@Sendable () async -> Void>.Continuation
 
     init(
         now: @escaping @Sendable () -> Date, sleeper: any Sleeper, refreshMargin: TimeInterval, mergeHold: TimeInterval
@@ -32,6 +33,7 @@ final class MaintenanceScheduler {
         self.mergeHold = mergeHold
         // Wake-ups that come while the loop is busy fold into one: it reads the whole plan anyway.
         (wakeUps, wakeUp) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (children, child) = AsyncStream.makeStream(of: (@Sendable () async -> Void).self)
     }
 
     /// Changes the plan and wakes the loop.
@@ -46,10 +48,18 @@ final class MaintenanceScheduler {
             .refreshPlanned(session.map { refreshSchedule.refreshTime(for: $0.idToken, jitter: .random(in: 0...1)) }))
     }
 
-    /// Ends ``run(isolation:facts:perform:)`` after the job it is performing.
+    /// Hands `work` to the service's `run()`, which starts it as a child task (after `run()`
+    /// has started; nothing once stopped).
+    func spawn(_ work: @escaping @Sendable () async -> Void) {
+        child.yield(work)
+    }
+
+    /// Ends ``run(isolation:facts:perform:)`` after the job it is performing, and the stream of
+    /// ``children`` (their tasks are then cancelled).
     func stop() {
         isStopped = true
         wakeUp.yield()
+        child.finish()
     }
 
     /// Performs the due jobs (``MaintenancePlan/due(at:_:)``, each taking itself off the plan or

@@ -16,8 +16,8 @@ struct SecondFactors {
         let pending: PendingSecondFactor
         /// What the sign-in that opened it would have done with its tokens.
         let finish: SecondFactorSignIn.Finish
-        /// Closes the challenge when it expires.
-        var timer: Task<Void, Never>?
+        /// Ends the child task that closes the challenge when it expires.
+        let ending = EndSignal()
     }
 
     /// A started TOTP enrolment.
@@ -41,10 +41,9 @@ struct SecondFactors {
     /// The daemon's own limit on an enrolment that is not confirmed.
     static let enrollmentLifetime: TimeInterval = 600
 
+    /// Waiting on the service's clock (a challenge's expiry).
+    let sleeper: any Sleeper
     private(set) var open: Open?
-    /// The pending sign-in the last backend call of the running flow answered, until the flow
-    /// that made the call opens a challenge for it (or forgets it).
-    var caught: PendingSecondFactor?
     private var enrollments: [String: Enrollment] = [:]
     var heldCode: HeldCode?
     /// The daemon's bound on wrong codes (kept across challenges and a shutdown's `abandon`).
@@ -52,44 +51,40 @@ struct SecondFactors {
     /// The lockout whose refused sign-ins were logged already (one line per lockout).
     var loggedLockout: Date?
 
+    init(sleeper: any Sleeper) {
+        self.sleeper = sleeper
+    }
+
     /// What `State.secondFactor` shows.
     var challenge: SecondFactorChallenge? { open?.challenge }
 
-    /// Opens a challenge for `pending`, replacing the open one (whose timer is returned to be
-    /// cancelled). The id is the daemon's own, never the backend's credential.
+    /// Opens a challenge for `pending`, replacing the open one (whose expiry is ended). The id
+    /// is the daemon's own, never the backend's credential.
     mutating func begin(
         _ pending: PendingSecondFactor, finish: SecondFactorSignIn.Finish, now: Date
-    ) -> (SecondFactorChallenge, replaced: Task<Void, Never>?) {
+    ) -> Open {
         let limit = now.addingTimeInterval(Self.challengeLifetime)
         let challenge = SecondFactorChallenge(
             challengeId: UUID().uuidString.lowercased(), factors: pending.factors,
             expiresAt: min(pending.expiresAt ?? limit, limit))
-        let replaced = open?.timer
-        open = Open(challenge: challenge, pending: pending, finish: finish)
-        return (challenge, replaced)
-    }
-
-    mutating func setTimer(_ timer: Task<Void, Never>, for challengeId: String) {
-        guard open?.challenge.challengeId == challengeId else {
-            timer.cancel()
-            return
-        }
-        open?.timer = timer
+        open?.ending.fire()
+        let opened = Open(challenge: challenge, pending: pending, finish: finish)
+        open = opened
+        return opened
     }
 
     /// Closes the challenge `challengeId` if it is the open one; whether it was.
     mutating func close(_ challengeId: String) -> Bool {
         guard let current = open, current.challenge.challengeId == challengeId else { return false }
-        current.timer?.cancel()
+        current.ending.fire()
         open = nil
         return true
     }
 
     /// Drops everything (shutdown).
     mutating func abandon() {
-        open?.timer?.cancel()
+        open?.ending.fire()
         open = nil
-        caught = nil
         enrollments = [:]
         heldCode = nil
     }

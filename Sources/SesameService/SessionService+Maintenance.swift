@@ -6,9 +6,18 @@ import SesameCore
 /// work through the cleanup list, finish username steps, complete merges whose hold ran out.
 /// ``MaintenanceScheduler`` decides when; this says how each job is done.
 extension SessionService {
-    /// Runs the maintenance loop until the task is cancelled or ``shutdown(reason:)`` is called.
-    /// ``SessionMaintenance`` runs it as a ServiceLifecycle service.
+    /// Runs the maintenance loop, and the work features spawn (``SessionHost/spawn(_:)``) as
+    /// its child tasks, until the task is cancelled or ``shutdown(reason:)`` is called (the
+    /// children are then cancelled). ``SessionMaintenance`` runs it as a ServiceLifecycle service.
     public func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.maintain() }
+            for await child in maintenance.children { group.addTask(operation: child) }
+            group.cancelAll()
+        }
+    }
+
+    private func maintain() async {
         await maintenance.run(facts: { maintenanceFacts }, perform: { await perform($0) })
     }
 
@@ -20,7 +29,7 @@ extension SessionService {
         MaintenancePlan.Facts(
             loaded: machine.status != .starting, hasSession: machine.session != nil,
             anonymousFirst: machine.anonymousFirst, hasCleanup: machine.persisted.hasPendingCleanup,
-            hasUsernameSteps: usernames != nil && !machine.persisted.pendingUsernameSteps.isEmpty,
+            hasUsernameSteps: features.usernames != nil && !machine.persisted.pendingUsernameSteps.isEmpty,
             merges: machine.persisted.pendingMerges.map(\.merge), mergeHold: maintenance.mergeHold)
     }
 
@@ -60,7 +69,7 @@ extension SessionService {
         case .cleanup:
             await processDeletionsNow()
         case .finishUsernameSteps:
-            guard let usernames else { return }
+            guard let usernames = features.usernames else { return }
             _ = try? await exclusively { () async throws(AuthError) in await usernames.finishSteps(in: self) }
         case .completeMerge(let mergeId):
             _ = try? await exclusively { () async throws(AuthError) in

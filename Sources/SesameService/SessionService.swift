@@ -18,7 +18,7 @@ import SesameCore
 /// directory and its rules), ``SessionLocks`` (the order of flows and of changes),
 /// ``SignInFlows`` (the interactive sign-in flows, in memory only) and ``SecondFactors`` (the
 /// open second-factor challenge and the other account-security secrets, in memory only).
-public actor SessionService {
+public actor SessionService: SessionHost {
     let provider: any RemoteAuthProvider
     let store: any SessionStore
     let logger: Logger
@@ -28,13 +28,9 @@ public actor SessionService {
     var machine: SessionMachine
     var eventBus = SessionEvents()
     let maintenance: MaintenanceScheduler
-    /// The refresh of the current session's tokens that concurrent callers share.
-    let refresh = SingleFlight<Session, RemoteAuthError>()
-    /// Nil when usernames are off.
-    let usernames: UsernameFlows?
+    /// The features' own fields (``SessionFeatures``), reached through ``SessionHost``.
+    let features: SessionFeatures
     var locks = SessionLocks()
-    var signInFlows: SignInFlows
-    var secondFactors = SecondFactors()
 
     /// - Parameters:
     ///   - provider: the authentication backend.
@@ -57,8 +53,10 @@ public actor SessionService {
         self.maintenance = MaintenanceScheduler(
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
             mergeHold: configuration.mergeHold)
-        self.usernames = directory.map { UsernameFlows(directory: $0, configuration: configuration) }
-        self.signInFlows = SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock))
+        self.features = SessionFeatures(
+            usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) },
+            signInFlows: SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock)),
+            secondFactors: SecondFactors(sleeper: ClockSleeper(clock: clock)))
     }
 
     /// Every change from now on, in order, as the service performs it (after it is persisted):
@@ -108,8 +106,8 @@ public actor SessionService {
     /// ends every event stream. An open sign-in flow is cancelled (its waiters get
     /// `sign-in-cancelled`): flows live in memory and a restart does not resume them.
     public func shutdown(reason: String = "stopping") {
-        for waiter in signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
-        secondFactors.abandon()
+        for waiter in features.signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
+        features.secondFactors.abandon()
         announceShutdown(reason: reason)
         maintenance.stop()
         eventBus.finish()
@@ -119,10 +117,15 @@ public actor SessionService {
 
     /// Feeds one event to the machine and performs its actions, atomically with respect to
     /// other events: persist, then notify, in the machine's order.
-    func apply(_ event: SessionMachine.Event) async {
+    func apply(_ events: SessionMachine.Event...) async {
         await acquire(\.changes)
         defer { locks.changes.release() }
-        for action in machine.handle(event) {
+        for event in events { await perform(machine.handle(event)) }
+    }
+
+    /// Performs the machine's actions in order (the caller holds the change lock).
+    private func perform(_ actions: [SessionMachine.Action]) async {
+        for action in actions {
             switch action {
             case .persist:
                 await persist()
@@ -176,9 +179,10 @@ public actor SessionService {
             user: session?.user,
             tokenExpiresAt: session?.idToken.expiresAt,
             connectivity: machine.connectivity,
-            needsUsername: usernames?.required == true && status == .authenticated && session?.user.username == nil,
+            needsUsername: features.usernames?.required == true && status == .authenticated
+                && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
-            signInPrompt: signInFlows.prompt, secondFactor: secondFactors.challenge)
+            signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge)
     }
 
     // MARK: - Flow serialisation
@@ -206,12 +210,7 @@ public actor SessionService {
             await apply(.backendReached)
             return value
         } catch {
-            if error.isTransient {
-                logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])
-                await apply(.backendUnreachable)
-            } else {
-                await apply(.backendReached)
-            }
+            await apply(connectivityEvent(after: error))
             throw error
         }
     }

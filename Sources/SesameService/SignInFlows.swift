@@ -2,7 +2,7 @@ import Foundation
 import SesameCore
 
 /// The interactive sign-in flows (PROTOCOL.md, "Sign-in flows"): the one open flow, its
-/// secrets, its background task, who waits for it, the flows that ended recently and the
+/// secrets, the end of its child task, who waits for it, the flows that ended recently and the
 /// browser callbacks already spent.
 ///
 /// Owned by ``SessionService`` and used only inside it. Everything here lives in memory only:
@@ -19,16 +19,16 @@ struct SignInFlows {
     /// How a flow ended: the merge its sign-in recorded, or its error.
     typealias Outcome = Result<Merge?, AuthError>
 
+    /// Someone in `awaitSignIn`: told the outcome once.
     struct Waiter {
-        let continuation: CheckedContinuation<Outcome, Never>
-        var timer: Task<Void, Never>?
+        let continuation: AsyncStream<Outcome>.Continuation
     }
 
     struct Open {
         var flow: SignInFlow
         let secret: Secret
-        /// The poll task of a device flow, the expiry timer of a browser flow.
-        var task: Task<Void, Never>?
+        /// Ends the flow's child task (the poll of a device flow, the expiry of a browser flow).
+        let ending = EndSignal()
         var waiters: [UInt64: Waiter] = [:]
     }
 
@@ -79,23 +79,15 @@ struct SignInFlows {
         open = Open(flow: flow, secret: secret)
     }
 
-    mutating func attach(_ task: Task<Void, Never>, to flowId: String) {
-        guard open?.flow.flowId == flowId else {
-            task.cancel()
-            return
-        }
-        open?.task = task
-    }
-
     /// Ends the open flow `flowId` with `status`: returns the flow as it ended and its waiters,
-    /// or nil when that flow is not open. Its task is cancelled (unless it is the caller).
+    /// or nil when that flow is not open. Its child task is ended.
     mutating func end(
         _ flowId: String, status: SignInFlow.Status, outcome: Outcome
     ) -> (flow: SignInFlow, waiters: [Waiter])? {
         guard var closing = openFlow(flowId) else { return nil }
         open = nil
         closing.flow.status = status
-        closing.task?.cancel()
+        closing.ending.fire()
         ended[flowId] = Ended(flow: closing.flow, outcome: outcome)
         endedOrder.append(flowId)
         if endedOrder.count > Self.endedKept { ended[endedOrder.removeFirst()] = nil }
@@ -108,26 +100,15 @@ struct SignInFlows {
         return nextWaiter
     }
 
-    /// Adds a waiter to the open flow `flowId`; false when it is not open.
-    mutating func addWaiter(
-        _ id: UInt64, to flowId: String, _ continuation: CheckedContinuation<Outcome, Never>
-    ) -> Bool {
-        guard isOpen(flowId) else { return false }
+    /// Adds a waiter to the open flow `flowId` (nothing when it is not open).
+    mutating func addWaiter(_ id: UInt64, to flowId: String, _ continuation: AsyncStream<Outcome>.Continuation) {
+        guard isOpen(flowId) else { return }
         open?.waiters[id] = Waiter(continuation: continuation)
-        return true
     }
 
-    mutating func setTimer(_ timer: Task<Void, Never>, forWaiter id: UInt64) {
-        guard open?.waiters[id] != nil else {
-            timer.cancel()
-            return
-        }
-        open?.waiters[id]?.timer = timer
-    }
-
-    /// Removes a waiter whose time ran out (the flow goes on).
-    mutating func removeWaiter(_ id: UInt64) -> Waiter? {
-        open?.waiters.removeValue(forKey: id)
+    /// Removes a waiter that was answered, timed out or went away (the flow goes on).
+    mutating func removeWaiter(_ id: UInt64) {
+        open?.waiters[id] = nil
     }
 
     func isSpent(_ callbackUrl: String) -> Bool { spentCallbacks.contains(callbackUrl) }
@@ -135,11 +116,11 @@ struct SignInFlows {
     /// The backend could not be reached with it: the code was not spent, the person may retry.
     mutating func unspend(_ callbackUrl: String) { spentCallbacks.remove(callbackUrl) }
 
-    /// Drops everything (shutdown): returns the open flow's waiters, its task cancelled.
+    /// Drops everything (shutdown): returns the open flow's waiters, its child task ended.
     mutating func abandon() -> [Waiter] {
         guard let closing = open else { return [] }
         open = nil
-        closing.task?.cancel()
+        closing.ending.fire()
         return Array(closing.waiters.values)
     }
 }
@@ -148,9 +129,9 @@ struct SignInFlows {
 extension SignInFlows: Sendable {}
 
 extension SignInFlows.Waiter {
-    /// Answers the waiter (once) and stops its timer.
+    /// Answers the waiter (once).
     func answer(_ outcome: SignInFlows.Outcome) {
-        timer?.cancel()
-        continuation.resume(returning: outcome)
+        continuation.yield(outcome)
+        continuation.finish()
     }
 }

@@ -7,14 +7,14 @@ extension UsernameFlows {
     /// details record, then releases the old key. A lost race is `username-taken` and changes
     /// nothing; a directory that fails is a backend error and leaves nothing half-claimed.
     /// The steps (and their undo) are ``UsernameChange``'s. Call inside `exclusively`.
-    func setUsername(_ username: String, in service: isolated SessionService) async throws(AuthError) -> AuthState {
+    func setUsername(_ username: String, in host: isolated some SessionHost) async throws(AuthError) -> AuthState {
         typealias Step = StepResult<UsernameChange.Event, Result<AuthState, AuthError>>
-        guard let session = service.machine.session else { throw AuthError(.noCurrentUser) }
+        guard let session = host.session else { throw AuthError(.noCurrentUser) }
         guard !session.user.isAnonymous else { throw AuthError(.requiresAccount) }
         let name = try validated(username)
         let uid = session.uid
         let directory = self.directory
-        let logger = service.logger
+        let logger = host.logger
         var job = UsernameChange(
             uid: uid, username: name, oldUsername: session.user.username, email: session.user.email)
         let first = job.start()
@@ -28,39 +28,39 @@ extension UsernameFlows {
         ) { (action) async throws(AuthError) -> Step in
             switch action {
             case .updateSteps(let adding, let removing):
-                await changeSteps(adding: adding, removing: removing, in: service)
+                await changeSteps(adding: adding, removing: removing, in: host)
                 return .next(.stepsUpdated)
             case .claim(let key):
-                let won = try await service.withFreshToken { token async throws(RemoteAuthError) in
+                let won = try await host.withFreshToken { token async throws(RemoteAuthError) in
                     try await directory.claim(key, for: uid, idToken: token)
                 }
                 return .next(.claimed(won: won))
             case .writeDetails(let details):
-                try await service.withFreshToken { token async throws(RemoteAuthError) in
+                try await host.withFreshToken { token async throws(RemoteAuthError) in
                     try await directory.setDetails(details, of: uid, idToken: token)
                 }
                 return .next(.detailsWritten)
             case .readDetails:
-                let record = try await service.callMapped { () async throws(RemoteAuthError) in
+                let record = try await host.callMapped { () async throws(RemoteAuthError) in
                     try await directory.details(of: uid)
                 }
                 return .next(.detailsRead(record))
             case .release(let key, let unlessCurrent):
-                try await releaseKey(key, of: session, unlessCurrent: unlessCurrent, in: service)
+                try await releaseKey(key, of: session, unlessCurrent: unlessCurrent, in: host)
                 return .next(.released)
             case .adopt(let name):
-                if var current = service.machine.session, current.uid == uid {
+                if var current = host.session, current.uid == uid {
                     current.user.username = name
-                    await service.apply(.updated(current))
+                    await host.apply(.updated(current))
                 }
                 logger.info("Set the username", metadata: ["session.uid": "\(uid)"])
                 return .next(.adopted)
             case .retryLater:
                 logger.warning("Could not release a username yet; will retry", metadata: ["session.uid": "\(uid)"])
-                scheduleRetry(in: service)
+                scheduleRetry(in: host)
                 return .next(.retryPlanned)
             case .done:
-                return .finished(.success(service.makeState()))
+                return .finished(.success(host.state))
             case .fail(let error):
                 return .finished(.failure(error))
             }
@@ -70,7 +70,7 @@ extension UsernameFlows {
     /// Checks a name without claiming it: invalid, reserved, taken by another uid, or
     /// available (the caller's own name is available to it).
     func checkUsername(
-        _ username: String, in service: isolated SessionService
+        _ username: String, in host: isolated some SessionHost
     ) async throws(AuthError) -> SessionService.UsernameCheck {
         let name: Username
         switch rules.validate(username) {
@@ -79,10 +79,10 @@ extension UsernameFlows {
         }
         let key = name.key
         let directory = self.directory
-        let owner = try await service.callMapped { () async throws(RemoteAuthError) in
+        let owner = try await host.callMapped { () async throws(RemoteAuthError) in
             try await directory.owner(of: key)
         }
-        if let owner, owner != service.machine.session?.uid {
+        if let owner, owner != host.session?.uid {
             return SessionService.UsernameCheck(available: false, reason: .usernameTaken)
         }
         return SessionService.UsernameCheck(available: true, reason: nil)

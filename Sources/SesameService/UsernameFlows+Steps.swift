@@ -8,10 +8,10 @@ extension UsernameFlows {
     /// Works through `pendingUsernameSteps` in order, each with its ``UsernameStepJob``. Call
     /// only inside `exclusively`. Stops at the first step the directory cannot be reached for
     /// (and plans a retry).
-    func finishSteps(in service: isolated SessionService) async {
-        for step in service.machine.persisted.pendingUsernameSteps {
-            guard service.machine.persisted.pendingUsernameSteps.contains(step) else { continue }
-            if await finish(step, in: service) == .stop { return }
+    func finishSteps(in host: isolated some SessionHost) async {
+        for step in host.persisted.pendingUsernameSteps {
+            guard host.persisted.pendingUsernameSteps.contains(step) else { continue }
+            if await finish(step, in: host) == .stop { return }
         }
     }
 
@@ -21,10 +21,10 @@ extension UsernameFlows {
     }
 
     /// Runs one step's ``UsernameStepJob`` to its end.
-    private func finish(_ step: UsernameStep, in service: isolated SessionService) async -> StepEnd {
+    private func finish(_ step: UsernameStep, in host: isolated some SessionHost) async -> StepEnd {
         typealias Step = StepResult<UsernameStepJob.Event, StepEnd>
-        let (logger, directory) = (service.logger, self.directory)
-        let session = service.machine.session
+        let (logger, directory) = (host.logger, self.directory)
+        let session = host.session
         var job = UsernameStepJob(step)
         let first = job.start(
             signedIn: session.map {
@@ -51,7 +51,7 @@ extension UsernameFlows {
         ) { (action) async throws(AuthError) -> Step in
             switch action {
             case .readOwner(let key):
-                let owner = try await service.callMapped { () async throws(RemoteAuthError) in
+                let owner = try await host.callMapped { () async throws(RemoteAuthError) in
                     try await directory.owner(of: key)
                 }
                 if owner != step.uid {
@@ -62,31 +62,31 @@ extension UsernameFlows {
             case .writeDetails(let details):
                 guard let session else { return .finished(.stop) }
                 let uid = step.uid
-                try await withToken(of: session, in: service) { token async throws(RemoteAuthError) in
+                try await withToken(of: session, in: host) { token async throws(RemoteAuthError) in
                     try await directory.setDetails(details, of: uid, idToken: token)
                 }
                 logger.info("Finished a username claim", metadata: ["account.uid": "\(step.uid)"])
                 return .next(.detailsWritten)
             case .replaceWithRelease(let release):
-                await addSteps([release], in: service)
-                await removeSteps([step], in: service)
+                await addSteps([release], in: host)
+                await removeSteps([step], in: host)
                 return .next(.replaced)
             case .release(let key, let unlessCurrent):
                 guard let session else { return .finished(.stop) }
-                try await releaseKey(key, of: session, unlessCurrent: unlessCurrent, in: service)
+                try await releaseKey(key, of: session, unlessCurrent: unlessCurrent, in: host)
                 logger.info("Released a username", metadata: ["account.uid": "\(step.uid)"])
                 return .next(.released)
             case .adopt(let username):
-                if var current = service.machine.session, current.uid == step.uid, current.user.username != username {
+                if var current = host.session, current.uid == step.uid, current.user.username != username {
                     current.user.username = username
-                    await service.apply(.updated(current))
+                    await host.apply(.updated(current))
                 }
                 return .next(.adopted)
             case .finish(let done):
-                await removeSteps(done, in: service)
+                await removeSteps(done, in: host)
                 return .finished(.nextStep)
             case .retryLater:
-                scheduleRetry(in: service)
+                scheduleRetry(in: host)
                 return .finished(.stop)
             }
         }
@@ -95,20 +95,20 @@ extension UsernameFlows {
     /// Releases `key` if `session`'s uid holds it. With `unlessCurrent`, a key that the uid's
     /// details record points at is kept (it is the name in use).
     func releaseKey(
-        _ key: String, of session: Session, unlessCurrent: Bool, in service: isolated SessionService
+        _ key: String, of session: Session, unlessCurrent: Bool, in host: isolated some SessionHost
     ) async throws(AuthError) {
         let (uid, directory) = (session.uid, self.directory)
         if unlessCurrent {
-            let details = try await service.callMapped { () async throws(RemoteAuthError) in
+            let details = try await host.callMapped { () async throws(RemoteAuthError) in
                 try await directory.details(of: uid)
             }
             if let details, UsernameKey.derive(from: details.username) == key {
-                service.logger.info(
+                host.logger.info(
                     "Not releasing the username the details record points at", metadata: ["account.uid": "\(uid)"])
                 return
             }
         }
-        try await withToken(of: session, in: service) { token async throws(RemoteAuthError) in
+        try await withToken(of: session, in: host) { token async throws(RemoteAuthError) in
             try await directory.release(key, of: uid, idToken: token)
         }
     }

@@ -4,7 +4,7 @@ import SesameCore
 
 /// The username flows: setting and checking a name, and the username steps other flows call.
 /// It owns the ``UsernameDirectory`` and the rules; ``SessionService`` holds one only when
-/// usernames are on. Its methods run on the service's actor (`in service:`), so they read the
+/// usernames are on. Its methods run on the owner's executor (`in host:`, a ``SessionHost``), so they read the
 /// session and apply changes as the service's own flows do, re-checking after each `await`.
 ///
 /// Crash safety: every change that claims a key first records durable steps in the keyring
@@ -43,36 +43,36 @@ struct UsernameFlows: Sendable {
     /// Calls the directory with an ID token of `session`: the fresh-token path when it is the
     /// current session, else its own token (a sign-up not adopted yet).
     func withToken<T: Sendable>(
-        of session: Session, in service: isolated SessionService,
+        of session: Session, in host: isolated some SessionHost,
         _ body: @Sendable (IDToken) async throws(RemoteAuthError) -> T
     ) async throws(AuthError) -> T {
-        if service.machine.session?.uid == session.uid { return try await service.withFreshToken(body) }
+        if host.session?.uid == session.uid { return try await host.withFreshToken(body) }
         let token = session.idToken
-        return try await service.callMapped { () async throws(RemoteAuthError) in try await body(token) }
+        return try await host.callMapped { () async throws(RemoteAuthError) in try await body(token) }
     }
 
     // MARK: - The durable steps
 
-    func addSteps(_ steps: [UsernameStep], in service: isolated SessionService) async {
-        var all = service.machine.persisted.pendingUsernameSteps
+    func addSteps(_ steps: [UsernameStep], in host: isolated some SessionHost) async {
+        var all = host.persisted.pendingUsernameSteps
         for step in steps where !all.contains(step) { all.append(step) }
-        await service.apply(.usernameStepsChanged(all))
+        await host.apply(.usernameStepsChanged(all))
     }
 
-    func removeSteps(_ steps: [UsernameStep], in service: isolated SessionService) async {
-        await service.apply(
-            .usernameStepsChanged(service.machine.persisted.pendingUsernameSteps.filter { !steps.contains($0) }))
+    func removeSteps(_ steps: [UsernameStep], in host: isolated some SessionHost) async {
+        await host.apply(
+            .usernameStepsChanged(host.persisted.pendingUsernameSteps.filter { !steps.contains($0) }))
     }
 
     /// Adds and removes steps in one keyring write.
-    func changeSteps(adding: [UsernameStep], removing: [UsernameStep], in service: isolated SessionService) async {
-        var all = service.machine.persisted.pendingUsernameSteps.filter { !removing.contains($0) }
+    func changeSteps(adding: [UsernameStep], removing: [UsernameStep], in host: isolated some SessionHost) async {
+        var all = host.persisted.pendingUsernameSteps.filter { !removing.contains($0) }
         for step in adding where !all.contains(step) { all.append(step) }
-        await service.apply(.usernameStepsChanged(all))
+        await host.apply(.usernameStepsChanged(all))
     }
 
     /// Plans the maintenance loop's next try at the steps.
-    func scheduleRetry(in service: isolated SessionService) {
-        service.maintenance.handle(.usernameStepsFailed(at: service.now(), random: .random(in: 0...1)))
+    func scheduleRetry(in host: isolated some SessionHost) {
+        host.plan(.usernameStepsFailed(at: host.now(), random: .random(in: 0...1)))
     }
 }

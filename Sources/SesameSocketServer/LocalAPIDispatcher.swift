@@ -159,46 +159,46 @@ struct LocalAPIDispatcher: Sendable {
     func runSession(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .getIdToken(let minValidity, let force, let uid):
-            let issued = try await service.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
+            let issued = try await service.tokens.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
             return Self.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
-            return (try await service.signInAnonymously()).wire.json
+            return (try await service.accounts.signInAnonymously()).wire.json
         case .signOut(let reset):
-            return (try await service.signOut(reset: reset)).wire.json
+            return (try await service.accounts.signOut(reset: reset)).wire.json
         case .deleteAccount:
-            return (try await service.deleteAccount()).wire.json
+            return (try await service.accounts.deleteAccount()).wire.json
         case .reload:
-            return (try await service.reload()).wire.json
+            return (try await service.accounts.reload()).wire.json
         case .updateProfile(let displayName):
-            return (try await service.updateProfile(displayName: displayName)).wire.json
+            return (try await service.accounts.updateProfile(displayName: displayName)).wire.json
         case .createAccount(let email, let password, let username):
-            return (try await service.createAccount(email: email, password: password, username: username)).wire.json
+            return (try await service.accounts.createAccount(email: email, password: password, username: username)).wire.json
         case .signIn(let identifier, let password):
-            return outcomeJSON(try await service.signIn(identifier: identifier, password: password))
+            return outcomeJSON(try await service.accounts.signIn(identifier: identifier, password: password))
         case .sendSignInLink(let email, let continueUrl):
-            let sent = try await service.sendSignInLink(email: email, continueUrl: continueUrl)
+            let sent = try await service.accounts.sendSignInLink(email: email, continueUrl: continueUrl)
             return .object(["email": .string(sent)])
         case .completeSignInLink(let proof, let email):
-            return outcomeJSON(try await service.completeSignInLink(proof, email: email))
+            return outcomeJSON(try await service.accounts.completeSignInLink(proof, email: email))
         case .signInWithIdp(let providerId, let idToken, let accessToken):
             return outcomeJSON(
-                try await service.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
+                try await service.accounts.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
         case .linkCredential(let credential):
-            return (try await service.linkCredential(credential)).wire.json
+            return (try await service.accounts.linkCredential(credential)).wire.json
         case .unlink(let providerId):
-            return (try await service.unlink(providerId: providerId)).wire.json
+            return (try await service.accounts.unlink(providerId: providerId)).wire.json
         case .sendPasswordReset(let identifier):
-            try await service.sendPasswordReset(identifier: identifier)
+            try await service.accounts.sendPasswordReset(identifier: identifier)
             return .object([:])
         case .sendEmailVerification:
-            try await service.sendEmailVerification()
+            try await service.accounts.sendEmailVerification()
             return .object([:])
         case .completeMerge(let mergeId):
-            return (try await service.completeMerge(mergeId: mergeId)).wire.json
+            return (try await service.accounts.completeMerge(mergeId: mergeId)).wire.json
         case .setUsername(let username):
-            return (try await service.setUsername(username)).wire.json
+            return (try await service.usernames.setUsername(username)).wire.json
         case .checkUsername(let username):
-            let check = try await service.checkUsername(username)
+            let check = try await service.usernames.checkUsername(username)
             var result: [String: JSONValue] = ["username": .string(username), "available": .bool(check.available)]
             if let reason = check.reason { result["reason"] = .string(reason.rawValue) }
             return .object(result)
@@ -211,16 +211,16 @@ struct LocalAPIDispatcher: Sendable {
     func runSignInFlows(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .startSignIn(let request):
-            return (try await service.startSignIn(request)).wire.json
+            return (try await service.signIn.start(request)).wire.json
         case .completeSignIn(let flowId, let callbackUrl):
-            return outcomeJSON(try await service.completeSignIn(flowId: flowId, callbackUrl: callbackUrl))
+            return outcomeJSON(try await service.signIn.complete(flowId: flowId, callbackUrl: callbackUrl))
         case .awaitSignIn(let flowId, let timeout):
-            return outcomeJSON(try await service.awaitSignIn(flowId: flowId, timeout: timeout))
+            return outcomeJSON(try await service.signIn.wait(flowId: flowId, timeout: timeout))
         case .cancelSignIn(let flowId):
-            try await service.cancelSignIn(flowId: flowId)
+            try await service.signIn.cancel(flowId: flowId)
             return .object([:])
         case .signInWithCustomToken(let token):
-            return outcomeJSON(try await service.signInWithCustomToken(token))
+            return outcomeJSON(try await service.signIn.withCustomToken(token))
         default:
             throw LocalAPIError.internalError
         }

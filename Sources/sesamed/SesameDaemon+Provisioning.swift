@@ -29,6 +29,6 @@ extension SesameDaemon {
     /// nobody, is replaced), retries while the backend cannot be reached, and logs the outcome
     /// (never the token); a refused token leaves the session as it was.
     static func provision(_ token: String, service: SessionService, logger: Logger) async {
-        _ = await service.provision(customToken: token)
+        _ = await service.signIn.provision(customToken: token)
     }
 }

@@ -27,16 +27,20 @@ struct SecurityHarness {
         username: String? = nil, _ body: (inout AsyncStream<SessionEvent>.Iterator, String) async throws -> Void
     ) async throws {
         try await service.start()
-        let state = try await service.createAccount(email: "ann@example.com", password: "secret1", username: username)
+        let state = try await service.accounts.createAccount(email: "ann@example.com", password: "secret1", username: username)
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
+        // The loop runs the work the service spawns (the reload while an address change is pending).
+        let loop = Task { [service] in await service.run() }
         do {
             try await body(&events, try #require(state.user?.uid))
         } catch {
             await service.shutdown()
+            await loop.value
             throw error
         }
         await service.shutdown()
+        await loop.value
     }
 
     func code(_ secret: String) -> String { FakeRemoteAuthProvider.code(secret: secret, at: clock.date) }
@@ -48,26 +52,26 @@ struct AccountSecurityServiceTests {
     func enrolment() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, _ in
-            let enrollment = try await harness.service.enrollTotp(displayName: "phone")
+            let enrollment = try await harness.service.security.enrollTotp(displayName: "phone")
             #expect(enrollment.otpauthUri.hasPrefix("otpauth://totp/") && !enrollment.secret.isEmpty)
             #expect(enrollment.expiresAt == harness.clock.date.addingTimeInterval(600))
             let wrong = harness.code(enrollment.secret) == "000000" ? "111111" : "000000"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmTotp(enrollmentId: enrollment.enrollmentId, code: wrong)
+                    _ = try await harness.service.security.confirmTotp(enrollmentId: enrollment.enrollmentId, code: wrong)
                 } == .invalidVerificationCode)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmTotp(enrollmentId: "nope", code: "123456")
+                    _ = try await harness.service.security.confirmTotp(enrollmentId: "nope", code: "123456")
                 } == .expiredSignInFlow)
-            let state = try await harness.service.confirmTotp(
+            let state = try await harness.service.security.confirmTotp(
                 enrollmentId: enrollment.enrollmentId, code: harness.code(enrollment.secret))
             #expect(state.user?.factors.map(\.displayName) == ["phone"])
             let updated = try await next(&events) { $0.kind == .userUpdated }
             #expect(updated.state.user?.factors.count == 1)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmTotp(
+                    _ = try await harness.service.security.confirmTotp(
                         enrollmentId: enrollment.enrollmentId, code: harness.code(enrollment.secret))
                 } == .expiredSignInFlow, "a confirmed enrolment is no longer pending")
         }
@@ -77,26 +81,26 @@ struct AccountSecurityServiceTests {
     func enrolmentLimits() async throws {
         let harness = SecurityHarness()
         try await harness.run { _, _ in
-            let enrollment = try await harness.service.enrollTotp(displayName: nil)
+            let enrollment = try await harness.service.security.enrollTotp(displayName: nil)
             harness.clock.advance(by: .seconds(601))
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmTotp(
+                    _ = try await harness.service.security.confirmTotp(
                         enrollmentId: enrollment.enrollmentId, code: harness.code(enrollment.secret))
                 } == .expiredSignInFlow)
-            _ = try await harness.service.signOut(reset: false)
+            _ = try await harness.service.accounts.signOut(reset: false)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.enrollTotp(displayName: nil)
+                await failure { () async throws(AuthError) in _ = try await harness.service.security.enrollTotp(displayName: nil)
                 }
                     == .noCurrentUser)
-            _ = try await harness.service.signInAnonymously()
+            _ = try await harness.service.accounts.signInAnonymously()
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.enrollTotp(displayName: nil)
+                await failure { () async throws(AuthError) in _ = try await harness.service.security.enrollTotp(displayName: nil)
                 }
                     == .requiresAccount)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.changeEmail(newEmail: "a@b.c")
+                    _ = try await harness.service.accounts.changeEmail(newEmail: "a@b.c")
                 }
                     == .requiresAccount)
         }
@@ -111,38 +115,38 @@ struct AccountSecurityServiceTests {
             harness.clock.advance(by: .seconds(400))
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.unenrollFactor(factorId: factorId)
+                    _ = try await harness.service.security.unenrollFactor(factorId: factorId)
                 } == .requiresRecentLogin)
             #expect(
                 await failure { () async throws(AuthError) in
-                    try await harness.service.changePassword(newPassword: "secret2")
+                    try await harness.service.security.changePassword(newPassword: "secret2")
                 }
                     == .requiresRecentLogin)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+                    _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
                 } == .requiresRecentLogin)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.deleteAccount() }
+                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.deleteAccount() }
                     == .requiresRecentLogin)
             // The account has a factor: reauthenticating with the password goes through the challenge.
             var challenge: SecondFactorChallenge?
             do throws(AuthError) {
-                _ = try await harness.service.reauthenticate(.password("secret1"))
+                _ = try await harness.service.security.reauthenticate(.password("secret1"))
             } catch {
                 challenge = error.challenge
             }
             let id = try #require(challenge?.challengeId)
-            _ = try await harness.service.completeSecondFactor(
+            _ = try await harness.service.secondFactors.verify(
                 challengeId: id, code: harness.code("FAKESECRET"), factorId: nil)
-            let state = try await harness.service.unenrollFactor(factorId: factorId)
+            let state = try await harness.service.security.unenrollFactor(factorId: factorId)
             #expect(state.user?.factors == [])
-            let done = try await harness.service.reauthenticate(.password("secret1"))
+            let done = try await harness.service.security.reauthenticate(.password("secret1"))
             #expect(done.validUntil == harness.clock.date.addingTimeInterval(300) && !done.codeSent)
-            try await harness.service.changePassword(newPassword: "secret2")
+            try await harness.service.security.changePassword(newPassword: "secret2")
             #expect(await harness.provider.password(of: uid) == "secret2")
             #expect(await harness.service.state.user?.uid == uid, "the new tokens adopted, the session kept")
-            _ = try await harness.service.deleteAccount()
+            _ = try await harness.service.accounts.deleteAccount()
             #expect(await harness.service.state.user == nil)
         }
     }
@@ -153,15 +157,15 @@ struct AccountSecurityServiceTests {
         try await harness.run { _, _ in
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.reauthenticate(.password("wrong1"))
+                    _ = try await harness.service.security.reauthenticate(.password("wrong1"))
                 } == .invalidLoginCredentials)
             #expect(
                 await failure { () async throws(AuthError) in
-                    try await harness.service.changePassword(newPassword: "abc")
+                    try await harness.service.security.changePassword(newPassword: "abc")
                 }
                     == .weakPassword)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.reauthenticate(nil) }
+                await failure { () async throws(AuthError) in _ = try await harness.service.security.reauthenticate(nil) }
                     == .operationNotAllowed, "this backend mails no codes")
         }
     }
@@ -172,15 +176,15 @@ struct AccountSecurityServiceTests {
         try await harness.run { _, uid in
             await harness.provider.setRecentLoginWindow(300)
             harness.clock.advance(by: .seconds(400))
-            let sent = try await harness.service.reauthenticate(nil)
+            let sent = try await harness.service.security.reauthenticate(nil)
             #expect(sent.codeSent && sent.validUntil == nil)
             let code = try #require(await harness.provider.reauthenticationCode(of: uid))
-            _ = try await harness.service.reauthenticate(.code(code))
-            try await harness.service.changePassword(newPassword: "secret2")
+            _ = try await harness.service.security.reauthenticate(.code(code))
+            try await harness.service.security.changePassword(newPassword: "secret2")
             #expect(await harness.provider.password(of: uid) == "secret2")
             #expect(
                 await failure { () async throws(AuthError) in
-                    try await harness.service.changePassword(newPassword: "secret3")
+                    try await harness.service.security.changePassword(newPassword: "secret3")
                 }
                     == .requiresRecentLogin, "the code is used once")
         }
@@ -191,24 +195,24 @@ struct AccountSecurityServiceTests {
         let harness = SecurityHarness(usernames: true)
         try await harness.run(username: "Ann") { events, uid in
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.changeEmail(newEmail: "bad")
+                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.changeEmail(newEmail: "bad")
                 }
                     == .invalidEmail)
             _ = await harness.provider.addAccount(email: "taken@example.com", password: "secret1")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.changeEmail(newEmail: "taken@example.com")
+                    _ = try await harness.service.accounts.changeEmail(newEmail: "taken@example.com")
                 } == .emailAlreadyInUse)
-            let pending = try await harness.service.changeEmail(newEmail: "new@example.com")
+            let pending = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             #expect(pending == "new@example.com")
             let shown = try await next(&events) { $0.kind == .userUpdated }
             #expect(shown.state.user?.pendingEmail == "new@example.com" && shown.state.user?.email == "ann@example.com")
             #expect(await harness.store.stored?.pendingEmails[uid] == "new@example.com")
-            let reloaded = try await harness.service.reload()
+            let reloaded = try await harness.service.accounts.reload()
             #expect(reloaded.user?.pendingEmail == "new@example.com", "a lookup without it still shows it")
 
             await harness.provider.confirmEmailChange(uid: uid)
-            let confirmed = try await harness.service.reload()
+            let confirmed = try await harness.service.accounts.reload()
             #expect(confirmed.user?.email == "new@example.com" && confirmed.user?.pendingEmail == nil)
             let updated = try await next(&events) { $0.kind == .userUpdated }
             #expect(updated.state.user?.email == "new@example.com")
@@ -222,24 +226,24 @@ struct AccountSecurityServiceTests {
     func passwordReset() async throws {
         let harness = SecurityHarness()
         try await harness.run { _, uid in
-            _ = try await harness.service.signOut(reset: false)
-            try await harness.service.sendPasswordReset(identifier: "ann@example.com")
+            _ = try await harness.service.accounts.signOut(reset: false)
+            try await harness.service.accounts.sendPasswordReset(identifier: "ann@example.com")
             let link = try #require(await harness.provider.lastPasswordReset(for: "ann@example.com"))
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmPasswordReset(link, email: nil, newPassword: "abc")
+                    _ = try await harness.service.security.confirmPasswordReset(link, email: nil, newPassword: "abc")
                 } == .weakPassword)
             #expect(
-                try await harness.service.confirmPasswordReset(link, email: nil, newPassword: "secret9")
+                try await harness.service.security.confirmPasswordReset(link, email: nil, newPassword: "secret9")
                     == "ann@example.com")
             #expect(await harness.provider.password(of: uid) == "secret9")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmPasswordReset(link, email: nil, newPassword: "secret8")
+                    _ = try await harness.service.security.confirmPasswordReset(link, email: nil, newPassword: "secret8")
                 } == .invalidActionCode)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.confirmPasswordReset(
+                    _ = try await harness.service.security.confirmPasswordReset(
                         .code("123456"), email: nil, newPassword: "secret8")
                 } == .missingEmail)
         }
@@ -252,30 +256,30 @@ struct AccountSecurityServiceTests {
         var secrets: [String] = []
         var errors: [String] = []
         try await harness.run { _, uid in
-            let enrollment = try await harness.service.enrollTotp(displayName: "phone")
+            let enrollment = try await harness.service.security.enrollTotp(displayName: "phone")
             secrets.append(enrollment.secret)
             let code = harness.code(enrollment.secret)
             secrets.append(code)
-            _ = try await harness.service.confirmTotp(enrollmentId: enrollment.enrollmentId, code: code)
-            _ = try await harness.service.reauthenticate(nil)
+            _ = try await harness.service.security.confirmTotp(enrollmentId: enrollment.enrollmentId, code: code)
+            _ = try await harness.service.security.reauthenticate(nil)
             let nonce = try #require(await harness.provider.reauthenticationCode(of: uid))
             secrets.append(nonce)
-            _ = try await harness.service.reauthenticate(.code(nonce))
-            try await harness.service.changePassword(newPassword: "secret2")
-            _ = try await harness.service.signOut(reset: false)
+            _ = try await harness.service.security.reauthenticate(.code(nonce))
+            try await harness.service.security.changePassword(newPassword: "secret2")
+            _ = try await harness.service.accounts.signOut(reset: false)
             do throws(AuthError) {
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret2")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret2")
             } catch {
                 errors.append(error.description)
                 let challenge = try #require(error.challenge)
                 let wrong = harness.code(enrollment.secret) == "000000" ? "111111" : "000000"
                 do throws(AuthError) {
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: wrong, factorId: nil)
                 } catch { errors.append(error.description) }
                 let right = harness.code(enrollment.secret)
                 secrets.append(right)
-                _ = try await harness.service.completeSecondFactor(
+                _ = try await harness.service.secondFactors.verify(
                     challengeId: challenge.challengeId, code: right, factorId: nil)
             }
             #expect(await harness.service.state.status == .authenticated)

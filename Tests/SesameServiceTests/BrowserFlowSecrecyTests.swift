@@ -13,11 +13,11 @@ struct BrowserFlowSecrecyTests {
         let (logger, lines) = RecordingLogHandler.logger()
         let harness = SignInFlowHarness(logger: logger)
         try await harness.run { events in
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let start = try #require(await harness.provider.lastBrowserStart)
             #expect(flow.authorizationUrl == start.authorizationUrl && flow.state == start.state)
             #expect(await harness.service.state.signInPrompt?.flowId == flow.flowId)
-            _ = try await harness.service.completeSignIn(
+            _ = try await harness.service.signIn.complete(
                 flowId: flow.flowId, callbackUrl: try await harness.callback(identity: "kai"))
             let seen = try await collect(&events) { $0.flow?.status == .completed }
             let flows = seen.compactMap(\.flow)

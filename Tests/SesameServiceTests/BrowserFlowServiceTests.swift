@@ -12,11 +12,11 @@ struct BrowserFlowServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { events in
             let guest = try #require(await harness.service.state.user?.uid)
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             #expect(flow.kind == .browser && flow.authorizationUrl != nil && flow.userCode == nil)
             #expect(flow.expiresAt == harness.clock.date.addingTimeInterval(900) && flow.intervalSeconds == nil)
             let waiter = harness.waiter(flow.flowId)
-            let outcome = try await harness.service.completeSignIn(
+            let outcome = try await harness.service.signIn.complete(
                 flowId: flow.flowId, callbackUrl: try await harness.callback(identity: "hana"))
             #expect(
                 outcome.merge == nil && outcome.state.user?.uid == guest && outcome.state.user?.isAnonymous == false)
@@ -32,8 +32,8 @@ struct BrowserFlowServiceTests {
         try await harness.run { _ in
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "ivan")
-            let flow = try await harness.service.startSignIn(harness.browser())
-            let outcome = try await harness.service.completeSignIn(
+            let flow = try await harness.service.signIn.start(harness.browser())
+            let outcome = try await harness.service.signIn.complete(
                 flowId: flow.flowId, callbackUrl: try await harness.callback(identity: "ivan"))
             #expect(outcome.merge?.fromUid == guest && outcome.merge?.toUid == owner)
             #expect(outcome.state.user?.uid == owner)
@@ -47,23 +47,23 @@ struct BrowserFlowServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let before = await harness.service.state
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let forged = try await harness.callback(identity: "mallory", state: "forged")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: forged)
+                    _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: forged)
                 } == .invalidCredential)
             let state = try #require(await harness.provider.lastBrowserStart?.state)
             let elsewhere = "http://127.0.0.1:9999/callback?code=mallory&state=\(state)"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: elsewhere)
+                    _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: elsewhere)
                 } == .invalidCredential)
             #expect(await harness.provider.count("completeBrowserSignIn") == 0)
             let after = await harness.service.state
             #expect(after.user == before.user && after.signInPrompt?.flowId == flow.flowId)
             let genuine = try await harness.callback(identity: "judy")
-            _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: genuine)
+            _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: genuine)
             #expect(await harness.service.state.user?.uid == before.user?.uid)
         }
     }
@@ -72,13 +72,13 @@ struct BrowserFlowServiceTests {
     func replay() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let callback = try await harness.callback(identity: "kim")
-            _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: callback)
+            _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: callback)
             let before = await harness.service.state
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: callback)
+                    _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: callback)
                 } == .invalidCredential)
             #expect(await harness.service.state == before)
             #expect(await harness.provider.count("completeBrowserSignIn") == 1)
@@ -90,23 +90,23 @@ struct BrowserFlowServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { events in
             let guest = await harness.service.state.user
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let state = try #require(await harness.provider.lastBrowserStart?.state)
             let denied = "\(SignInFlowHarness.redirect)?error=access_denied&state=\(state)"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: denied)
+                    _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: denied)
                 } == .accessDenied)
             #expect(try await next(&events) { $0.flow?.status.isFinal == true }.flow?.status == .failed)
             #expect(await harness.service.state.user == guest)
             #expect(await harness.waiter(flow.flowId).value.reason == .accessDenied)
 
-            let second = try await harness.service.startSignIn(harness.browser())
+            let second = try await harness.service.signIn.start(harness.browser())
             let secondState = try #require(await harness.provider.lastBrowserStart?.state)
             let broken = "\(SignInFlowHarness.redirect)?error=server_error&state=\(secondState)"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: second.flowId, callbackUrl: broken)
+                    _ = try await harness.service.signIn.complete(flowId: second.flowId, callbackUrl: broken)
                 } == .invalidCredential)
             #expect(await harness.provider.count("completeBrowserSignIn") == 0)
         }
@@ -116,10 +116,10 @@ struct BrowserFlowServiceTests {
     func completeOnDeviceFlow() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(
+                    _ = try await harness.service.signIn.complete(
                         flowId: flow.flowId, callbackUrl: SignInFlowHarness.redirect + "?code=x")
                 } == .invalidCredential)
             #expect(await harness.service.state.signInPrompt?.flowId == flow.flowId)
@@ -132,23 +132,23 @@ struct BrowserFlowServiceTests {
         try await harness.run { events in
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(
+                    _ = try await harness.service.signIn.complete(
                         flowId: "nope", callbackUrl: SignInFlowHarness.redirect)
                 } == .expiredSignInFlow)
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             try await harness.advance(900)
             #expect(try await next(&events) { $0.flow?.status.isFinal == true }.flow?.status == .expired)
             let late = try await harness.callback(identity: "lee")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: late)
+                    _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: late)
                 } == .expiredSignInFlow)
-            let cancelled = try await harness.service.startSignIn(harness.browser())
-            try await harness.service.cancelSignIn(flowId: cancelled.flowId)
+            let cancelled = try await harness.service.signIn.start(harness.browser())
+            try await harness.service.signIn.cancel(flowId: cancelled.flowId)
             let callback = try await harness.callback(identity: "lee")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignIn(flowId: cancelled.flowId, callbackUrl: callback)
+                    _ = try await harness.service.signIn.complete(flowId: cancelled.flowId, callbackUrl: callback)
                 } == .signInCancelled)
         }
     }

@@ -12,7 +12,7 @@ struct DeviceFlowEdgeTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = try #require(await harness.service.state.user?.uid)
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let waiter = harness.waiter(flow.flowId, timeout: 900)
             await harness.provider.setOffline(true)
             await harness.devices.approve(providerId: "google.com", identity: "gina")
@@ -33,7 +33,7 @@ struct DeviceFlowEdgeTests {
         let harness = SignInFlowHarness(configured: false)
         try await harness.run { _ in
             do throws(AuthError) {
-                _ = try await harness.service.startSignIn(harness.device())
+                _ = try await harness.service.signIn.start(harness.device())
                 Issue.record("started without a configuration")
             } catch {
                 #expect(error.reason == .operationNotAllowed && error.message.contains("[oauth.\"google.com\"]"))
@@ -51,14 +51,14 @@ struct DeviceFlowEdgeTests {
         try await harness.run { _ in
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.startSignIn(harness.device("github.com"))
+                    _ = try await harness.service.signIn.start(harness.device("github.com"))
                 } == .operationNotAllowed)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.startSignIn(harness.device("example.com"))
+                    _ = try await harness.service.signIn.start(harness.device("example.com"))
                 } == .operationNotAllowed)
             #expect(await harness.devices.starts == 0)
-            _ = try await harness.service.startSignIn(harness.device("google.com"))
+            _ = try await harness.service.signIn.start(harness.device("google.com"))
             #expect(await harness.devices.starts == 1)
         }
     }
@@ -71,18 +71,18 @@ struct DeviceFlowEdgeTests {
         try await harness.run { events in
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.startSignIn(harness.device(purpose: .reauthenticate))
+                    _ = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
                 } == .requiresAccount)
-            _ = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "erin", accessToken: nil)
+            _ = try await harness.service.accounts.signInWithIdp(providerId: "google.com", idToken: "erin", accessToken: nil)
             let account = try #require(await harness.service.state.user?.uid)
-            let again = try await harness.service.startSignIn(harness.device(purpose: .reauthenticate))
+            let again = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
             #expect(again.purpose == .reauthenticate)
             await harness.devices.approve(providerId: "google.com", identity: "erin")
             try await harness.advance(5)
             _ = try await next(&events) { $0.flow?.status == .completed }
             #expect(await harness.service.state.user?.uid == account)
 
-            let other = try await harness.service.startSignIn(harness.device(purpose: .reauthenticate))
+            let other = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
             await harness.devices.approve(providerId: "google.com", identity: "frank")
             try await harness.advance(5)
             #expect(await harness.waiter(other.flowId).value.reason == .invalidCredential)
@@ -95,7 +95,7 @@ struct DeviceFlowEdgeTests {
     func cancelledWaiter() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let waiter = harness.waiter(flow.flowId)
             try await eventually { harness.clock.sleeperCount == 2 }
             waiter.cancel()
@@ -112,7 +112,7 @@ struct DeviceFlowEdgeTests {
         var guest: String?
         try await harness.run { _ in
             guest = await harness.service.state.user?.uid
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let waiter = harness.waiter(flow.flowId)
             try await eventually { harness.clock.sleeperCount == 2 }
             await harness.service.shutdown()

@@ -13,7 +13,7 @@ struct DeviceFlowServiceTests {
         try await harness.run { events in
             let guest = try #require(await harness.service.state.user?.uid)
             let start = harness.clock.date
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             #expect(flow.status == .pending && flow.kind == .device && flow.userCode != nil)
             #expect(flow.verificationUri != nil && flow.intervalSeconds == 5 && flow.authorizationUrl == nil)
             #expect(flow.expiresAt == harness.clock.date.addingTimeInterval(600))
@@ -48,7 +48,7 @@ struct DeviceFlowServiceTests {
         try await harness.run { events in
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "bob")
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             await harness.devices.approve(providerId: "google.com", identity: "bob")
             let waiter = harness.waiter(flow.flowId)
             try await harness.advance(5, sleepers: 2)
@@ -63,11 +63,11 @@ struct DeviceFlowServiceTests {
     func approvedSignsUp() async throws {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { events in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             await harness.devices.approve(providerId: "google.com", identity: "carol")
             try await harness.advance(5)
             _ = try await next(&events) { $0.flow?.status == .completed }
-            let outcome = try await harness.service.awaitSignIn(flowId: flow.flowId, timeout: 1)
+            let outcome = try await harness.service.signIn.wait(flowId: flow.flowId, timeout: 1)
             #expect(outcome.state.status == .authenticated && outcome.merge == nil)
             #expect(await harness.service.state.user?.providers == ["google.com"])
         }
@@ -78,7 +78,7 @@ struct DeviceFlowServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { events in
             let before = await harness.service.state.user
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let waiter = harness.waiter(flow.flowId)
             await harness.devices.answer(.denied)
             try await harness.advance(5, sleepers: 2)
@@ -94,7 +94,7 @@ struct DeviceFlowServiceTests {
     func expiry() async throws {
         let harness = SignInFlowHarness(expiresIn: 12)
         try await harness.run { events in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             #expect(flow.expiresAt == harness.clock.date.addingTimeInterval(12))
             try await harness.advance(5)
             try await harness.advance(5)
@@ -106,7 +106,7 @@ struct DeviceFlowServiceTests {
         }
         let long = SignInFlowHarness(expiresIn: 3600)
         try await long.run { _ in
-            let flow = try await long.service.startSignIn(long.device())
+            let flow = try await long.service.signIn.start(long.device())
             #expect(flow.expiresAt == long.clock.date.addingTimeInterval(900))
             await long.devices.answer(.expired)
             try await long.advance(5)
@@ -119,7 +119,7 @@ struct DeviceFlowServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let start = harness.clock.date
-            _ = try await harness.service.startSignIn(harness.device())
+            _ = try await harness.service.signIn.start(harness.device())
             await harness.devices.answer(.slowDown(interval: nil), .pending)
             try await harness.advance(5)
             try await eventually { await harness.devices.pollCount == 1 }
@@ -136,10 +136,10 @@ struct DeviceFlowServiceTests {
     func cancel() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { events in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let waiters = [harness.waiter(flow.flowId), harness.waiter(flow.flowId)]
             try await eventually { harness.clock.sleeperCount == 3 }
-            try await harness.service.cancelSignIn(flowId: flow.flowId)
+            try await harness.service.signIn.cancel(flowId: flow.flowId)
             for waiter in waiters { #expect(await waiter.value.reason == .signInCancelled) }
             let ended = try await next(&events) { $0.flow?.status.isFinal == true }
             #expect(ended.flow?.status == .cancelled && ended.state.signInPrompt == nil)
@@ -153,10 +153,10 @@ struct DeviceFlowServiceTests {
     func secondStartCancelsFirst() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { events in
-            let first = try await harness.service.startSignIn(harness.device())
+            let first = try await harness.service.signIn.start(harness.device())
             let waiter = harness.waiter(first.flowId)
             try await eventually { harness.clock.sleeperCount == 2 }
-            let second = try await harness.service.startSignIn(harness.device())
+            let second = try await harness.service.signIn.start(harness.device())
             #expect(await waiter.value.reason == .signInCancelled)
             let flows = try await collect(&events) { $0.flow?.flowId == second.flowId }.compactMap(\.flow)
             #expect(flows.map(\.status) == [.pending, .cancelled, .pending])
@@ -169,7 +169,7 @@ struct DeviceFlowServiceTests {
     func timeoutAndManyWaiters() async throws {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             let impatient = harness.waiter(flow.flowId, timeout: 3)
             try await harness.advance(3, sleepers: 2)
             #expect(await impatient.value.reason == .operationInProgress)

@@ -20,7 +20,7 @@ struct EventStreamTests {
             #expect(snapshot.state == state && snapshot.sequence == state.sequence)
             #expect(snapshot.index == (await harness.service.emittedEvents))
 
-            _ = try await harness.service.createAccount(email: "ann@example.com", password: "secret1")
+            _ = try await harness.service.accounts.createAccount(email: "ann@example.com", password: "secret1")
             var sequences: [Int64] = []
             var indexes: [Int64] = []
             while let event = await late.next() {
@@ -46,7 +46,7 @@ struct EventStreamTests {
             await harness.service.publish { event in heard.withLockedValue { $0.append(event) } }
             #expect(heard.withLockedValue { $0.map(\.kind) } == [.snapshot])
 
-            let state = try await harness.service.createAccount(email: "ann@example.com", password: "secret1")
+            let state = try await harness.service.accounts.createAccount(email: "ann@example.com", password: "secret1")
             let last = try #require(heard.withLockedValue { $0.last })
             #expect(heard.withLockedValue { $0.count } > 1)
             #expect(last.index == (await harness.service.emittedEvents))

@@ -19,7 +19,7 @@ struct KeyringWriteFailureTests {
 
             await harness.store.failSaves(with: SessionStoreError(.io, "No space left on device"))
             let saves = await harness.store.saveCount
-            let after = try await harness.service.signOut(reset: true)
+            let after = try await harness.service.accounts.signOut(reset: true)
             let secondGuest = try #require(after.user?.uid)
             #expect(secondGuest != firstGuest)
             // Served and announced although not on disk.

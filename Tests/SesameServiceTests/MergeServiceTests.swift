@@ -16,7 +16,7 @@ struct MergeServiceTests {
     {
         let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
         let account = await harness.provider.addAccount(email: "acct@example.com", password: "secret12")
-        let outcome = try await harness.service.signIn(identifier: "acct@example.com", password: "secret12")
+        let outcome = try await harness.service.accounts.signIn(identifier: "acct@example.com", password: "secret12")
         return (guest, account, try #require(outcome.merge))
     }
 
@@ -56,9 +56,9 @@ struct MergeServiceTests {
             await harness.provider.deleteAccountAsAdmin(guest)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.idToken(forceRefresh: true, uid: guest)
+                    _ = try await harness.service.tokens.idToken(forceRefresh: true, uid: guest)
                 } == .sessionRevoked)
-            let state = try await harness.service.completeMerge(mergeId: merge.mergeId)
+            let state = try await harness.service.accounts.completeMerge(mergeId: merge.mergeId)
             #expect(state.pendingMerges.isEmpty && state.user?.uid == account)
             #expect(await harness.store.stored?.pendingDeletions == [])
             #expect(await harness.provider.count("delete") == 0)
@@ -72,7 +72,7 @@ struct MergeServiceTests {
             let (guest, _, merge) = try await mergeGuest(harness, &events)
             await harness.provider.failNext("delete", with: .unavailable(status: 503))
             await harness.provider.failNext("delete", with: .unavailable(status: 503))
-            let state = try await harness.service.completeMerge(mergeId: merge.mergeId)
+            let state = try await harness.service.accounts.completeMerge(mergeId: merge.mergeId)
             #expect(state.pendingMerges.isEmpty)
             #expect(await harness.store.stored?.pendingDeletions.map(\.uid) == [guest])
             try await eventually {

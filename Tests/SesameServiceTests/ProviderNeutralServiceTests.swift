@@ -13,15 +13,15 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
-            _ = try await harness.service.sendSignInLink(email: "eve@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "eve@example.com", continueUrl: nil)
             let eveLink = try #require(await harness.provider.lastSignInProof(for: "eve@example.com"))
-            _ = try await harness.service.sendSignInLink(email: "ann@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "ann@example.com", continueUrl: nil)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignInLink(eveLink, email: nil)
+                    _ = try await harness.service.accounts.completeSignInLink(eveLink, email: nil)
                 } == .missingEmail)
             // With the address it was sent to, the link works.
-            let outcome = try await harness.service.completeSignInLink(eveLink, email: "eve@example.com")
+            let outcome = try await harness.service.accounts.completeSignInLink(eveLink, email: "eve@example.com")
             #expect(outcome.state.user?.email == "eve@example.com")
         }
     }
@@ -31,10 +31,10 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness(sendsCodes: true)
         try await harness.run { events in
             let guest = try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid
-            _ = try await harness.service.sendSignInLink(email: "ann@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "ann@example.com", continueUrl: nil)
             let code = try #require(await harness.provider.lastSignInProof(for: "ann@example.com"))
             guard case .code = code else { throw TimedOut() }
-            let outcome = try await harness.service.completeSignInLink(code, email: nil)
+            let outcome = try await harness.service.accounts.completeSignInLink(code, email: nil)
             #expect(outcome.state.user?.uid == guest && outcome.state.status == .authenticated)
         }
     }
@@ -46,7 +46,7 @@ struct ProviderNeutralServiceTests {
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSignInLink(.code("123456"), email: "ann@example.com")
+                    _ = try await harness.service.accounts.completeSignInLink(.code("123456"), email: "ann@example.com")
                 }
                     == .operationNotAllowed)
             #expect(await harness.provider.count("signInWithEmailLink") == 0)
@@ -60,8 +60,8 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             let account = try #require(
-                try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
-            _ = try await harness.service.signOut(reset: false)
+                try await harness.service.accounts.createAccount(email: "ann@example.com", password: "secret1").user)
+            _ = try await harness.service.accounts.signOut(reset: false)
             #expect(await harness.provider.revokedSessions == [account.uid])
             #expect(await harness.store.stored?.pendingRevocations == [])
         }
@@ -73,9 +73,9 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             let account = try #require(
-                try await harness.service.createAccount(email: "ann@example.com", password: "secret1").user)
+                try await harness.service.accounts.createAccount(email: "ann@example.com", password: "secret1").user)
             await harness.provider.failNext("revokeSession", with: .transport("offline (test)"))
-            _ = try await harness.service.signOut(reset: false)
+            _ = try await harness.service.accounts.signOut(reset: false)
             #expect(await harness.store.stored?.pendingRevocations.map(\.uid) == [account.uid])
             #expect(await harness.provider.revokedSessions.isEmpty)
             // The maintenance loop retries after its backoff.
@@ -93,7 +93,7 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             await harness.provider.failNext("delete", with: .unsupported("Deploy the delete function (test)."))
-            _ = try await harness.service.signOut(reset: true)
+            _ = try await harness.service.accounts.signOut(reset: true)
             #expect(await harness.provider.revokedSessions == [guest])
             #expect(await harness.store.stored?.pendingDeletions == [])
             #expect(await harness.provider.count("delete") == 1)
@@ -106,7 +106,7 @@ struct ProviderNeutralServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             let account = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "g-ann")
-            let outcome = try await harness.service.signInWithIdp(
+            let outcome = try await harness.service.accounts.signInWithIdp(
                 providerId: "google.com", idToken: "g-ann", accessToken: nil)
             #expect(outcome.state.user?.uid == account)
             #expect(outcome.state.status == .authenticated)
@@ -121,7 +121,7 @@ struct ProviderNeutralServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
-            let outcome = try await harness.service.signInWithIdp(
+            let outcome = try await harness.service.accounts.signInWithIdp(
                 providerId: "google.com", idToken: "g-new", accessToken: nil)
             #expect(outcome.state.user?.uid == guest && outcome.merge == nil)
             #expect(outcome.state.user?.providers == ["google.com"])
@@ -153,7 +153,7 @@ struct ProviderNeutralServiceTests {
             await harness.provider.failNext("sendPasswordReset", with: .rateLimited(retryAfterMs: nil))
             for expected in [1234, 5000] {
                 do {
-                    try await harness.service.sendPasswordReset(identifier: "ann@example.com")
+                    try await harness.service.accounts.sendPasswordReset(identifier: "ann@example.com")
                     Issue.record("no rate limit")
                 } catch let error as AuthError {
                     #expect(error.reason == .tooManyRequests && error.retryAfterMs == expected)

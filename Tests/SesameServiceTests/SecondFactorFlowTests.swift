@@ -16,13 +16,13 @@ struct SecondFactorFlowTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "ivan")
             await harness.provider.addTotpFactor(uid: owner)
-            let flow = try await harness.service.startSignIn(harness.browser())
+            let flow = try await harness.service.signIn.start(harness.browser())
             let callback = try await harness.callback(identity: "ivan")
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.completeSignIn(flowId: flow.flowId, callbackUrl: callback)
+                _ = try await harness.service.signIn.complete(flowId: flow.flowId, callbackUrl: callback)
             }
             #expect(await harness.service.state.user?.uid == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: challenge.factors.first?.factorId)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -32,7 +32,7 @@ struct SecondFactorFlowTests {
     func federatedReauthentication() async throws {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { _ in
-            let signedIn = try await harness.service.signInWithIdp(
+            let signedIn = try await harness.service.accounts.signInWithIdp(
                 providerId: "google.com", idToken: "jane", accessToken: nil)
             let uid = try #require(signedIn.state.user?.uid)
             await harness.provider.addTotpFactor(uid: uid)
@@ -40,7 +40,7 @@ struct SecondFactorFlowTests {
             await harness.provider.addTotpFactor(uid: other)
 
             for (identity, expectedUid) in [("jane", uid), ("kim", nil)] as [(String, String?)] {
-                let flow = try await harness.service.startSignIn(harness.device(purpose: .reauthenticate))
+                let flow = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
                 await harness.devices.approve(providerId: "google.com", identity: identity)
                 let waiter = harness.waiter(flow.flowId)
                 try await harness.advance(5, sleepers: 2)
@@ -49,7 +49,7 @@ struct SecondFactorFlowTests {
                     return
                 }
                 do throws(AuthError) {
-                    let outcome = try await harness.service.completeSecondFactor(
+                    let outcome = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
                     #expect(expectedUid != nil && outcome.merge == nil && outcome.state.user?.uid == expectedUid)
                 } catch {
@@ -64,9 +64,9 @@ struct SecondFactorFlowTests {
     func emailChangeShowsAfterRefresh() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, uid in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             await harness.provider.confirmEmailChange(uid: uid)
-            _ = try await harness.service.idToken(forceRefresh: true)
+            _ = try await harness.service.tokens.idToken(forceRefresh: true)
             let updated = try await next(&events) {
                 $0.kind == .userUpdated && $0.state.user?.email == "new@example.com"
             }
@@ -80,7 +80,7 @@ struct SecondFactorFlowTests {
         let harness = SecurityHarness()
         var stored: PersistedState?
         try await harness.run { _, _ in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             stored = await harness.store.stored
         }
         let uid = try #require(stored?.session?.uid)
@@ -93,7 +93,7 @@ struct SecondFactorFlowTests {
             configuration: SessionServiceConfiguration(anonymousFirst: false),
             logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try await service.start()
-        #expect(try await service.reload().user?.pendingEmail == "new@example.com")
+        #expect(try await service.accounts.reload().user?.pendingEmail == "new@example.com")
         await service.shutdown()
     }
 }

@@ -30,7 +30,7 @@ struct SecondFactorGuessServiceTests {
             var challenge = try await harness.passwordChallenge()
             for attempt in 1...5 {
                 let error = await Self.reason { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: Self.wrong(harness), factorId: nil)
                 }
                 if attempt < 5 {
@@ -41,27 +41,27 @@ struct SecondFactorGuessServiceTests {
             }
             #expect(await harness.service.state.secondFactor == nil)
             let refused = await Self.reason { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(refused?.reason == .tooManyRequests && refused?.retryAfterMs == 30_000)
             #expect(await harness.service.state.secondFactor == nil)
 
             harness.clock.advance(by: .seconds(30))
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             // Four wrong codes, then a new sign-in: one try left, not five.
             for _ in 1...4 {
                 _ = await Self.reason { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: Self.wrong(harness), factorId: nil)
                 }
             }
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             let last = await Self.reason { () async throws(AuthError) in
-                _ = try await harness.service.completeSecondFactor(
+                _ = try await harness.service.secondFactors.verify(
                     challengeId: challenge.challengeId, code: Self.wrong(harness), factorId: nil)
             }
             // The second lockout is twice as long.
@@ -69,9 +69,9 @@ struct SecondFactorGuessServiceTests {
 
             harness.clock.advance(by: .seconds(60))
             challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.state.status == .authenticated)
         }
@@ -83,14 +83,14 @@ struct SecondFactorGuessServiceTests {
         try await harness.run { events in
             let challenge = try await harness.passwordChallenge()
             _ = try await next(&events) { $0.kind == .userUpdated && $0.state.secondFactor != nil }
-            #expect(await harness.service.cancelSecondFactor("not-it") == false)
+            #expect(await harness.service.secondFactors.cancel("not-it") == false)
             #expect(await harness.service.state.secondFactor == challenge)
-            try await harness.service.cancelSignIn(flowId: challenge.challengeId)
+            try await harness.service.signIn.cancel(flowId: challenge.challengeId)
             #expect(await harness.service.state.secondFactor == nil)
             let closed = try await next(&events) { $0.kind == .userUpdated }
             #expect(closed.state.secondFactor == nil)
             let gone = await Self.reason { () async throws(AuthError) in
-                try await harness.service.cancelSignIn(flowId: challenge.challengeId)
+                try await harness.service.signIn.cancel(flowId: challenge.challengeId)
             }
             #expect(gone?.reason == .expiredSignInFlow)
         }

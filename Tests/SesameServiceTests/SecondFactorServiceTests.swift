@@ -17,7 +17,7 @@ struct SecondFactorServiceTests {
             let owner = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
             let factorId = await harness.provider.addTotpFactor(uid: owner)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(challenge.factors.map(\.factorId) == [factorId])
             #expect(challenge.expiresAt == harness.clock.date.addingTimeInterval(300))
@@ -26,7 +26,7 @@ struct SecondFactorServiceTests {
             let during = await harness.service.state
             #expect(during.user == guest && during.status == .anonymous)
 
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.state.user?.uid == owner && outcome.merge?.fromUid == guest.uid)
             #expect(outcome.state.secondFactor == nil && outcome.state.status == .authenticated)
@@ -43,13 +43,13 @@ struct SecondFactorServiceTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
             await harness.provider.addTotpFactor(uid: owner)
-            _ = try await harness.service.sendSignInLink(email: "ann@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "ann@example.com", continueUrl: nil)
             let proof = try #require(await harness.provider.lastSignInProof(for: "ann@example.com"))
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.completeSignInLink(proof, email: nil)
+                _ = try await harness.service.accounts.completeSignInLink(proof, email: nil)
             }
             #expect(await harness.store.stored?.emailLinkAddress == "ann@example.com")
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
             #expect(await harness.store.stored?.emailLinkAddress == nil)
@@ -64,9 +64,9 @@ struct SecondFactorServiceTests {
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "bob")
             await harness.provider.addTotpFactor(uid: owner)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
+                _ = try await harness.service.accounts.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
             }
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -79,7 +79,7 @@ struct SecondFactorServiceTests {
             let guest = try #require(await harness.service.state.user?.uid)
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "carol")
             await harness.provider.addTotpFactor(uid: owner)
-            let flow = try await harness.service.startSignIn(harness.device())
+            let flow = try await harness.service.signIn.start(harness.device())
             await harness.devices.approve(providerId: "google.com", identity: "carol")
             let waiter = harness.waiter(flow.flowId)
             try await harness.advance(5, sleepers: 2)
@@ -90,7 +90,7 @@ struct SecondFactorServiceTests {
             #expect(error.reason == .secondFactorRequired)
             #expect(await harness.service.state.secondFactor == challenge)
             #expect(await harness.service.state.user?.uid == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest && outcome.state.user?.uid == owner)
         }
@@ -101,20 +101,20 @@ struct SecondFactorServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run { _ in
             let guest = try #require(await harness.service.state.user?.uid)
-            _ = try await harness.service.signInWithCustomToken("custom:fleet-1")
-            _ = try await harness.service.signOut(reset: false)
-            _ = try await harness.service.signInAnonymously()
+            _ = try await harness.service.signIn.withCustomToken("custom:fleet-1")
+            _ = try await harness.service.accounts.signOut(reset: false)
+            _ = try await harness.service.accounts.signInAnonymously()
             let guest2 = try #require(await harness.service.state.user?.uid)
             #expect(guest2 != guest)
             await harness.provider.addTotpFactor(uid: "fleet-1")
-            let outcome = await harness.service.provision(customToken: "custom:fleet-1")
+            let outcome = await harness.service.signIn.provision(customToken: "custom:fleet-1")
             guard case .failed(let error) = outcome, let challenge = error.challenge else {
                 Issue.record("provisioning did not fail with the challenge: \(outcome)")
                 return
             }
             #expect(error.reason == .secondFactorRequired)
             #expect(await harness.provider.count("signInWithCustomToken") == 2, "never retried")
-            let done = try await harness.service.completeSecondFactor(
+            let done = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(done.merge?.fromUid == guest2 && done.state.user?.uid == "fleet-1")
         }
@@ -127,23 +127,23 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.passwordChallenge()
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: "12345", factorId: nil)
                 } == .invalidVerificationCode)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: "12345a", factorId: nil)
                 } == .invalidVerificationCode)
             #expect(await harness.provider.count("completeSecondFactor") == 0)
             let wrong = harness.code() == "000000" ? "111111" : "000000"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: wrong, factorId: nil)
                 } == .invalidVerificationCode)
             #expect(await harness.service.state.secondFactor == challenge)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.state.status == .authenticated)
         }
@@ -157,13 +157,13 @@ struct SecondFactorServiceTests {
             let challenge = try await harness.passwordChallenge()
             await harness.provider.failNext("completeSecondFactor", with: .transport("down"))
             let error = await failure { () async throws(AuthError) in
-                _ = try await harness.service.completeSecondFactor(
+                _ = try await harness.service.secondFactors.verify(
                     challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             }
             #expect(error == .networkRequestFailed)
             let kept = await harness.service.state
             #expect(kept.secondFactor == challenge && kept.user == guest)
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge?.fromUid == guest?.uid)
         }
@@ -181,7 +181,7 @@ struct SecondFactorServiceTests {
             #expect(closed.state.secondFactor == nil && closed.state.user == guest)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
                 } == .expiredSignInFlow)
             #expect(await harness.provider.count("completeSecondFactor") == 0)
@@ -194,22 +194,22 @@ struct SecondFactorServiceTests {
         try await harness.run { _ in
             let first = try await harness.passwordChallenge()
             let second = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+                _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             }
             #expect(first.challengeId != second.challengeId)
             #expect(await harness.service.state.secondFactor == second)
             for id in [first.challengeId, "no-such-challenge"] {
                 #expect(
                     await failure { () async throws(AuthError) in
-                        _ = try await harness.service.completeSecondFactor(
+                        _ = try await harness.service.secondFactors.verify(
                             challengeId: id, code: harness.code(), factorId: nil)
                     } == .expiredSignInFlow)
             }
-            _ = try await harness.service.completeSecondFactor(
+            _ = try await harness.service.secondFactors.verify(
                 challengeId: second.challengeId, code: harness.code(), factorId: nil)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.completeSecondFactor(
+                    _ = try await harness.service.secondFactors.verify(
                         challengeId: second.challengeId, code: harness.code(), factorId: nil)
                 } == .expiredSignInFlow)
         }
@@ -231,7 +231,7 @@ struct SecondFactorServiceTests {
             #expect(await restarted.service.state.user == guest && guest != nil)
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await restarted.service.completeSecondFactor(
+                    _ = try await restarted.service.secondFactors.verify(
                         challengeId: challengeId, code: "123456", factorId: nil)
                 } == .expiredSignInFlow)
         }
@@ -242,12 +242,12 @@ struct SecondFactorServiceTests {
         let harness = SignInFlowHarness()
         try await harness.run(guest: false) { _ in
             let uid = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
-            _ = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+            _ = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             await harness.provider.addTotpFactor(uid: uid)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.reauthenticate(.password("secret1"))
+                _ = try await harness.service.security.reauthenticate(.password("secret1"))
             }
-            let outcome = try await harness.service.completeSecondFactor(
+            let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)
             #expect(outcome.merge == nil && outcome.state.user?.uid == uid)
         }
@@ -272,7 +272,7 @@ extension SignInFlowHarness {
         let owner = await provider.addAccount(email: "ann@example.com", password: "secret1")
         await provider.addTotpFactor(uid: owner)
         return try await challenge { () async throws(AuthError) in
-            _ = try await service.signIn(identifier: "ann@example.com", password: "secret1")
+            _ = try await service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
         }
     }
 

@@ -17,7 +17,7 @@ struct SessionEndServiceTests {
         try await harness.run { events, uid in
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             do throws(AuthError) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 Issue.record("the refresh succeeded")
             } catch {
                 #expect(error.reason == .credentialsChanged)
@@ -36,7 +36,7 @@ struct SessionEndServiceTests {
         try await harness.run { events, _ in
             await harness.provider.failNext("refresh", with: .accountGone(.sessionRevoked))
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.idToken(forceRefresh: true)
+                await failure { () async throws(AuthError) in _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 }
                     == .sessionRevoked)
             let ended = try await next(&events) { $0.reason != nil }
@@ -50,12 +50,12 @@ struct SessionEndServiceTests {
     func confirmedEmailChange() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, uid in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             await harness.provider.confirmEmailChange(uid: uid)
             // Firebase revokes the account's refresh tokens at the confirmation.
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             do throws(AuthError) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 Issue.record("the refresh succeeded")
             } catch {
                 #expect(error.reason == .credentialsChanged)
@@ -64,7 +64,7 @@ struct SessionEndServiceTests {
                 #expect(error.message.contains("sign in with it"))
             }
             #expect(try await next(&events) { $0.reason != nil }.reason == .credentialsChanged)
-            let outcome = try await harness.service.signIn(identifier: "new@example.com", password: "secret1")
+            let outcome = try await harness.service.accounts.signIn(identifier: "new@example.com", password: "secret1")
             #expect(outcome.state.user?.uid == uid && outcome.state.user?.email == "new@example.com")
             #expect(await harness.store.stored?.pendingEmails[uid] == nil, "the remembered change finished")
         }
@@ -76,12 +76,12 @@ struct SessionEndServiceTests {
     func signInAfterConfirmationNotRefused() async throws {
         let harness = SecurityHarness()
         try await harness.run { _, uid in
-            _ = try await harness.service.changeEmail(newEmail: "new@example.com")
+            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
             await harness.provider.confirmEmailChange(uid: uid)
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             // Still shown signed in: nothing has reached the backend since the confirmation.
             #expect(await harness.service.state.status == .authenticated)
-            let outcome = try await harness.service.signIn(identifier: "new@example.com", password: "secret1")
+            let outcome = try await harness.service.accounts.signIn(identifier: "new@example.com", password: "secret1")
             #expect(outcome.state.user?.uid == uid && outcome.state.user?.email == "new@example.com")
         }
     }
@@ -92,18 +92,18 @@ struct SessionEndServiceTests {
     func passwordResetOfTheSignedInAccount() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, uid in
-            try await harness.service.sendPasswordReset(identifier: "ann@example.com")
+            try await harness.service.accounts.sendPasswordReset(identifier: "ann@example.com")
             let first = try #require(await harness.provider.lastPasswordReset(for: "ann@example.com"))
             let refreshes = await harness.provider.count("refresh")
-            _ = try await harness.service.confirmPasswordReset(first, email: nil, newPassword: "secret9")
+            _ = try await harness.service.security.confirmPasswordReset(first, email: nil, newPassword: "secret9")
             #expect(await harness.provider.count("refresh") == refreshes + 1)
             #expect(await harness.service.state.user?.uid == uid, "a session the backend keeps stays")
 
-            try await harness.service.sendPasswordReset(identifier: "ann@example.com")
+            try await harness.service.accounts.sendPasswordReset(identifier: "ann@example.com")
             let second = try #require(await harness.provider.lastPasswordReset(for: "ann@example.com"))
             // GoTrue ends the account's other sessions: its answer is a plain session_not_found.
             await harness.provider.failNext("refresh", with: .accountGone(.sessionRevoked))
-            _ = try await harness.service.confirmPasswordReset(second, email: nil, newPassword: "secret8")
+            _ = try await harness.service.security.confirmPasswordReset(second, email: nil, newPassword: "secret8")
             #expect(await harness.service.state.user == nil)
             #expect(try await next(&events) { $0.reason != nil }.reason == .credentialsChanged)
         }

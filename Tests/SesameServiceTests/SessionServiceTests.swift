@@ -47,7 +47,7 @@ struct SessionServiceTests {
             try await withThrowingTaskGroup(of: String.self) { group in
                 for i in 0..<200 {
                     group.addTask {
-                        try await service.idToken(minValidity: 300, forceRefresh: i % 2 == 0).idToken.rawValue
+                        try await service.tokens.idToken(minValidity: 300, forceRefresh: i % 2 == 0).idToken.rawValue
                     }
                 }
                 try await eventually { await harness.provider.heldRefreshCount == 1 }
@@ -88,15 +88,15 @@ struct SessionServiceTests {
             // 100 s on, the one-hour token holds 3,500 s: asked for 3,540 (the most a fresh token
             // is asked to give, its lifetime less a minute), the service tries a refresh.
             harness.clock.advance(seconds: 100)
-            let token = try await harness.service.idToken(minValidity: 3540)
+            let token = try await harness.service.tokens.idToken(minValidity: 3540)
             #expect(token.uid == created.state.user?.uid)
             let offline = try await next(&events) { $0.isConnectivityChanged }
             #expect(offline.state.connectivity == .offline)
             await #expect(throws: AuthError(.networkRequestFailed)) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
             }
             await harness.provider.setOffline(false)
-            _ = try await harness.service.idToken(forceRefresh: true)
+            _ = try await harness.service.tokens.idToken(forceRefresh: true)
             let online = try await next(&events) { $0.isConnectivityChanged }
             #expect(online.state.connectivity == .online)
             #expect(await harness.service.state.user?.uid == created.state.user?.uid)
@@ -111,7 +111,7 @@ struct SessionServiceTests {
             let oldUid = try #require(created.state.user?.uid)
             await harness.provider.deleteAccountAsAdmin(oldUid)
             await #expect(throws: AuthError(.sessionRevoked)) {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
             }
             let revoked = try await next(&events) { $0.reason != nil }
             #expect(revoked.reason == .sessionRevoked)
@@ -127,9 +127,9 @@ struct SessionServiceTests {
             let created = try await next(&events) { $0.reason == .anonymousCreated }
             let guest = try #require(created.state.user?.uid)
             await #expect(throws: AuthError(.requiresResetConfirmation)) {
-                _ = try await harness.service.signOut(reset: false)
+                _ = try await harness.service.accounts.signOut(reset: false)
             }
-            let after = try await harness.service.signOut(reset: true)
+            let after = try await harness.service.accounts.signOut(reset: true)
             #expect(after.status == .anonymous)
             #expect(after.user?.uid != guest)
             #expect(try await next(&events) { $0.reason != nil }.reason == .reset)
@@ -146,7 +146,7 @@ struct SessionServiceTests {
             let created = try await next(&events) { $0.reason == .anonymousCreated }
             let guest = try #require(created.state.user?.uid)
             await harness.provider.setOffline(true)
-            let after = try await harness.service.signOut(reset: true)
+            let after = try await harness.service.accounts.signOut(reset: true)
             #expect(after.status == .signedOut)
             #expect(await harness.store.stored?.pendingDeletions.map(\.uid) == [guest])
             await harness.provider.setOffline(false)
@@ -165,22 +165,22 @@ struct SessionServiceTests {
             let created = try await next(&events) { $0.reason == .anonymousCreated }
             let guest = try #require(created.state.user?.uid)
             let account = await harness.provider.addAccount(email: "ann@example.com", password: "secret1")
-            let outcome = try await harness.service.signIn(identifier: "ann@example.com", password: "secret1")
+            let outcome = try await harness.service.accounts.signIn(identifier: "ann@example.com", password: "secret1")
             let merge = try #require(outcome.merge)
             #expect(merge.fromUid == guest)
             #expect(merge.toUid == account)
             #expect(outcome.state.user?.uid == account)
             #expect(await harness.store.stored?.pendingMerges.map(\.merge) == [merge])
-            let guestToken = try await harness.service.idToken(uid: guest)
+            let guestToken = try await harness.service.tokens.idToken(uid: guest)
             #expect(guestToken.uid == guest)
-            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.idToken(uid: "other") }
+            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.tokens.idToken(uid: "other") }
             #expect(unknown?.reason == .noSuchMerge)
             #expect(await harness.provider.accounts[guest] != nil)
-            let completed = try await harness.service.completeMerge(mergeId: merge.mergeId)
+            let completed = try await harness.service.accounts.completeMerge(mergeId: merge.mergeId)
             #expect(completed.pendingMerges.isEmpty)
             #expect(await harness.provider.accounts[guest] == nil)
             await #expect(throws: AuthError(.noSuchMerge)) {
-                _ = try await harness.service.completeMerge(mergeId: merge.mergeId)
+                _ = try await harness.service.accounts.completeMerge(mergeId: merge.mergeId)
             }
         }
     }
@@ -191,7 +191,7 @@ struct SessionServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             _ = await harness.provider.addAccount(email: "bo@example.com", password: "secret1")
-            let outcome = try await harness.service.signIn(identifier: "bo@example.com", password: "secret1")
+            let outcome = try await harness.service.accounts.signIn(identifier: "bo@example.com", password: "secret1")
             #expect(outcome.merge != nil)
             #expect(outcome.state.pendingMerges.isEmpty)
             #expect(await harness.provider.accounts[guest] == nil)
@@ -204,7 +204,7 @@ struct SessionServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             _ = await harness.provider.addAccount(email: "cy@example.com", password: "secret1")
-            _ = try await harness.service.signIn(identifier: "cy@example.com", password: "secret1")
+            _ = try await harness.service.accounts.signIn(identifier: "cy@example.com", password: "secret1")
             try await eventually { harness.clock.sleeperCount > 0 }
             harness.clock.advance(seconds: 601)
             try await eventually { await harness.provider.accounts[guest] == nil }
@@ -217,12 +217,12 @@ struct SessionServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
-            let state = try await harness.service.createAccount(email: "dee@example.com", password: "secret1")
+            let state = try await harness.service.accounts.createAccount(email: "dee@example.com", password: "secret1")
             #expect(state.user?.uid == guest)
             #expect(state.status == .authenticated)
             #expect(try await next(&events) { $0.reason != nil }.reason == .linked)
             await #expect(throws: AuthError(.alreadySignedIn)) {
-                _ = try await harness.service.createAccount(email: "x@example.com", password: "secret1")
+                _ = try await harness.service.accounts.createAccount(email: "x@example.com", password: "secret1")
             }
         }
     }

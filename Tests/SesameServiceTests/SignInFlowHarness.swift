@@ -7,7 +7,8 @@ import Testing
 
 /// A service over the fake backend and fake identity providers, without the maintenance loop:
 /// the only tasks asleep on the clock are the sign-in flows' (poll loop, expiry, `awaitSignIn`
-/// timers), so a test moves time exactly when they wait.
+/// timers; the service's child tasks run by `runChildTasks`), so a test moves time exactly when
+/// they wait.
 struct SignInFlowHarness {
     let clock = ManualClock()
     let provider: FakeRemoteAuthProvider
@@ -37,7 +38,10 @@ struct SignInFlowHarness {
         guest: Bool = true, _ body: (inout AsyncStream<SessionEvent>.Iterator) async throws -> Void
     ) async throws {
         try await service.start()
-        if guest { _ = try await service.signInAnonymously() }
+        let service = self.service
+        let children = Task { await service.runChildTasks() }
+        defer { children.cancel() }
+        if guest { _ = try await service.accounts.signInAnonymously() }
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
         do {
@@ -47,6 +51,7 @@ struct SignInFlowHarness {
             throw error
         }
         await service.shutdown()
+        await children.value
     }
 
     /// Moves the clock by `seconds` once `sleepers` tasks wait on it (the poll loop first).
@@ -81,7 +86,7 @@ struct SignInFlowHarness {
         let service = self.service
         return Task {
             do throws(AuthError) {
-                return .success(try await service.awaitSignIn(flowId: flowId, timeout: timeout))
+                return .success(try await service.signIn.wait(flowId: flowId, timeout: timeout))
             } catch {
                 return .failure(error)
             }

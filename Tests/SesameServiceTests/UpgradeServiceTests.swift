@@ -15,8 +15,8 @@ struct UpgradeServiceTests {
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             let second = await harness.provider.addAccount(email: "two@example.com", password: "secret12")
             let first = try #require(
-                try await harness.service.createAccount(email: "one@example.com", password: "secret12").user?.uid)
-            let outcome = try await harness.service.signIn(identifier: "two@example.com", password: "secret12")
+                try await harness.service.accounts.createAccount(email: "one@example.com", password: "secret12").user?.uid)
+            let outcome = try await harness.service.accounts.signIn(identifier: "two@example.com", password: "secret12")
             #expect(outcome.merge == nil)
             #expect(outcome.state.user?.uid == second && outcome.state.pendingMerges.isEmpty)
             #expect(try await next(&events) { $0.reason != nil && $0.reason != .linked }.reason == .signedIn)
@@ -33,18 +33,18 @@ struct UpgradeServiceTests {
         let harness = ServiceHarness()
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
-            let deleted = try await harness.service.deleteAccount()
+            let deleted = try await harness.service.accounts.deleteAccount()
             let second = try #require(deleted.user?.uid)
             #expect(second != guest && deleted.status == .anonymous)
             #expect(await harness.provider.accounts[guest] == nil)
 
-            _ = try await harness.service.createAccount(email: "ste@example.com", password: "secret12")
+            _ = try await harness.service.accounts.createAccount(email: "ste@example.com", password: "secret12")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.createAccount(email: "other@example.com", password: "secret12")
+                    _ = try await harness.service.accounts.createAccount(email: "other@example.com", password: "secret12")
                 } == .alreadySignedIn)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.signInAnonymously() }
+                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.signInAnonymously() }
                     == .alreadySignedIn)
             #expect(await harness.service.state.user?.uid == second)
         }
@@ -64,9 +64,9 @@ struct UpgradeServiceTests {
             }
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.linkCredential(.emailLink(email: "", link: link))
+                    _ = try await harness.service.accounts.linkCredential(.emailLink(email: "", link: link))
                 } == .missingEmail)
-            let state = try await harness.service.linkCredential(.emailLink(email: "ela@example.com", link: link))
+            let state = try await harness.service.accounts.linkCredential(.emailLink(email: "ela@example.com", link: link))
             #expect(
                 state.user?.uid == guest && state.user?.email == "ela@example.com" && state.user?.isAnonymous == false)
         }
@@ -80,7 +80,7 @@ struct UpgradeServiceTests {
         try await harness.run { events in
             let guest = try #require(try await next(&events) { $0.reason == .anonymousCreated }.state.user?.uid)
             let owner = await harness.provider.addAccount(email: "own@example.com", password: "secret12")
-            _ = try await harness.service.sendSignInLink(email: "own@example.com", continueUrl: nil)
+            _ = try await harness.service.accounts.sendSignInLink(email: "own@example.com", continueUrl: nil)
             let proof = try #require(await harness.provider.lastSignInProof(for: "own@example.com"))
             guard case .link(let link) = proof else {
                 Issue.record("the fake sent no link")
@@ -88,11 +88,11 @@ struct UpgradeServiceTests {
             }
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.linkCredential(.emailLink(email: "", link: link))
+                    _ = try await harness.service.accounts.linkCredential(.emailLink(email: "", link: link))
                 } == .emailAlreadyInUse)
             #expect(await harness.provider.count("signInWithEmailLink") == 0)
             #expect(await harness.service.state.user?.uid == guest)
-            let outcome = try await harness.service.completeSignInLink(proof, email: nil)
+            let outcome = try await harness.service.accounts.completeSignInLink(proof, email: nil)
             #expect(outcome.state.user?.uid == owner && outcome.merge?.fromUid == guest)
         }
     }

@@ -37,7 +37,7 @@ struct UsernameHarness {
         _ events: inout AsyncStream<SessionEvent>.Iterator, email: String = "ann@example.com", username: String? = nil
     ) async throws -> AuthState {
         _ = try await next(&events) { $0.reason == .anonymousCreated }
-        return try await service.createAccount(email: email, password: "secret1", username: username)
+        return try await service.accounts.createAccount(email: email, password: "secret1", username: username)
     }
 
     /// Advances the clock until `condition` holds (for retries planned on the clock).

@@ -14,7 +14,7 @@ struct UsernameServiceTests {
         try await h.run { events in
             let state = try await h.signUp(&events)
             let uid = try #require(state.user?.uid)
-            let set = try await h.service.setUsername("NASA_Fan")
+            let set = try await h.service.usernames.setUsername("NASA_Fan")
             #expect(set.user?.username == "NASA_Fan")
             let updated = try await next(&events) {
                 if case .userUpdated = $0.kind { return $0.state.user?.username == "NASA_Fan" }
@@ -25,11 +25,11 @@ struct UsernameServiceTests {
             #expect(await h.directory.records[uid] == UsernameDetails(username: "NASA_Fan", email: "ann@example.com"))
 
             // Same key, other case: only the display case changes.
-            _ = try await h.service.setUsername("nasa_FAN")
+            _ = try await h.service.usernames.setUsername("nasa_FAN")
             #expect(await h.service.state.user?.username == "nasa_FAN")
             #expect(await h.directory.usernames == ["nasa_fan": uid])
 
-            _ = try await h.service.setUsername("Ann.Lee")
+            _ = try await h.service.usernames.setUsername("Ann.Lee")
             #expect(await h.directory.usernames == ["ann,lee": uid])
             #expect(await h.directory.records[uid]?.username == "Ann.Lee")
             #expect(await h.store.stored?.pendingUsernameSteps == [])
@@ -42,9 +42,9 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("mine")
+            _ = try await h.service.usernames.setUsername("mine")
             await h.directory.put(key: "taken", uid: "someone-else")
-            await expectError(.usernameTaken) { _ = try await h.service.setUsername("TAKEN") }
+            await expectError(.usernameTaken) { _ = try await h.service.usernames.setUsername("TAKEN") }
             #expect(await h.directory.usernames == ["mine": uid, "taken": "someone-else"])
             #expect(await h.service.state.user?.username == "mine")
             #expect(await h.store.stored?.pendingUsernameSteps == [])
@@ -56,12 +56,12 @@ struct UsernameServiceTests {
         let h = UsernameHarness(configuration: .init(anonymousFirst: true, reservedUsernames: ["admin"]))
         try await h.run { events in
             _ = try await next(&events) { $0.reason == .anonymousCreated }
-            await expectError(.requiresAccount) { _ = try await h.service.setUsername("guest_name") }
-            _ = try await h.service.createAccount(email: "bo@example.com", password: "secret1")
-            await expectError(.invalidUsername) { _ = try await h.service.setUsername("ab") }
-            await expectError(.invalidUsername) { _ = try await h.service.setUsername("NASA Fan") }
-            await expectError(.invalidUsername) { _ = try await h.service.setUsername("p\u{430}ypal") }
-            await expectError(.usernameReserved) { _ = try await h.service.setUsername("ＡＤＭＩＮ") }
+            await expectError(.requiresAccount) { _ = try await h.service.usernames.setUsername("guest_name") }
+            _ = try await h.service.accounts.createAccount(email: "bo@example.com", password: "secret1")
+            await expectError(.invalidUsername) { _ = try await h.service.usernames.setUsername("ab") }
+            await expectError(.invalidUsername) { _ = try await h.service.usernames.setUsername("NASA Fan") }
+            await expectError(.invalidUsername) { _ = try await h.service.usernames.setUsername("p\u{430}ypal") }
+            await expectError(.usernameReserved) { _ = try await h.service.usernames.setUsername("ＡＤＭＩＮ") }
             #expect(await h.directory.usernames.isEmpty)
         }
     }
@@ -71,9 +71,9 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("first")
+            _ = try await h.service.usernames.setUsername("first")
             await h.directory.failNext("setDetails")
-            await expectError(.networkRequestFailed) { _ = try await h.service.setUsername("second") }
+            await expectError(.networkRequestFailed) { _ = try await h.service.usernames.setUsername("second") }
             #expect(await h.directory.usernames == ["first": uid])
             #expect(await h.directory.records[uid]?.username == "first")
             #expect(await h.service.state.user?.username == "first")
@@ -86,9 +86,9 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("first")
+            _ = try await h.service.usernames.setUsername("first")
             await h.directory.loseNextAnswer("setDetails")
-            let state = try await h.service.setUsername("second")
+            let state = try await h.service.usernames.setUsername("second")
             #expect(state.user?.username == "second")
             #expect(await h.directory.usernames == ["second": uid])
             #expect(await h.directory.records[uid]?.username == "second")
@@ -101,10 +101,10 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("first")
+            _ = try await h.service.usernames.setUsername("first")
             await h.directory.failNext("setDetails")
             await h.directory.failNext("release")
-            await expectError(.networkRequestFailed) { _ = try await h.service.setUsername("second") }
+            await expectError(.networkRequestFailed) { _ = try await h.service.usernames.setUsername("second") }
             #expect(await h.directory.usernames["second"] == uid)
             #expect(await h.store.stored?.pendingUsernameSteps.map(\.kind) == [.release])
             try await h.advanceUntil { await h.store.stored?.pendingUsernameSteps == [] }
@@ -118,9 +118,9 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("first")
+            _ = try await h.service.usernames.setUsername("first")
             await h.directory.failNext("release")
-            _ = try await h.service.setUsername("second")
+            _ = try await h.service.usernames.setUsername("second")
             #expect(await h.directory.usernames == ["first": uid, "second": uid])
             try await h.advanceUntil { await h.directory.usernames == ["second": uid] }
             try await eventually { await h.store.stored?.pendingUsernameSteps == [] }
@@ -132,10 +132,10 @@ struct UsernameServiceTests {
         let h = UsernameHarness()
         try await h.run { events in
             let uid = try #require(try await h.signUp(&events).user?.uid)
-            _ = try await h.service.setUsername("first")
+            _ = try await h.service.usernames.setUsername("first")
             await h.directory.setOffline(true)
-            await expectError(.networkRequestFailed) { _ = try await h.service.setUsername("second") }
-            await expectError(.networkRequestFailed) { _ = try await h.service.checkUsername("second") }
+            await expectError(.networkRequestFailed) { _ = try await h.service.usernames.setUsername("second") }
+            await expectError(.networkRequestFailed) { _ = try await h.service.usernames.checkUsername("second") }
             await h.directory.setOffline(false)
             try await h.advanceUntil { await h.store.stored?.pendingUsernameSteps == [] }
             #expect(await h.directory.usernames == ["first": uid])
@@ -154,7 +154,7 @@ struct UsernameServiceTests {
                 ("OTHER", false, .usernameTaken), ("own_name", true, nil), ("free_one", true, nil),
             ]
             for (name, available, reason) in cases {
-                let check = try await h.service.checkUsername(name)
+                let check = try await h.service.usernames.checkUsername(name)
                 #expect(check.available == available, "\(name)")
                 #expect(check.reason == reason, "\(name)")
             }

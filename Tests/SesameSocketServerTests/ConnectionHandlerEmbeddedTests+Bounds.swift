@@ -93,7 +93,7 @@ extension ConnectionHandlerEmbeddedTests {
             #expect(try await reader.next()["result"]?["subscription"] != nil)
             var refreshes = 0
             while slow.channel.isActive, refreshes < 20_000 {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 refreshes += 1
             }
             #expect(!slow.channel.isActive)

@@ -19,7 +19,7 @@ struct FastPathTests {
         // Time moves on the service's clock only: a daemon that read the system clock would
         // see the token valid for years and answer the last call from its cache.
         harness.clock.advance(seconds: 1000)
-        let held = try await harness.service.idToken(minValidity: 0).idToken
+        let held = try await harness.service.tokens.idToken(minValidity: 0).idToken
         let remaining = held.remainingValidity(at: harness.clock.date)
         #expect(remaining == 2600)
         let refreshes = await harness.provider.count("refresh")

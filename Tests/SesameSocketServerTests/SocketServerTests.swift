@@ -225,7 +225,7 @@ struct SocketServerTests {
             _ = try await slow.call("subscribe", id: 1)
             // The slow client stops reading; the daemon keeps producing notifications.
             for _ in 0..<20_000 {
-                _ = try await harness.service.idToken(forceRefresh: true)
+                _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 if harness.server.openConnections == 0 { break }
             }
             // The disconnect happens on the connection's event loop, which a loaded machine may

@@ -1,5 +1,6 @@
 /// Runs one operation at a time and lets every caller that arrives while it runs share its result
-/// (the daemon's token refresh, the client's connection attempt).
+/// (the client's connection attempt; the daemon's token refresh is a state of its owner,
+/// `TokenRefresh`, so it stays on the session's executor).
 ///
 /// The operation runs in its own task, so a caller that is cancelled does not cancel it for the
 /// others. Once it has finished, the next `run` starts a new one. Typed errors pass through.

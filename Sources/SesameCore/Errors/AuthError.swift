@@ -68,6 +68,13 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     public var retryAfterMs: Int?
     /// The open challenge (`second-factor-required`): its id, factors and expiry.
     public var challenge: SecondFactorChallenge?
+    /// The backend's half-done sign-in that a `second-factor-required` from the backend carries
+    /// to the flow that opens the challenge; never compared, printed or sent to a client.
+    public var pendingSecondFactor: PendingSecondFactor? {
+        get { carried.pending }
+        set { carried = CarriedSecondFactor(pending: newValue) }
+    }
+    private var carried = CarriedSecondFactor(pending: nil)
 
     /// The wait (seconds) a rate-limited backend asked for; nil for every other error.
     public var rateLimitWait: TimeInterval? {
@@ -89,6 +96,20 @@ public struct AuthError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var category: Category { reason.category }
+
+    /// This error without the pending sign-in it carried.
+    public var withoutPendingSecondFactor: AuthError {
+        var error = self
+        error.pendingSecondFactor = nil
+        return error
+    }
+
+    /// This error carrying `pending` (see ``pendingSecondFactor``).
+    public func carrying(_ pending: PendingSecondFactor) -> AuthError {
+        var error = self
+        error.pendingSecondFactor = pending
+        return error
+    }
 
     public var description: String { "AuthError(\(reason.rawValue)): \(message)" }
 
@@ -173,4 +194,12 @@ extension AuthError.Reason {
             "The account's password or email address changed, which ended this session: sign in again with the new one."
         }
     }
+}
+
+/// A pending sign-in riding in an ``AuthError``: equal to any other, so it never changes what
+/// an error compares or hashes as.
+private struct CarriedSecondFactor: Sendable, Hashable {
+    let pending: PendingSecondFactor?
+    static func == (lhs: Self, rhs: Self) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -54,8 +54,9 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
         case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
         case .unsupported(let what): AuthError(.operationNotAllowed, message: what)
-        // The service opens a challenge and adds it; never a reason to retry.
-        case .secondFactorRequired: AuthError(.secondFactorRequired)
+        // The service opens a challenge and adds it; never a reason to retry. The pending
+        // sign-in rides in the error to the flow that opens the challenge.
+        case .secondFactorRequired(let pending): AuthError(.secondFactorRequired).carrying(pending)
         }
     }
 }

@@ -26,16 +26,16 @@ struct AccountCreationFlow {
     }
 
     mutating func perform(
-        _ action: AccountCreation.Action, in service: isolated SessionService
+        _ action: AccountCreation.Action, in host: isolated some SessionHost
     ) async throws(AuthError) -> Step {
-        let (provider, email, password) = (service.provider, self.email, self.password)
+        let (provider, email, password) = (host.provider, self.email, self.password)
         switch action {
         case .claimForGuest, .claimForNewAccount:
-            guard let claim, let usernames = service.usernames,
+            guard let claim, let usernames = host.features.usernames,
                 let owner = action == .claimForGuest ? guest : session
             else { return .finished(.failure(AuthError(.noCurrentUser))) }
             do throws(AuthError) {
-                try await usernames.claim(claim, for: owner, in: service)
+                try await usernames.claim(claim, for: owner, in: host)
                 return .next(.claimed)
             } catch {
                 return .next(.claimFailed(error))
@@ -44,16 +44,16 @@ struct AccountCreationFlow {
             do throws(AuthError) {
                 let created: SignInResult
                 if action == .linkToGuest {
-                    created = try await service.withFreshToken { token async throws(RemoteAuthError) in
+                    created = try await host.withFreshToken { token async throws(RemoteAuthError) in
                         try await provider.signUp(email: email, password: password, linkingTo: token)
                     }
                 } else {
-                    created = try await service.callMapped { () async throws(RemoteAuthError) in
+                    created = try await host.callMapped { () async throws(RemoteAuthError) in
                         try await provider.signUp(email: email, password: password, linkingTo: nil)
                     }
                 }
                 result = created
-                session = await service.makeSession(from: created)
+                session = await host.makeSession(from: created)
                 return .next(.created)
             } catch {
                 return .next(.creationFailed(error.addingConflictDetails(email: email, providerId: "password")))
@@ -63,27 +63,27 @@ struct AccountCreationFlow {
             if let claim { adopted.user.username = claim.username }
             session = adopted
             if origin == .guest, adopted.uid == guest?.uid {
-                await service.applyLinked(adopted)
+                await host.applyLinked(adopted)
             } else {
-                service.logger.info("Signed up", metadata: ["session.uid": "\(adopted.uid)"])
-                await service.apply(.signedIn(adopted, reason: .signedUp))
+                host.logger.info("Signed up", metadata: ["session.uid": "\(adopted.uid)"])
+                await host.apply(.signedIn(adopted, reason: .signedUp))
             }
             return .next(.adopted)
         case .writeDetails:
-            if let claim, let session { await service.usernames?.finishClaim(claim, for: session, in: service) }
+            if let claim, let session { await host.features.usernames?.finishClaim(claim, for: session, in: host) }
             return .next(.detailsHandled)
         case .releaseGuestClaim:
-            if let claim, let guest { await service.usernames?.releaseClaim(claim, of: guest, in: service) }
+            if let claim, let guest { await host.features.usernames?.releaseClaim(claim, of: guest, in: host) }
             return .next(.undone)
         case .deleteNewAccount:
             if let result {
-                _ = try? await service.callMapped { () async throws(RemoteAuthError) in
+                _ = try? await host.callMapped { () async throws(RemoteAuthError) in
                     try await provider.deleteAccount(result.idToken)
                 }
             }
             return .next(.undone)
         case .done:
-            return .finished(.success(service.makeState()))
+            return .finished(.success(host.state))
         case .fail(let error):
             return .finished(.failure(error))
         }

@@ -9,30 +9,30 @@ struct CleanupFlow {
 
     let item: CleanupJob.Item
 
-    func perform(_ action: CleanupJob.Action, in service: isolated SessionService) async throws(RemoteAuthError) -> Step
+    func perform(_ action: CleanupJob.Action, in host: isolated some SessionHost) async throws(RemoteAuthError) -> Step
     {
-        let provider = service.provider
+        let provider = host.provider
         let session = item.session
         switch action {
         case .refresh:
-            let grant = try await service.call { () async throws(RemoteAuthError) in
+            let grant = try await host.call { () async throws(RemoteAuthError) in
                 try await provider.refresh(session.refreshToken)
             }
             return .next(.refreshed(grant.idToken))
         case .lookup(let token):
-            let user = try await service.call { () async throws(RemoteAuthError) in try await provider.lookup(token) }
+            let user = try await host.call { () async throws(RemoteAuthError) in try await provider.lookup(token) }
             return .next(.lookedUp(isAnonymous: user.isAnonymous))
         case .delete(let token):
-            try await service.call { () async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
+            try await host.call { () async throws(RemoteAuthError) in try await provider.deleteAccount(token) }
             return .next(.deleted)
         case .revoke(let token):
-            try await service.call { () async throws(RemoteAuthError) in try await provider.revokeSession(token) }
+            try await host.call { () async throws(RemoteAuthError) in try await provider.revokeSession(token) }
             return .next(.revoked)
         case .confirm(let outcome):
-            log(outcome, logger: service.logger)
+            log(outcome, logger: host.logger)
             switch item {
-            case .deleteAccount: await service.apply(.deletionConfirmed(uid: session.uid))
-            case .revokeSession: await service.apply(.revocationConfirmed(session.refreshToken))
+            case .deleteAccount: await host.apply(.deletionConfirmed(uid: session.uid))
+            case .revokeSession: await host.apply(.revocationConfirmed(session.refreshToken))
             }
             return .finished(nil)
         case .retryLater(let error):

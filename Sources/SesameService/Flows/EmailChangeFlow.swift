@@ -9,37 +9,37 @@ struct EmailChangeFlow {
     let uid: String
 
     mutating func perform(
-        _ action: EmailChange.Action, in service: isolated SessionService
+        _ action: EmailChange.Action, in host: isolated some SessionHost
     ) async throws(AuthError)
         -> Step
     {
-        let (provider, uid) = (service.provider, self.uid)
+        let (provider, uid) = (host.provider, self.uid)
         switch action {
         case .request(let address):
-            try await service.withFreshToken { token async throws(RemoteAuthError) in
+            try await host.withFreshToken { token async throws(RemoteAuthError) in
                 try await provider.requestEmailChange(token, newEmail: address)
             }
-            service.logger.info("Asked the backend to confirm a new address", metadata: ["session.uid": "\(uid)"])
+            host.logger.info("Asked the backend to confirm a new address", metadata: ["session.uid": "\(uid)"])
             return .next(.requested)
         case .remember(let address):
-            await service.apply(.pendingEmailChanged(uid: uid, email: address))
+            await host.apply(.pendingEmailChanged(uid: uid, email: address))
             return .next(.remembered)
         case .show(let address):
-            if var current = service.machine.session, current.uid == uid {
+            if var current = host.session, current.uid == uid {
                 current.user.pendingEmail = address
-                await service.apply(.updated(current))
+                await host.apply(.updated(current))
             }
             return .next(.shown)
         case .syncUsernameRecord:
-            if let session = service.machine.session, session.uid == uid {
-                await service.usernames?.syncEmail(of: session, in: service)
+            if let session = host.session, session.uid == uid {
+                await host.features.usernames?.syncEmail(of: session, in: host)
             }
             return .next(.synced)
         case .forget:
-            await service.apply(.pendingEmailChanged(uid: uid, email: nil))
+            await host.apply(.pendingEmailChanged(uid: uid, email: nil))
             return .next(.forgotten)
         case .done:
-            return .finished(.success(service.machine.persisted.pendingEmails[uid] ?? ""))
+            return .finished(.success(host.persisted.pendingEmails[uid] ?? ""))
         case .fail(let error):
             return .finished(.failure(error))
         }

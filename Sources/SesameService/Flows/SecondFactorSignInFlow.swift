@@ -25,39 +25,39 @@ struct SecondFactorSignInFlow {
     }
 
     mutating func perform(
-        _ action: SecondFactorSignIn.Action, in service: isolated SessionService
+        _ action: SecondFactorSignIn.Action, in host: isolated some SessionHost
     ) async throws(AuthError) -> Step {
-        let (provider, pending, factorId, code) = (service.provider, self.pending, self.factorId, self.code)
+        let (provider, pending, factorId, code) = (host.provider, self.pending, self.factorId, self.code)
         switch action {
         case .verify:
-            let signedIn = try await service.callMapped { () async throws(RemoteAuthError) in
+            let signedIn = try await host.callMapped { () async throws(RemoteAuthError) in
                 try await provider.completeSecondFactor(pending, factorId: factorId, code: code)
             }
             result = signedIn
             return .next(.verified(uid: signedIn.uid))
         case .closeChallenge:
-            service.closeChallenge(challengeId)
+            host.closeChallenge(challengeId)
             return .next(.closed)
         case .adoptLinked:
             guard let result else { throw AuthError(.noCurrentUser) }
-            await service.applyLinked(await service.makeSession(from: result))
+            await host.applyLinked(await host.makeSession(from: result))
             return .next(.adopted)
         case .adoptSignIn:
             guard let result else { throw AuthError(.noCurrentUser) }
-            merge = await service.adopt(result)
+            merge = await host.adopt(result)
             return .next(.adopted)
         case .adoptReauthentication:
-            guard let result, service.machine.session?.uid == result.uid else {
+            guard let result, host.session?.uid == result.uid else {
                 throw AuthError(.noCurrentUser, message: "The account signed out meanwhile: nothing changed.")
             }
-            _ = await service.adopt(result)
+            _ = await host.adopt(result)
             return .next(.adopted)
         case .setNewPassword:
             guard let result, let newPassword else { throw AuthError(.noCurrentUser) }
             let token = result.idToken
             // The verified session exists only to set the password: it never outlives the call.
             do {
-                _ = try await service.callMapped { () async throws(RemoteAuthError) in
+                _ = try await host.callMapped { () async throws(RemoteAuthError) in
                     try await provider.changePassword(token, newPassword: newPassword, reauthenticationCode: nil)
                 }
             } catch {
@@ -65,19 +65,19 @@ struct SecondFactorSignInFlow {
                 throw error
             }
             try? await provider.revokeSession(token)
-            service.logger.info("A password reset was completed with a second factor")
+            host.logger.info("A password reset was completed with a second factor")
             return .next(.adopted)
         case .forgetEmailLinkAddress(let address):
-            await service.forgetEmailLinkAddress(address)
+            await host.forgetEmailLinkAddress(address)
             return .next(.forgotten)
         case .done:
-            service.logger.info(
+            host.logger.info(
                 "A second factor completed the sign-in", metadata: ["challenge.id": "\(challengeId)"])
-            return .finished(.success(SessionService.SignInOutcome(state: service.makeState(), merge: merge)))
+            return .finished(.success(SessionService.SignInOutcome(state: host.state, merge: merge)))
         case .fail(let error):
             // Wrong codes are counted and summarised by the service (SecondFactorGuesses).
             guard error.reason != .invalidVerificationCode else { return .finished(.failure(error)) }
-            service.logger.info(
+            host.logger.info(
                 "A second factor did not complete the sign-in",
                 metadata: ["challenge.id": "\(challengeId)", "reason": "\(error.reason.rawValue)"])
             return .finished(.failure(error))

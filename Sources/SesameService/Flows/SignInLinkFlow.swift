@@ -19,37 +19,37 @@ struct SignInLinkFlow {
     }
 
     mutating func perform(
-        _ action: SignInLinkCompletion.Action, in service: isolated SessionService
+        _ action: SignInLinkCompletion.Action, in host: isolated some SessionHost
     ) async throws(AuthError) -> Step {
-        let (provider, proof, address) = (service.provider, self.proof, self.address)
+        let (provider, proof, address) = (host.provider, self.proof, self.address)
         switch action {
         case .checkEmail(let address):
-            return .next(.signInMethods(try await service.signInMethods(forEmail: address)))
+            return .next(.signInMethods(try await host.signInMethods(forEmail: address)))
         case .linkToGuest:
-            let spent = try await service.withFreshToken { token async throws(RemoteAuthError) in
+            let spent = try await host.withFreshToken { token async throws(RemoteAuthError) in
                 try await provider.signIn(email: address, proof: proof, linkingTo: token)
             }
             result = spent
             return .next(.signedIn(uid: spent.uid))
         case .signIn:
-            let spent = try await service.callMapped { () async throws(RemoteAuthError) in
+            let spent = try await host.callMapped { () async throws(RemoteAuthError) in
                 try await provider.signIn(email: address, proof: proof, linkingTo: nil)
             }
             result = spent
             return .next(.signedIn(uid: spent.uid))
         case .adoptLinked:
             guard let result else { throw AuthError(.noCurrentUser) }
-            await service.applyLinked(await service.makeSession(from: result))
+            await host.applyLinked(await host.makeSession(from: result))
             return .next(.adopted)
         case .adoptSignIn:
             guard let result else { throw AuthError(.noCurrentUser) }
-            merge = await service.adopt(result)
+            merge = await host.adopt(result)
             return .next(.adopted)
         case .forgetEmailLinkAddress(let address):
-            await service.forgetEmailLinkAddress(address)
+            await host.forgetEmailLinkAddress(address)
             return .next(.forgotten)
         case .done:
-            return .finished(.success(SessionService.SignInOutcome(state: service.makeState(), merge: merge)))
+            return .finished(.success(SessionService.SignInOutcome(state: host.state, merge: merge)))
         case .fail(let error):
             return .finished(.failure(error))
         }

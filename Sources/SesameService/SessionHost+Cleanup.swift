@@ -4,7 +4,7 @@ import SesameCore
 
 /// The backend cleanup the keyring lists durably: given-up anonymous accounts to delete and left
 /// sessions to end (server-side sign-out), retried with backoff until the backend confirms.
-extension SessionService {
+extension SessionHost {
     /// Works through the cleanup list until it is empty or the backend cannot be reached.
     ///
     /// The due work is taken at once (`cleanupTaken`), even when a run is already
@@ -12,17 +12,17 @@ extension SessionService {
     /// added meanwhile. (Leaving a past deadline behind made the maintenance loop spin on the
     /// actor, starving the running cleanup, and the flow waiting on it, forever.)
     func processDeletionsNow() async {
-        maintenance.handle(.cleanupTaken)
-        guard !maintenance.cleanupRunning else { return }
-        maintenance.cleanupRunning = true
-        defer { maintenance.cleanupRunning = false }
+        plan(.cleanupTaken)
+        guard !features.cleanupRunning else { return }
+        features.cleanupRunning = true
+        defer { features.cleanupRunning = false }
         var attempted = Set<String>()
         while true {
             let failure: RemoteAuthError?
-            if let victim = machine.persisted.pendingDeletions.first(where: { !attempted.contains("d:" + $0.uid) }) {
+            if let victim = persisted.pendingDeletions.first(where: { !attempted.contains("d:" + $0.uid) }) {
                 attempted.insert("d:" + victim.uid)
                 failure = await runCleanup(.deleteAccount(victim))
-            } else if let left = machine.persisted.pendingRevocations.first(where: {
+            } else if let left = persisted.pendingRevocations.first(where: {
                 !attempted.contains("r:" + $0.refreshToken.rawValue)
             }) {
                 attempted.insert("r:" + left.refreshToken.rawValue)
@@ -33,12 +33,12 @@ extension SessionService {
             if let failure {
                 logger.warning(
                     "Could not finish the backend cleanup yet; will retry", metadata: ["error": "\(failure)"])
-                maintenance.handle(
+                plan(
                     .cleanupFailed(at: now(), random: .random(in: 0...1), retryAfter: failure.retryAfter))
                 return
             }
         }
-        maintenance.handle(.cleanupFinished)
+        plan(.cleanupFinished)
     }
 
     /// Runs one item's ``CleanupJob`` to its end. Returns the failure to retry later, or nil

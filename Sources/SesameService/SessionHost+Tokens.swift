@@ -2,55 +2,55 @@ import Foundation
 import Logging
 import SesameCore
 
-extension SessionService {
-    /// An ID token for a caller, with the uid it belongs to.
-    public struct IssuedToken: Sendable, Hashable {
-        public var idToken: IDToken
-        public var uid: String
-    }
-
-    /// Returns an ID token valid for at least `minValidity` seconds, refreshing when needed.
-    /// `minValidity` is bounded by what a fresh token can give (``IDToken/boundedValidity(_:)``:
-    /// the token's lifetime less a minute), so a larger one cannot make every call a refresh.
-    ///
-    /// Concurrent callers share one backend refresh, forced or not. While the backend cannot
-    /// be reached, a still-valid token is returned even when it is valid for less than
-    /// `minValidity`; an expired one, or `forceRefresh`, is a backend error.
-    /// - Parameter uid: the `fromUid` of a pending merge, to read the guest's data; nil or the
-    ///   current uid for the current user.
-    public func idToken(
+/// The tokens feature: ID tokens for callers, the shared refresh, the fresh-token path every
+/// backend call with the user's token takes. Its own field is ``TokenRefresh`` (in
+/// ``SessionFeatures``); ``Tokens`` is its public face.
+extension SessionHost {
+    /// The token ``Tokens/idToken(minValidity:forceRefresh:uid:)`` answers with (its rules).
+    func issueToken(
         minValidity: TimeInterval = 300, forceRefresh: Bool = false, uid: String? = nil
-    ) async throws(AuthError) -> IssuedToken {
-        if let uid, uid != machine.session?.uid {
+    ) async throws(AuthError) -> SessionService.IssuedToken {
+        if let uid, uid != session?.uid {
             return try await guestToken(uid: uid, minValidity: minValidity, forceRefresh: forceRefresh)
         }
-        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+        guard let session = self.session else { throw AuthError(.noCurrentUser) }
         if !forceRefresh && session.idToken.isValid(for: session.idToken.boundedValidity(minValidity), at: now()) {
-            return IssuedToken(idToken: session.idToken, uid: session.uid)
+            return SessionService.IssuedToken(idToken: session.idToken, uid: session.uid)
         }
         do throws(RemoteAuthError) {
             let refreshed = try await refreshCurrentSession()
-            return IssuedToken(idToken: refreshed.idToken, uid: refreshed.uid)
+            return SessionService.IssuedToken(idToken: refreshed.idToken, uid: refreshed.uid)
         } catch {
-            if error.isTransient, !forceRefresh, let current = machine.session, current.uid == session.uid,
+            if error.isTransient, !forceRefresh, let current = self.session, current.uid == session.uid,
                 current.idToken.remainingValidity(at: now()) > 0
             {
-                return IssuedToken(idToken: current.idToken, uid: current.uid)
+                return SessionService.IssuedToken(idToken: current.idToken, uid: current.uid)
             }
             throw endOfSessionError(error, uid: session.uid)
         }
     }
 
-    /// Refreshes the current session's tokens; concurrent callers share one backend call
-    /// (``SingleFlight``): one that arrives while a refresh runs gets that refresh's outcome.
+    /// Refreshes the current session's tokens; concurrent callers share one backend call: one
+    /// that arrives while a refresh runs waits for that refresh's outcome (``TokenRefresh``).
     /// - Parameter knownCause: why the backend may refuse it, when the daemon knows (it has
     ///   just changed the account's password): a refusal then ends the session with that cause.
     func refreshCurrentSession(knownCause: AuthChangeReason? = nil) async throws(RemoteAuthError) -> Session {
-        let session = machine.session
-        return try await refresh.run { () async throws(RemoteAuthError) -> Session in
-            guard let session else { throw .rejected(AuthError(.noCurrentUser)) }
-            return try await self.performRefresh(of: session, knownCause: knownCause)
+        if features.refresh.isRefreshing {
+            return try await withCheckedContinuation { features.refresh.wait($0) }.get()
         }
+        features.refresh.begin()
+        let outcome: Result<Session, RemoteAuthError>
+        if let session = self.session {
+            do throws(RemoteAuthError) {
+                outcome = .success(try await performRefresh(of: session, knownCause: knownCause))
+            } catch {
+                outcome = .failure(error)
+            }
+        } else {
+            outcome = .failure(.rejected(AuthError(.noCurrentUser)))
+        }
+        for waiter in features.refresh.finish() { waiter.resume(returning: outcome) }
+        return try outcome.get()
     }
 
     private func performRefresh(
@@ -58,26 +58,33 @@ extension SessionService {
     ) async throws(RemoteAuthError) -> Session {
         let provider = self.provider
         do throws(RemoteAuthError) {
-            let grant = try await call { () async throws(RemoteAuthError) in
-                try await provider.refresh(session.refreshToken)
+            let grant: TokenGrant
+            do throws(RemoteAuthError) {
+                grant = try await provider.refresh(session.refreshToken)
+            } catch {
+                await apply(connectivityEvent(after: error))
+                throw error
             }
-            guard var current = machine.session, current.uid == session.uid else {
+            guard var current = self.session, current.uid == session.uid else {
                 // Signed out or switched users meanwhile: these tokens belong to nobody now.
+                await apply(.backendReached)
                 throw RemoteAuthError.rejected(AuthError(.noCurrentUser))
             }
             guard current.refreshToken == session.refreshToken else {
                 // A flow adopted newer tokens meanwhile; they win.
+                await apply(.backendReached)
                 return current
             }
             current.idToken = grant.idToken
             current.refreshToken = grant.refreshToken
-            maintenance.handle(.refreshSucceeded)
-            await apply(.updated(current))
+            plan(.refreshSucceeded)
+            // One hold of the change lock: the backend answered, and the new tokens.
+            await apply(.backendReached, .updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
             reloadIfEmailChangePending(current.uid)
             return current
         } catch {
-            if case .accountGone(let reason) = error, machine.session?.refreshToken == session.refreshToken {
+            if case .accountGone(let reason) = error, self.session?.refreshToken == session.refreshToken {
                 logger.warning(
                     "The backend refused the refresh token; the session is over",
                     metadata: ["session.uid": "\(session.uid)", "reason": "\(reason.rawValue)"])
@@ -90,15 +97,15 @@ extension SessionService {
     private func guestToken(
         uid: String, minValidity: TimeInterval, forceRefresh: Bool
     ) async throws(AuthError)
-        -> IssuedToken
+        -> SessionService.IssuedToken
     {
-        guard let pending = machine.persisted.pendingMerges.first(where: { $0.merge.fromUid == uid }) else {
+        guard let pending = persisted.pendingMerges.first(where: { $0.merge.fromUid == uid }) else {
             throw AuthError(
                 .noSuchMerge, message: "That uid is neither the current user nor the guest of a pending merge.")
         }
         let guest = pending.guest
         if !forceRefresh && guest.idToken.isValid(for: guest.idToken.boundedValidity(minValidity), at: now()) {
-            return IssuedToken(idToken: guest.idToken, uid: guest.uid)
+            return SessionService.IssuedToken(idToken: guest.idToken, uid: guest.uid)
         }
         let provider = self.provider
         do throws(RemoteAuthError) {
@@ -106,15 +113,15 @@ extension SessionService {
                 try await provider.refresh(guest.refreshToken)
             }
             guard
-                var latest = machine.persisted.pendingMerges.first(where: { $0.merge.mergeId == pending.merge.mergeId })
+                var latest = persisted.pendingMerges.first(where: { $0.merge.mergeId == pending.merge.mergeId })
             else { throw RemoteAuthError.rejected(AuthError(.noSuchMerge)) }
             latest.guest.idToken = grant.idToken
             latest.guest.refreshToken = grant.refreshToken
             await apply(.mergeGuestUpdated(latest))
-            return IssuedToken(idToken: grant.idToken, uid: guest.uid)
+            return SessionService.IssuedToken(idToken: grant.idToken, uid: guest.uid)
         } catch {
             if error.isTransient, !forceRefresh, guest.idToken.remainingValidity(at: now()) > 0 {
-                return IssuedToken(idToken: guest.idToken, uid: guest.uid)
+                return SessionService.IssuedToken(idToken: guest.idToken, uid: guest.uid)
             }
             if case .accountGone = error {
                 throw AuthError(
@@ -130,7 +137,7 @@ extension SessionService {
     func withFreshToken<T: Sendable>(
         _ body: @Sendable (IDToken) async throws(RemoteAuthError) -> T
     ) async throws(AuthError) -> T {
-        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+        guard let session = self.session else { throw AuthError(.noCurrentUser) }
         var token = session.idToken
         do throws(RemoteAuthError) {
             if !token.isValid(for: 60, at: now()) {
@@ -149,10 +156,10 @@ extension SessionService {
 
     /// Turns a backend failure into the caller's error; a gone account ends the session.
     func settle(_ error: RemoteAuthError, session: Session?) async -> AuthError {
-        if case .accountGone(let reason) = error, let session, machine.session?.uid == session.uid {
+        if case .accountGone(let reason) = error, let session, self.session?.uid == session.uid {
             await endRefusedSession(reason)
         }
-        guard let session else { return caught(error) }
-        return endOfSessionError(caught(error), uid: session.uid)
+        guard let session else { return error.authError }
+        return endOfSessionError(error.authError, uid: session.uid)
     }
 }

@@ -12,7 +12,9 @@ extension SessionService {
         /// The identity (or its email) belongs to another account: sign in to it with this.
         case signInInstead(FederatedCredential)
     }
+}
 
+extension SessionHost {
     /// Signs in with a federated identity by `signInWithIdp`'s rules (PROTOCOL.md, "Semantics"):
     /// from a guest the identity is linked when it is new (uid kept, `linked`), else the account
     /// that has it is signed in and the guest merged into it (`merged`); from an account it is
@@ -27,57 +29,57 @@ extension SessionService {
     /// An account with a second factor opens the challenge, which finishes by the same rules.
     func signInFederated(
         purpose: SignInFlow.Purpose = .signIn,
-        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
-    ) async throws(AuthError) -> SignInOutcome {
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         let finish: SecondFactorSignIn.Finish =
             purpose == .reauthenticate
-            ? .reauthenticate(uid: machine.session?.uid ?? "")
-            : .signIn(guestUid: machine.session.flatMap { $0.user.isAnonymous ? $0.uid : nil }, forgetAddress: nil)
-        return try await openingChallenge(finish) { () async throws(AuthError) in
+            ? .reauthenticate(uid: self.session?.uid ?? "")
+            : .signIn(guestUid: self.session.flatMap { $0.user.isAnonymous ? $0.uid : nil }, forgetAddress: nil)
+        return try await openingChallenge(finish, replacing: true) { () async throws(AuthError) in
             try await signInFederatedNow(purpose: purpose, attempt)
         }
     }
 
     private func signInFederatedNow(
         purpose: SignInFlow.Purpose,
-        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
-    ) async throws(AuthError) -> SignInOutcome {
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         let provider = self.provider
         if purpose == .reauthenticate {
             return try await reauthenticateFederated(attempt)
         }
-        if let guest = machine.session, guest.user.isAnonymous {
+        if let guest = self.session, guest.user.isAnonymous {
             let answer = try await withFreshToken { token async throws(RemoteAuthError) in try await attempt(token) }
             switch answer {
             case .signedIn(let result):
                 let session = await makeSession(from: result)
                 if session.uid == guest.uid {
                     await applyLinked(session)
-                    return SignInOutcome(state: makeState(), merge: nil)
+                    return SessionService.SignInOutcome(state: state, merge: nil)
                 }
                 let merge = await adopt(result)
-                return SignInOutcome(state: makeState(), merge: merge)
+                return SessionService.SignInOutcome(state: state, merge: merge)
             case .signInInstead(let credential):
                 // The identity (or its email) belongs to an account: sign in to it and merge.
                 let result = try await callMapped { () async throws(RemoteAuthError) in
                     try await provider.signIn(federated: credential, linkingTo: nil)
                 }
                 let merge = await adopt(result)
-                return SignInOutcome(state: makeState(), merge: merge)
+                return SessionService.SignInOutcome(state: state, merge: merge)
             }
         }
         let result = try await signInWithoutLinking(attempt)
         let merge = await adopt(result)
-        return SignInOutcome(state: makeState(), merge: merge)
+        return SessionService.SignInOutcome(state: state, merge: merge)
     }
 
     /// The same account signs in again: its tokens are replaced; another uid changes nothing.
     private func reauthenticateFederated(
-        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
-    ) async throws(AuthError) -> SignInOutcome {
-        guard let current = machine.session, !current.user.isAnonymous else { throw AuthError(.requiresAccount) }
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
+        guard let current = self.session, !current.user.isAnonymous else { throw AuthError(.requiresAccount) }
         let result = try await signInWithoutLinking(attempt)
-        guard result.uid == current.uid, machine.session?.uid == current.uid else {
+        guard result.uid == current.uid, self.session?.uid == current.uid else {
             logger.info(
                 "A reauthentication signed in another account; nothing changed",
                 metadata: ["session.uid": "\(current.uid)"])
@@ -86,11 +88,11 @@ extension SessionService {
                 message: "That is another account: sign in again with the account that is signed in on this machine.")
         }
         _ = await adopt(result)
-        return SignInOutcome(state: makeState(), merge: nil)
+        return SessionService.SignInOutcome(state: state, merge: nil)
     }
 
     private func signInWithoutLinking(
-        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt
+        _ attempt: @escaping @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt
     ) async throws(AuthError) -> SignInResult {
         let provider = self.provider
         return try await callMapped { () async throws(RemoteAuthError) in
@@ -105,9 +107,9 @@ extension SessionService {
     /// sign in with it; a conflict while linking means "sign in to the account that has it".
     nonisolated func federatedAttempt(
         _ credential: FederatedCredential
-    ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> FederatedAttempt {
+    ) -> @Sendable (IDToken?) async throws(RemoteAuthError) -> SessionService.FederatedAttempt {
         let provider = self.provider
-        return { token async throws(RemoteAuthError) -> FederatedAttempt in
+        return { token async throws(RemoteAuthError) -> SessionService.FederatedAttempt in
             do throws(RemoteAuthError) {
                 return .signedIn(try await provider.signIn(federated: credential, linkingTo: token))
             } catch .rejected(let error)

@@ -2,27 +2,27 @@ import Foundation
 import Logging
 import SesameCore
 
-extension SessionService {
+extension SessionHost {
     /// Signs in anonymously when nobody is signed in; returns the current state when already
     /// anonymous.
     /// - Throws: `already-signed-in` for an account; a backend error while offline.
-    public func signInAnonymously() async throws(AuthError) -> AuthState {
+    func signInAnonymously() async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            switch machine.status {
-            case .anonymous: return makeState()
+            switch status {
+            case .anonymous: return state
             case .authenticated: throw AuthError(.alreadySignedIn)
             case .signedOut, .starting: break
             }
             try await createAnonymousUser()
-            return makeState()
+            return state
         }
     }
 
     /// Signs out. From an account, back to a fresh anonymous user; from an anonymous user only
     /// with `reset` (its account is deleted at the backend).
-    public func signOut(reset: Bool) async throws(AuthError) -> AuthState {
+    func signOut(reset: Bool) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            guard let session = self.session else { throw AuthError(.noCurrentUser) }
             if session.user.isAnonymous {
                 guard reset else { throw AuthError(.requiresResetConfirmation) }
                 logger.info("Resetting the anonymous user", metadata: ["session.uid": "\(session.uid)"])
@@ -33,15 +33,15 @@ extension SessionService {
             }
             await followAnonymousFirst()
             await processDeletionsNow()
-            return makeState()
+            return state
         }
     }
 
     /// Deletes the signed-in account at the backend, then continues as after a sign-out.
-    public func deleteAccount() async throws(AuthError) -> AuthState {
+    func deleteAccount() async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-            try await usernames?.releaseBeforeDeletion(of: session, in: self)
+            guard let session = self.session else { throw AuthError(.noCurrentUser) }
+            try await features.usernames?.releaseBeforeDeletion(of: session, in: self)
             let provider = self.provider
             let wasGone = try await withFreshToken { token async throws(RemoteAuthError) -> Bool in
                 do throws(RemoteAuthError) {
@@ -57,40 +57,40 @@ extension SessionService {
                 metadata: ["session.uid": "\(session.uid)"])
             await apply(.accountDeleted)
             await followAnonymousFirst()
-            return makeState()
+            return state
         }
     }
 
     /// Reads the account's profile from the backend again.
-    public func reload() async throws(AuthError) -> AuthState {
+    func reload() async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             try await reloadProfile()
-            return makeState()
+            return state
         }
     }
 
     /// Changes the display name (nil or empty removes it).
-    public func updateProfile(displayName: String?) async throws(AuthError) -> AuthState {
+    func updateProfile(displayName: String?) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            guard let session = self.session else { throw AuthError(.noCurrentUser) }
             let provider = self.provider
             let grant = try await withFreshToken { token async throws(RemoteAuthError) in
                 try await provider.updateProfile(token, displayName: displayName)
             }
-            if let grant, var current = machine.session, current.uid == session.uid {
+            if let grant, var current = self.session, current.uid == session.uid {
                 current.idToken = grant.idToken
                 current.refreshToken = grant.refreshToken
                 await apply(.updated(current))
             }
             try await reloadProfile()
-            return makeState()
+            return state
         }
     }
 
     /// Sends a verification email to the account's address.
-    public func sendEmailVerification() async throws(AuthError) {
+    func sendEmailVerification() async throws(AuthError) {
         try await exclusively { () async throws(AuthError) in
-            guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+            guard let session = self.session else { throw AuthError(.noCurrentUser) }
             guard session.user.email != nil else {
                 throw AuthError(.missingEmail, message: "This account has no email address to verify.")
             }
@@ -102,7 +102,7 @@ extension SessionService {
     }
 
     /// Sends a password-reset email to an email address, or to a username's address.
-    public func sendPasswordReset(identifier: String) async throws(AuthError) {
+    func sendPasswordReset(identifier: String) async throws(AuthError) {
         try await exclusively { () async throws(AuthError) in
             let email = try await emailForIdentifier(identifier)
             let provider = self.provider
@@ -120,7 +120,7 @@ extension SessionService {
         let result = try await callMapped { () async throws(RemoteAuthError) in try await provider.signUpAnonymously() }
         let signedInAt = now()
         let user = User(uid: result.uid, isAnonymous: true, createdAt: signedInAt, lastSignInAt: signedInAt)
-        maintenance.handle(.anonymousCreated)
+        plan(.anonymousCreated)
         logger.info("Created an anonymous user", metadata: ["session.uid": "\(result.uid)"])
         await apply(
             .signedIn(
@@ -131,41 +131,13 @@ extension SessionService {
     /// With anonymous first on and nobody signed in, creates the anonymous user now; offline,
     /// the maintenance loop keeps trying.
     func followAnonymousFirst() async {
-        guard machine.anonymousFirst, machine.session == nil else { return }
+        guard anonymousFirst, self.session == nil else { return }
         do throws(AuthError) {
             try await createAnonymousUser()
         } catch {
-            maintenance.handle(
+            plan(
                 .anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
         }
-    }
-
-    /// Reads the profile again and adopts it.
-    func reloadProfile() async throws(AuthError) {
-        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
-        let provider = self.provider
-        let user = try await withFreshToken { token async throws(RemoteAuthError) in try await provider.lookup(token) }
-        guard var current = machine.session, current.uid == session.uid else { return }
-        current.user = await completeProfile(user, previous: current.user)
-        await apply(.updated(current))
-        await followConfirmedEmailChange()
-    }
-
-    /// Builds the session for tokens a sign-in returned, reading the profile from the backend.
-    func makeSession(from result: SignInResult) async -> Session {
-        let provider = self.provider
-        var user: User
-        do throws(RemoteAuthError) {
-            user = try await call { () async throws(RemoteAuthError) in try await provider.lookup(result.idToken) }
-        } catch {
-            // The sign-in itself succeeded; keep what the token says and read the rest later.
-            let signInProvider = result.idToken.signInProvider
-            user = User(
-                uid: result.uid, isAnonymous: signInProvider == "anonymous",
-                providers: signInProvider == "anonymous" ? [] : [signInProvider], lastSignInAt: now())
-        }
-        user = await completeProfile(user, previous: machine.session?.uid == result.uid ? machine.session?.user : nil)
-        return Session(user: user, idToken: result.idToken, refreshToken: result.refreshToken)
     }
 
     /// Calls the backend, mapping failures to domain errors (no token involved).
@@ -173,7 +145,7 @@ extension SessionService {
         do throws(RemoteAuthError) {
             return try await call(body)
         } catch {
-            throw caught(error)
+            throw error.authError
         }
     }
 }

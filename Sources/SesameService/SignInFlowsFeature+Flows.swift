@@ -2,17 +2,17 @@ import Foundation
 import Logging
 import SesameCore
 
-/// The interactive sign-in flows (PROTOCOL.md, "Sign-in flows"): one open at a time, in memory
-/// only, seen by every program through `State.signInPrompt` and `signInFlowChanged`.
-extension SessionService {
+/// The steps of ``SignInFlowsFeature``, written against the host only: the flows' state is the
+/// feature's own (``SessionFeatures/signInFlows``).
+extension SessionHost {
     /// Starts an interactive sign-in flow; a new one cancels the open one.
     ///
     /// Nothing is asked of an identity provider before the flow is known to be possible: a
     /// provider with no configuration, or one whose tokens the backend cannot take (a provider
     /// with no ID token on Supabase), is `operation-not-allowed` before the person is sent
     /// anywhere. `purpose: reauthenticate` needs a signed-in account (`requires-account`).
-    public func startSignIn(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
-        if request.purpose == .reauthenticate, machine.session?.user.isAnonymous != false {
+    func startSignInFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
+        if request.purpose == .reauthenticate, session?.user.isAnonymous != false {
             throw AuthError(.requiresAccount, message: "Reauthentication needs a signed-in account, not a guest.")
         }
         switch request.kind {
@@ -21,81 +21,85 @@ extension SessionService {
         }
     }
 
-    /// Finishes a browser flow with the URL the browser came back to.
-    public func completeSignIn(flowId: String, callbackUrl: String) async throws(AuthError) -> SignInOutcome {
-        try await completeBrowserFlow(flowId: flowId, callbackUrl: callbackUrl)
-    }
-
     /// Waits until the flow ends: its outcome, or its error; `operation-in-progress` at `timeout`
     /// (the flow goes on). A flow that just ended answers at once; an unknown one is
     /// `expired-sign-in-flow`.
-    public func awaitSignIn(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SignInOutcome {
-        if signInFlows.isOpen(flowId) {
-            let id = signInFlows.newWaiterId()
-            // A caller that goes away (its connection closed) stops waiting; the flow goes on.
-            let outcome = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<SignInFlows.Outcome, Never>) in
-                    guard signInFlows.addWaiter(id, to: flowId, continuation) else {
-                        continuation.resume(returning: endedOutcome(flowId))
-                        return
-                    }
-                    let sleeper = signInFlows.sleeper
-                    let timer = Task { [weak self] in
-                        do { try await sleeper.sleep(seconds: max(0, timeout)) } catch { return }
-                        await self?.timeOutWaiter(id)
-                    }
-                    signInFlows.setTimer(timer, forWaiter: id)
-                }
-            } onCancel: {
-                Task { [weak self] in await self?.timeOutWaiter(id) }
-            }
-            return SignInOutcome(state: makeState(), merge: try outcome.get())
+    func awaitSignInFlow(flowId: String, timeout: TimeInterval) async throws(AuthError) -> SessionService.SignInOutcome
+    {
+        guard features.signInFlows.isOpen(flowId) else {
+            return SessionService.SignInOutcome(state: state, merge: try endedOutcome(flowId).get())
         }
-        return SignInOutcome(state: makeState(), merge: try endedOutcome(flowId).get())
+        let id = features.signInFlows.newWaiterId()
+        let (answers, answer) = AsyncStream.makeStream(
+            of: SignInFlows.Outcome.self, bufferingPolicy: .bufferingNewest(1))
+        features.signInFlows.addWaiter(id, to: flowId, answer)
+        let sleeper = features.signInFlows.sleeper
+        // The flow's end or the timeout, whichever comes first; a caller that goes away (its
+        // connection closed) stops waiting. The flow goes on either way.
+        let outcome = await withTaskGroup(of: SignInFlows.Outcome?.self) { group in
+            group.addTask { await answers.first { _ in true } }
+            group.addTask {
+                try? await sleeper.sleep(seconds: max(0, timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        features.signInFlows.removeWaiter(id)
+        let ended =
+            outcome
+            ?? .failure(
+                AuthError(
+                    .operationInProgress,
+                    message: "The sign-in is still waiting for the person: wait again, or cancel it."))
+        return SessionService.SignInOutcome(state: state, merge: try ended.get())
     }
 
     /// Cancels the flow (`sign-in-cancelled` for whoever waits on it). A flow that already ended
     /// is left as it ended; an unknown one is `expired-sign-in-flow`. The id of the open
     /// second-factor challenge cancels that challenge.
-    public func cancelSignIn(flowId: String) async throws(AuthError) {
+    func cancelSignInFlow(flowId: String) async throws(AuthError) {
         if cancelSecondFactor(flowId) { return }
-        if signInFlows.isOpen(flowId) {
+        if features.signInFlows.isOpen(flowId) {
             logger.info("Cancelled a sign-in flow", metadata: ["flow.id": "\(flowId)"])
             await endFlow(flowId, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
             return
         }
-        guard signInFlows.endedFlow(flowId) != nil else { throw AuthError(.expiredSignInFlow) }
+        guard features.signInFlows.endedFlow(flowId) != nil else { throw AuthError(.expiredSignInFlow) }
     }
 
     // MARK: - Shared by both kinds of flow
 
-    /// Opens `flow` (cancelling the open one), publishes it and starts its task.
+    /// Opens `flow` (cancelling the open one), publishes it and starts `work` as a child task
+    /// of ``run()``, ended with the flow.
     func openFlow(
-        _ flow: SignInFlow, secret: SignInFlows.Secret, task: @escaping @Sendable (SessionService) async -> Void
+        _ flow: SignInFlow, secret: SignInFlows.Secret,
+        work: @escaping @Sendable (isolated any SessionHost) async -> Void
     ) async {
-        // A loop: another startSignIn may open its flow while this one waits to publish.
-        while let previous = signInFlows.open?.flow.flowId {
+        if let previous = features.signInFlows.open?.flow.flowId {
             logger.info("A new sign-in flow cancels the open one", metadata: ["flow.id": "\(previous)"])
             await endFlow(previous, status: .cancelled, outcome: .failure(AuthError(.signInCancelled)))
+            // Another startSignIn may have opened its flow while this one waited to publish.
+            return await openFlow(flow, secret: secret, work: work)
         }
-        signInFlows.begin(flow, secret: secret)
+        features.signInFlows.begin(flow, secret: secret)
         logger.info(
             "Started a sign-in flow",
             metadata: [
                 "flow.id": "\(flow.flowId)", "flow.kind": "\(flow.kind.rawValue)", "provider": "\(flow.providerId)",
             ])
         await publishFlow(flow)
-        let running = Task { [weak self] in
-            guard let self else { return }
-            await task(self)
+        guard let ending = features.signInFlows.openFlow(flow.flowId)?.ending else { return }
+        spawn { host in
+            await ending.run { await work(host) }
         }
-        signInFlows.attach(running, to: flow.flowId)
     }
 
     /// Ends the open flow `flowId` (nothing when it is not open): publishes its last status,
     /// then answers its waiters, so they hear of the change before their answer.
     func endFlow(_ flowId: String, status: SignInFlow.Status, outcome: SignInFlows.Outcome) async {
-        guard let ending = signInFlows.end(flowId, status: status, outcome: outcome) else { return }
+        guard let ending = features.signInFlows.end(flowId, status: status, outcome: outcome) else { return }
         if status != .completed, status != .cancelled, case .failure(let error) = outcome {
             logger.info(
                 "A sign-in flow ended",
@@ -111,7 +115,7 @@ extension SessionService {
 
     /// How a flow that is no longer open ended (`expired-sign-in-flow` when it is unknown).
     func endedOutcome(_ flowId: String) -> SignInFlows.Outcome {
-        signInFlows.endedFlow(flowId)?.outcome ?? .failure(AuthError(.expiredSignInFlow))
+        features.signInFlows.endedFlow(flowId)?.outcome ?? .failure(AuthError(.expiredSignInFlow))
     }
 
     /// The error for a flow id that is not open: how it ended, or `expired-sign-in-flow`.
@@ -120,30 +124,28 @@ extension SessionService {
         return AuthError(.expiredSignInFlow)
     }
 
-    /// Waits until the flow's `expiresAt`, then ends it as expired (browser flows; device flows
-    /// expire in their poll loop).
+    /// Ends the flow as expired at its `expiresAt` (``Expiry``; browser flows: device flows
+    /// expire by their poll).
     func expire(_ flowId: String, at expiresAt: Date) async {
-        do {
-            try await signInFlows.sleeper.sleep(seconds: expiresAt.timeIntervalSince(now()))
-        } catch {
-            return
+        var job = Expiry(deadline: expiresAt)
+        await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
+            guard features.signInFlows.isOpen(flowId) else { return .finished(()) }
+            switch action {
+            case .wait(let seconds):
+                do { try await features.signInFlows.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                return .next(.woke(at: now()))
+            case .expire:
+                await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
+                return .next(.expired)
+            case .stop:
+                return .finished(())
+            }
         }
-        await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
     }
 
     /// Publishes a flow's change in order with the session's changes (`signInFlowChanged`).
     private func publishFlow(_ flow: SignInFlow) async {
-        await acquire(\.changes)
-        defer { locks.changes.release() }
-        emit(.signInFlowChanged(flow))
-    }
-
-    private func timeOutWaiter(_ id: UInt64) {
-        signInFlows.removeWaiter(id)?.answer(
-            .failure(
-                AuthError(
-                    .operationInProgress,
-                    message: "The sign-in is still waiting for the person: wait again, or cancel it.")))
+        await emitInOrder(.signInFlowChanged(flow))
     }
 
     /// A new flow's id: random, never derived from a secret.

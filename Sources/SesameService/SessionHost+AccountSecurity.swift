@@ -7,27 +7,14 @@ import SesameCore
 ///
 /// A call the backend refuses as not recent enough is `requires-recent-login` as the backend
 /// says; after `reauthenticate` the same call succeeds.
-extension SessionService {
-    /// What `reauthenticate` did.
-    public struct Reauthentication: Sendable, Hashable {
-        /// Until when sensitive calls are allowed; nil when a code was only mailed.
-        public var validUntil: Date?
-        /// Whether the backend mailed a one-time code (called without a proof).
-        public var codeSent: Bool
-
-        public init(validUntil: Date?, codeSent: Bool) {
-            self.validUntil = validUntil
-            self.codeSent = codeSent
-        }
-    }
-
+extension SessionHost {
     /// Proves a recent sign-in without changing the uid; with no proof, asks the backend to
     /// mail a one-time code (where it sends them).
     ///
     /// A password signs the same account in again and adopts its tokens (an account with a
     /// second factor opens the challenge, which finishes as a reauthentication). A code is
     /// held in memory and sent, once, with the next password change.
-    public func reauthenticate(_ proof: ReauthenticationProof?) async throws(AuthError) -> Reauthentication {
+    func reauthenticate(_ proof: ReauthenticationProof?) async throws(AuthError) -> SessionService.Reauthentication {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
             let provider = self.provider
@@ -38,17 +25,17 @@ extension SessionService {
                 }
                 logger.info(
                     "Asked the backend to mail a reauthentication code", metadata: ["session.uid": "\(session.uid)"])
-                return Reauthentication(validUntil: nil, codeSent: true)
+                return SessionService.Reauthentication(validUntil: nil, codeSent: true)
             case .code(let code):
                 guard !code.isEmpty, code.count <= 64 else {
                     throw AuthError(.invalidVerificationCode, message: "Give the code the backend mailed you.")
                 }
                 let validUntil = now().addingTimeInterval(provider.recentSignInWindow)
-                secondFactors.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
+                features.secondFactors.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
                 logger.info(
                     "Holding a reauthentication code for the next password change",
                     metadata: ["session.uid": "\(session.uid)"])
-                return Reauthentication(validUntil: validUntil, codeSent: false)
+                return SessionService.Reauthentication(validUntil: validUntil, codeSent: false)
             case .password(let password):
                 guard let email = session.user.email else {
                     throw AuthError(
@@ -57,20 +44,20 @@ extension SessionService {
                             "This account has no email and password: reauthenticate with startSignIn (purpose reauthenticate)."
                     )
                 }
-                let result = try await openingChallenge(.reauthenticate(uid: session.uid)) {
+                let result = try await openingChallenge(.reauthenticate(uid: session.uid), replacing: true) {
                     () async throws(AuthError) in
                     try await callMapped { () async throws(RemoteAuthError) in
                         try await provider.signIn(email: email, password: password)
                     }
                 }
-                guard result.uid == session.uid, machine.session?.uid == session.uid else {
+                guard result.uid == session.uid, self.session?.uid == session.uid else {
                     throw AuthError(
                         .invalidCredential,
                         message: "That is another account: give the password of the account signed in on this machine.")
                 }
                 _ = await adopt(result)
                 logger.info("Reauthenticated", metadata: ["session.uid": "\(session.uid)"])
-                return Reauthentication(
+                return SessionService.Reauthentication(
                     validUntil: now().addingTimeInterval(provider.recentSignInWindow), codeSent: false)
             }
         }
@@ -78,12 +65,12 @@ extension SessionService {
 
     /// Sets a new password for the signed-in account, and adopts the tokens the backend issued
     /// (Firebase ends the others). Sends a held reauthentication code, once.
-    public func changePassword(newPassword: String) async throws(AuthError) {
+    func changePassword(newPassword: String) async throws(AuthError) {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
             guard !newPassword.isEmpty else { throw AuthError(.weakPassword) }
             let provider = self.provider
-            let code = secondFactors.takeCode(of: session.uid, now: now())
+            let code = features.secondFactors.takeCode(of: session.uid, now: now())
             do throws(AuthError) {
                 let grant = try await withFreshToken { token async throws(RemoteAuthError) in
                     try await provider.changePassword(token, newPassword: newPassword, reauthenticationCode: code)
@@ -93,7 +80,7 @@ extension SessionService {
             } catch {
                 if error.category == .backend, let code {
                     // Not spent: the backend was not reached.
-                    secondFactors.heldCode = .init(
+                    features.secondFactors.heldCode = .init(
                         uid: session.uid, code: code, validUntil: now().addingTimeInterval(provider.recentSignInWindow))
                 }
                 throw error
@@ -104,7 +91,7 @@ extension SessionService {
     /// Completes a password reset from its link or code; needs no session. Returns the email.
     /// - Parameter replacingChallenge: whether the caller may replace an open second-factor
     ///   challenge (a manager); an observer's reset is `operation-in-progress` instead.
-    public func confirmPasswordReset(
+    func confirmPasswordReset(
         _ proof: EmailSignInProof, email: String?, newPassword: String, replacingChallenge: Bool = true
     ) async throws(AuthError) -> String {
         if case .code = proof, email?.isEmpty != false {

@@ -4,16 +4,9 @@ import SesameCore
 
 /// The service's username methods, performed by ``UsernameFlows``. With usernames off (no
 /// directory), everything that needs a username is `operation-not-allowed`.
-extension SessionService {
-    /// Whether a name could be taken by the caller.
-    public struct UsernameCheck: Sendable, Hashable {
-        public var available: Bool
-        /// Why not: `invalid-username`, `username-taken` or `username-reserved`.
-        public var reason: AuthError.Reason?
-    }
-
+extension SessionHost {
     /// Sets (or changes) the account's username (see ``UsernameFlows``).
-    public func setUsername(_ username: String) async throws(AuthError) -> AuthState {
+    func setUsername(_ username: String) async throws(AuthError) -> AuthState {
         let usernames = try requireUsernames()
         return try await exclusively { () async throws(AuthError) in try await usernames.setUsername(username, in: self)
         }
@@ -21,12 +14,12 @@ extension SessionService {
 
     /// Checks a name without claiming it: invalid, reserved, taken by another uid, or
     /// available (the caller's own name is available to it).
-    public func checkUsername(_ username: String) async throws(AuthError) -> UsernameCheck {
+    func checkUsername(_ username: String) async throws(AuthError) -> SessionService.UsernameCheck {
         try await requireUsernames().checkUsername(username, in: self)
     }
 
     func requireUsernames() throws(AuthError) -> UsernameFlows {
-        guard let usernames else {
+        guard let usernames = features.usernames else {
             throw AuthError(.operationNotAllowed, message: "Usernames are off on this machine: use the email address.")
         }
         return usernames
@@ -37,17 +30,5 @@ extension SessionService {
     func emailForIdentifier(_ identifier: String, forSignIn: Bool = false) async throws(AuthError) -> String {
         if identifier.contains("@") { return identifier }
         return try await requireUsernames().email(forUsername: identifier, forSignIn: forSignIn, in: self)
-    }
-
-    /// Adds the username (from the directory, when usernames are on) to a profile the backend
-    /// returned.
-    /// Also shows a remembered address change as `pendingEmail` (``withPendingEmail(_:)``).
-    func completeProfile(_ user: User, previous: User?) async -> User {
-        if let usernames {
-            return withPendingEmail(await usernames.completeProfile(user, previous: previous, in: self))
-        }
-        var user = user
-        user.username = user.username ?? previous?.username
-        return withPendingEmail(user)
     }
 }

@@ -6,7 +6,7 @@ import SesameCore
 /// an account with a second factor opens the one challenge (``SecondFactors``), and
 /// `completeSecondFactor` finishes it with the result the first call would have had. The steps
 /// are ``SecondFactorSignIn``'s.
-extension SessionService {
+extension SessionHost {
     /// Finishes the sign-in of the open challenge with a code: the result the first call would
     /// have had (a merge from a guest included).
     ///
@@ -16,11 +16,11 @@ extension SessionService {
     /// backend. A wrong code, or a backend that cannot be reached, leaves the challenge open,
     /// but the ``SecondFactorGuesses/wrongCodesInARow``-th wrong code in a row ends it:
     /// `too-many-requests` with `retryAfterMs`, the lockout before a challenge opens again.
-    public func completeSecondFactor(
+    func verifySecondFactor(
         challengeId: String, code: String, factorId: String?
-    ) async throws(AuthError) -> SignInOutcome {
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         try await exclusively { () async throws(AuthError) in
-            guard let open = secondFactors.open, open.challenge.challengeId == challengeId else {
+            guard let open = features.secondFactors.open, open.challenge.challengeId == challengeId else {
                 throw AuthError(
                     .expiredSignInFlow,
                     message:
@@ -49,7 +49,7 @@ extension SessionService {
                 try await flow.perform(action, in: self)
             }
             switch result {
-            case .success: secondFactors.guesses.rightCode()
+            case .success: features.secondFactors.guesses.rightCode()
             case .failure(let error) where error.reason == .invalidVerificationCode:
                 throw countWrongCode(challengeId)
             case .failure: break
@@ -59,8 +59,8 @@ extension SessionService {
     }
 
     /// Cancels the open challenge `challengeId` (`cancelSignIn` with its id); whether it was open.
-    public func cancelSecondFactor(_ challengeId: String) -> Bool {
-        guard secondFactors.close(challengeId) else { return false }
+    func cancelSecondFactor(_ challengeId: String) -> Bool {
+        guard features.secondFactors.close(challengeId) else { return false }
         logger.info("A second-factor challenge was cancelled", metadata: ["challenge.id": "\(challengeId)"])
         emit(.userUpdated)
         return true
@@ -71,7 +71,7 @@ extension SessionService {
     /// wrong code in a row and one line when the tries run out, never one per code.
     private func countWrongCode(_ challengeId: String) -> AuthError {
         let limit = SecondFactorGuesses.wrongCodesInARow
-        switch secondFactors.guesses.wrongCode(at: now()) {
+        switch features.secondFactors.guesses.wrongCode(at: now()) {
         case .tryAgain(let left):
             if left == limit - 1 {
                 logger.info(
@@ -84,7 +84,7 @@ extension SessionService {
                     "That code is not right: type the code the app shows now (\(left) more wrong \(left == 1 ? "code ends" : "codes end") this sign-in)."
             )
         case .exhausted(let lockout):
-            _ = secondFactors.close(challengeId)
+            _ = features.secondFactors.close(challengeId)
             emit(.userUpdated)
             let seconds = Int(lockout.rounded(.up))
             logger.notice(
@@ -101,8 +101,9 @@ extension SessionService {
     // MARK: - Opening the challenge
 
     /// Runs a sign-in: when one of its backend calls answers that the account has a second
-    /// factor, the challenge is opened (`userUpdated`) and the call fails with
-    /// `second-factor-required` and the challenge. Nothing else changed.
+    /// factor (the pending sign-in rides in the error), the challenge is opened (`userUpdated`)
+    /// and the call fails with `second-factor-required` and the challenge. Nothing else
+    /// changed. The steps are ``SecondFactorChallengeOpening``'s.
     ///
     /// - Parameter replacing: whether the caller may replace (so cancel) a challenge that is
     ///   open already; without it, an open challenge makes this call `operation-in-progress`.
@@ -110,34 +111,36 @@ extension SessionService {
     func openingChallenge<T: Sendable>(
         _ finish: SecondFactorSignIn.Finish, replacing: Bool = true, _ body: () async throws(AuthError) -> T
     ) async throws(AuthError) -> T {
-        secondFactors.caught = nil
-        do throws(AuthError) {
-            return try await body()
-        } catch {
-            guard error.reason == .secondFactorRequired, error.challenge == nil,
-                let pending = secondFactors.caught
-            else {
-                secondFactors.caught = nil
-                throw error
+        var job = SecondFactorChallengeOpening(replacing: replacing)
+        var answer: T?
+        let result: Result<T, AuthError> = await job.drive(from: job.start()) {
+            (action) async throws(AuthError) -> StepResult<SecondFactorChallengeOpening.Event, Result<T, AuthError>> in
+            switch action {
+            case .signIn:
+                answer = try await body()
+                return .next(.signedIn)
+            case .inspect:
+                return .next(
+                    .inspected(
+                        lockoutLeft: features.secondFactors.guesses.lockoutLeft(at: now()),
+                        challengeOpen: features.secondFactors.open != nil
+                    ))
+            case .lockedOut(let left): return .finished(.failure(lockedOut(left)))
+            case .open(let pending): return .next(.opened(openChallenge(pending, finish: finish)))
+            case .done:
+                guard let answer else { return .finished(.failure(AuthError(.backendUnavailable))) }
+                return .finished(.success(answer))
+            case .fail(let error): return .finished(.failure(error))
             }
-            secondFactors.caught = nil
-            if let left = secondFactors.guesses.lockoutLeft(at: now()) { throw lockedOut(left) }
-            if !replacing, secondFactors.open != nil {
-                throw AuthError(
-                    .operationInProgress,
-                    message:
-                        "A sign-in on this machine waits for a second-factor code: only a manager may replace it. Try again when it is finished."
-                )
-            }
-            throw AuthError(.secondFactorRequired, challenge: openChallenge(pending, finish: finish))
         }
+        return try result.get()
     }
 
     /// A sign-in that reached a second factor during a lockout: refused, one log line per lockout.
     private func lockedOut(_ left: TimeInterval) -> AuthError {
         let seconds = Int(left.rounded(.up))
-        if let until = secondFactors.guesses.lockedUntil, secondFactors.loggedLockout != until {
-            secondFactors.loggedLockout = until
+        if let until = features.secondFactors.guesses.lockedUntil, features.secondFactors.loggedLockout != until {
+            features.secondFactors.loggedLockout = until
             logger.notice(
                 "Refused a second-factor sign-in after too many wrong codes (more are not logged until the lockout ends)",
                 metadata: ["lockout.seconds": "\(seconds)"])
@@ -148,45 +151,49 @@ extension SessionService {
             retryAfterMs: seconds * 1000)
     }
 
-    /// Maps a backend failure to the caller's error, keeping a pending second factor for
-    /// ``openingChallenge(_:_:)`` (never in the error).
-    func caught(_ error: RemoteAuthError) -> AuthError {
-        if case .secondFactorRequired(let pending) = error { secondFactors.caught = pending }
-        return error.authError
-    }
-
     private func openChallenge(
         _ pending: PendingSecondFactor, finish: SecondFactorSignIn.Finish
     ) -> SecondFactorChallenge {
-        let (challenge, replaced) = secondFactors.begin(pending, finish: finish, now: now())
-        replaced?.cancel()
+        let opened = features.secondFactors.begin(pending, finish: finish, now: now())
+        let challenge = opened.challenge
         logger.info(
             "The account has a second factor; opened a challenge",
             metadata: [
                 "challenge.id": "\(challenge.challengeId)", "account.uid": "\(pending.uid ?? "?")",
                 "factors": "\(challenge.factors.map(\.factorId))",
             ])
-        let sleeper = signInFlows.sleeper
-        let wait = max(0, challenge.expiresAt.timeIntervalSince(now()))
-        let id = challenge.challengeId
-        let timer = Task { [weak self] in
-            do { try await sleeper.sleep(seconds: wait) } catch { return }
-            await self?.expireChallenge(id)
+        let ending = opened.ending
+        spawn { host in
+            await ending.run { await host.expireChallenge(challenge) }
         }
-        secondFactors.setTimer(timer, for: id)
         emit(.userUpdated)
         return challenge
     }
 
-    private func expireChallenge(_ challengeId: String) {
-        guard secondFactors.close(challengeId) else { return }
-        logger.info("A second-factor challenge expired", metadata: ["challenge.id": "\(challengeId)"])
-        emit(.userUpdated)
+    /// Closes the challenge at its expiry (``Expiry``), unless it was closed first.
+    fileprivate func expireChallenge(_ challenge: SecondFactorChallenge) async {
+        let id = challenge.challengeId
+        var job = Expiry(deadline: challenge.expiresAt)
+        await job.drive(from: job.start(at: now())) { action -> StepResult<Expiry.Event, Void> in
+            guard features.secondFactors.open?.challenge.challengeId == id else { return .finished(()) }
+            switch action {
+            case .wait(let seconds):
+                do { try await features.secondFactors.sleeper.sleep(seconds: seconds) } catch { return .finished(()) }
+                return .next(.woke(at: now()))
+            case .expire:
+                _ = features.secondFactors.close(id)
+                logger.info("A second-factor challenge expired", metadata: ["challenge.id": "\(id)"])
+                emit(.userUpdated)
+                return .next(.expired)
+            case .stop:
+                return .finished(())
+            }
+        }
     }
 
     /// Closes the challenge `challengeId` when it is open (`userUpdated`).
     func closeChallenge(_ challengeId: String) {
-        guard secondFactors.close(challengeId) else { return }
+        guard features.secondFactors.close(challengeId) else { return }
         emit(.userUpdated)
     }
 }

@@ -4,7 +4,7 @@ import SesameCore
 
 /// Why a session ends when the backend refuses it: a changed password or address is told
 /// apart from a deleted, disabled or revoked account.
-extension SessionService {
+extension SessionHost {
     /// Ends the current session the backend refused: `credentials-changed` when the backend or
     /// the daemon knows the password or the email address changed, else `session-revoked`.
     func endRefusedSession(_ reason: AuthError.Reason, knownCause: AuthChangeReason? = nil) async {
@@ -22,7 +22,7 @@ extension SessionService {
     }
 
     func endOfSessionError(_ error: AuthError, uid: String) -> AuthError {
-        guard error.reason == .credentialsChanged, let address = machine.persisted.pendingEmails[uid] else {
+        guard error.reason == .credentialsChanged, let address = persisted.pendingEmails[uid] else {
             return error
         }
         return AuthError(
@@ -36,18 +36,28 @@ extension SessionService {
     /// when refused, ends as `credentials-changed`, not later with a wrong cause. A session the
     /// backend keeps stays.
     func checkSessionAfterPasswordReset(of email: String) async {
-        guard let session = machine.session, !session.user.isAnonymous,
+        guard let session = self.session, !session.user.isAnonymous,
             session.user.email?.lowercased() == email.lowercased()
         else { return }
         do throws(RemoteAuthError) {
             _ = try await refreshCurrentSession(knownCause: .credentialsChanged)
             logger.info("The session outlived the password reset", metadata: ["session.uid": "\(session.uid)"])
         } catch {
-            if machine.session?.uid != session.uid {
+            if self.session?.uid != session.uid {
                 logger.info(
                     "The password reset ended the session; sign in with the new password",
                     metadata: ["session.uid": "\(session.uid)"])
             }
         }
+    }
+}
+
+extension SessionHost {
+    /// What a failed backend call says about connectivity: a transient failure (logged) is
+    /// `backendUnreachable`, any answer `backendReached`.
+    func connectivityEvent(after error: RemoteAuthError) -> SessionMachine.Event {
+        guard error.isTransient else { return .backendReached }
+        logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])
+        return .backendUnreachable
     }
 }

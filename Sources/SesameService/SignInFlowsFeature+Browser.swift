@@ -4,7 +4,7 @@ import SesameCore
 
 /// The browser flow (RFC 8252, run by the backend where it can): the caller's loopback listener
 /// gets the browser back and hands the URL to `completeSignIn`.
-extension SessionService {
+extension SessionHost {
     func startBrowserFlow(_ request: SignInFlowRequest) async throws(AuthError) -> SignInFlow {
         guard let redirectUri = request.redirectUri else {
             throw AuthError(.invalidCredential, message: "A browser sign-in needs the caller's loopback redirectUri.")
@@ -20,8 +20,8 @@ extension SessionService {
         let flow = SignInFlow(
             flowId: newFlowId(), providerId: providerId, kind: .browser,
             expiresAt: flowDeadline(expiresIn: SignInFlow.maximumLifetime), purpose: request.purpose)
-        await openFlow(flow, secret: .browser(start)) { service in
-            await service.expire(flow.flowId, at: flow.expiresAt)
+        await openFlow(flow, secret: .browser(start)) { host in
+            await host.expire(flow.flowId, at: flow.expiresAt)
         }
         var answer = flow
         answer.authorizationUrl = start.authorizationUrl
@@ -30,44 +30,37 @@ extension SessionService {
     }
 
     /// Checks the callback against the open flow, then signs in with it. A callback already
-    /// spent, or whose `state` does not match, is `invalid-credential` and changes nothing.
-    func completeBrowserFlow(flowId: String, callbackUrl: String) async throws(AuthError) -> SignInOutcome {
-        guard !signInFlows.isSpent(callbackUrl) else {
-            throw AuthError(
-                .invalidCredential, message: "That sign-in callback was already used: start the sign-in again.")
+    /// spent, or whose `state` does not match, is `invalid-credential` and changes nothing. The
+    /// steps are ``BrowserFlowCompletion``'s.
+    func completeBrowserFlow(
+        flowId: String, callbackUrl: String
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
+        var job = BrowserFlowCompletion()
+        let merge = await job.drive(from: job.start()) { (action) async throws(AuthError) in
+            try await performCompletion(action, flowId: flowId, callbackUrl: callbackUrl)
         }
-        guard let open = signInFlows.openFlow(flowId) else { throw notOpenError(flowId) }
-        guard case .browser(let start) = open.secret else {
-            throw AuthError(
-                .invalidCredential, message: "A device sign-in finishes by itself: wait for it with awaitSignIn.")
-        }
-        if now() >= open.flow.expiresAt {
-            await endFlow(flowId, status: .expired, outcome: .failure(AuthError(.expiredSignInFlow)))
-            throw AuthError(.expiredSignInFlow)
-        }
-        let query = try BrowserCallback.parse(callbackUrl, redirectUri: start.redirectUri)
-        guard query.state == start.state else {
-            logger.warning(
-                "A sign-in callback did not carry the flow's state; ignored", metadata: ["flow.id": "\(flowId)"])
-            throw AuthError(
-                .invalidCredential,
-                message: "That sign-in callback does not belong to this sign-in: finish it in the browser it opened.")
-        }
-        if let providerError = query.error {
-            signInFlows.spend(callbackUrl)
-            let error =
-                providerError == "access_denied"
-                ? AuthError(.accessDenied)
-                : AuthError(.invalidCredential, message: "The identity provider refused the sign-in: start it again.")
-            await endFlow(flowId, status: .failed, outcome: .failure(error))
-            throw error
-        }
-        signInFlows.spend(callbackUrl)
-        let provider = self.provider
-        let purpose = open.flow.purpose
-        do throws(AuthError) {
+        return SessionService.SignInOutcome(state: state, merge: try merge.get())
+    }
+
+    private func performCompletion(
+        _ action: BrowserFlowCompletion.Action, flowId: String, callbackUrl: String
+    ) async throws(AuthError) -> StepResult<BrowserFlowCompletion.Event, Result<Merge?, AuthError>> {
+        switch action {
+        case .check:
+            return .next(.checked(try checkCallback(callbackUrl, of: flowId)))
+        case .spend:
+            features.signInFlows.spend(callbackUrl)
+            return .next(.spent)
+        case .unspend:
+            features.signInFlows.unspend(callbackUrl)
+            return .next(.unspent)
+        case .signIn:
+            guard case .browser(let start)? = features.signInFlows.openFlow(flowId)?.secret else {
+                throw notOpenError(flowId)
+            }
+            let (provider, purpose) = (self.provider, features.signInFlows.openFlow(flowId)?.flow.purpose ?? .signIn)
             let outcome = try await exclusively { () async throws(AuthError) in
-                guard signInFlows.isOpen(flowId) else { throw notOpenError(flowId) }
+                guard features.signInFlows.isOpen(flowId) else { throw notOpenError(flowId) }
                 return try await signInFederated(purpose: purpose) { token async throws(RemoteAuthError) in
                     switch try await provider.completeBrowserSignIn(start, callbackUrl: callbackUrl, linkingTo: token) {
                     case .signedIn(let result): return .signedIn(result)
@@ -75,17 +68,31 @@ extension SessionService {
                     }
                 }
             }
-            await endFlow(flowId, status: .completed, outcome: .success(outcome.merge))
-            return SignInOutcome(state: makeState(), merge: outcome.merge)
-        } catch {
-            if error.category == .backend {
-                // The backend was not reached: the code was not spent, the person may retry.
-                signInFlows.unspend(callbackUrl)
-            } else {
-                await endFlow(flowId, status: .failed, outcome: .failure(error))
-            }
-            throw error
+            return .next(.signedIn(outcome.merge))
+        case .end(let status, let outcome):
+            await endFlow(flowId, status: status, outcome: outcome)
+            return .next(.ended)
+        case .done(let merge): return .finished(.success(merge))
+        case .fail(let error): return .finished(.failure(error))
         }
+    }
+
+    /// What the open flow says of `callbackUrl`.
+    /// - Throws: `invalid-credential` when the URL is not one under the flow's redirect.
+    private func checkCallback(
+        _ callbackUrl: String, of flowId: String
+    ) throws(AuthError) -> BrowserFlowCompletion.Check {
+        guard !features.signInFlows.isSpent(callbackUrl) else { return .spent }
+        guard let open = features.signInFlows.openFlow(flowId) else { return .notOpen(notOpenError(flowId)) }
+        guard case .browser(let start) = open.secret else { return .deviceFlow }
+        if now() >= open.flow.expiresAt { return .expired }
+        let query = try BrowserCallback.parse(callbackUrl, redirectUri: start.redirectUri)
+        guard query.state == start.state else {
+            logger.warning(
+                "A sign-in callback did not carry the flow's state; ignored", metadata: ["flow.id": "\(flowId)"])
+            return .foreignState
+        }
+        return query.error.map { .providerError($0) } ?? .valid
     }
 }
 

@@ -5,9 +5,9 @@ import SesameCore
 /// TOTP enrolment (PROTOCOL.md, "Second factors"): started enrolments are kept in memory under
 /// a daemon id (``SecondFactors``) until confirmed or expired; the secret is shown to the
 /// caller once and never logged.
-extension SessionService {
+extension SessionHost {
     /// Starts enrolling a TOTP authenticator: the secret and `otpauth://` URI to show.
-    public func enrollTotp(displayName: String?) async throws(AuthError) -> TotpEnrollment {
+    func enrollTotp(displayName: String?) async throws(AuthError) -> TotpEnrollment {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
             let provider = self.provider
@@ -16,7 +16,7 @@ extension SessionService {
             }
             let limit = now().addingTimeInterval(SecondFactors.enrollmentLifetime)
             let expiresAt = min(start.expiresAt ?? limit, limit)
-            let id = secondFactors.addEnrollment(
+            let id = features.secondFactors.addEnrollment(
                 .init(uid: session.uid, start: start, displayName: displayName, expiresAt: expiresAt), now: now())
             logger.info(
                 "Started a TOTP enrolment", metadata: ["enrollment.id": "\(id)", "session.uid": "\(session.uid)"])
@@ -27,10 +27,10 @@ extension SessionService {
 
     /// Activates an enrolment with a current code (`userUpdated`): adopts the tokens the
     /// backend issued and reads the profile again, so `User.factors` lists the new factor.
-    public func confirmTotp(enrollmentId: String, code: String) async throws(AuthError) -> AuthState {
+    func confirmTotp(enrollmentId: String, code: String) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
-            guard let enrollment = secondFactors.enrollment(enrollmentId, of: session.uid, now: now()) else {
+            guard let enrollment = features.secondFactors.enrollment(enrollmentId, of: session.uid, now: now()) else {
                 throw AuthError(
                     .expiredSignInFlow,
                     message:
@@ -46,19 +46,19 @@ extension SessionService {
                 try await provider.finishTotpEnrollment(
                     token, enrollment.start, code: code, displayName: enrollment.displayName)
             }
-            secondFactors.removeEnrollment(enrollmentId)
+            features.secondFactors.removeEnrollment(enrollmentId)
             logger.info(
                 "Enrolled a TOTP authenticator",
                 metadata: ["enrollment.id": "\(enrollmentId)", "session.uid": "\(session.uid)"])
             await adoptGrant(grant, of: session.uid)
             try await reloadProfile()
-            return makeState()
+            return state
         }
     }
 
     /// Removes an enrolled factor (`userUpdated`). A sign-in that is not recent enough is
     /// `requires-recent-login`, as the backend says.
-    public func unenrollFactor(factorId: String) async throws(AuthError) -> AuthState {
+    func unenrollFactor(factorId: String) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
             let provider = self.provider
@@ -69,7 +69,7 @@ extension SessionService {
                 "Removed a second factor", metadata: ["factor.id": "\(factorId)", "session.uid": "\(session.uid)"])
             await adoptGrant(grant, of: session.uid)
             try await reloadProfile()
-            return makeState()
+            return state
         }
     }
 
@@ -77,14 +77,14 @@ extension SessionService {
 
     /// The signed-in account: `no-current-user` signed out, `requires-account` for a guest.
     func requireAccount() throws(AuthError) -> Session {
-        guard let session = machine.session else { throw AuthError(.noCurrentUser) }
+        guard let session = self.session else { throw AuthError(.noCurrentUser) }
         guard !session.user.isAnonymous else { throw AuthError(.requiresAccount) }
         return session
     }
 
     /// Adopts tokens a call on the account returned, when it is still the current one.
     func adoptGrant(_ grant: TokenGrant?, of uid: String) async {
-        guard let grant, grant.uid == uid, var current = machine.session, current.uid == uid else { return }
+        guard let grant, grant.uid == uid, var current = self.session, current.uid == uid else { return }
         current.idToken = grant.idToken
         current.refreshToken = grant.refreshToken
         await apply(.updated(current))

@@ -4,16 +4,10 @@ import SesameCore
 
 /// The upgrade paths: a guest becomes a permanent account in place (uid kept), or signs in to
 /// an existing account and its data is handed over through a durable merge.
-extension SessionService {
-    /// What a sign-in flow ends in: the state, and the merge it recorded, if any.
-    public struct SignInOutcome: Sendable, Hashable {
-        public var state: AuthState
-        public var merge: Merge?
-    }
-
+extension SessionHost {
     /// Creates an email/password account: linked to the anonymous user (uid kept), or a new
     /// account when signed out. The steps (and their undo) are ``AccountCreation``'s.
-    public func createAccount(
+    func createAccount(
         email: String, password: String, username: String? = nil
     ) async throws(AuthError)
         -> AuthState
@@ -26,7 +20,7 @@ extension SessionService {
                 claim = nil
             }
             let origin: AccountCreation.Origin
-            switch machine.status {
+            switch status {
             case .authenticated: throw AuthError(.alreadySignedIn)
             case .anonymous: origin = .guest
             case .signedOut, .starting: origin = .nobody
@@ -34,7 +28,7 @@ extension SessionService {
             var job = AccountCreation(origin: origin, claimsUsername: claim != nil)
             let first = job.start()
             var flow = AccountCreationFlow(
-                email: email, password: password, origin: origin, guest: machine.session, claim: claim)
+                email: email, password: password, origin: origin, guest: self.session, claim: claim)
             return try await job.drive(from: first) { (action) async throws(AuthError) in
                 try await flow.perform(action, in: self)
             }.get()
@@ -43,27 +37,27 @@ extension SessionService {
 
     /// Signs in with an email or username and a password. From an anonymous user this records
     /// a merge of the guest into the account.
-    public func signIn(identifier: String, password: String) async throws(AuthError) -> SignInOutcome {
+    func signIn(identifier: String, password: String) async throws(AuthError) -> SessionService.SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             let email = try await emailForIdentifier(identifier, forSignIn: true)
             let provider = self.provider
-            let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil)) {
+            let result = try await openingChallenge(.signIn(guestUid: nil, forgetAddress: nil), replacing: true) {
                 () async throws(AuthError) in
                 try await callMapped { () async throws(RemoteAuthError) in
                     try await provider.signIn(email: email, password: password)
                 }
             }
             let merge = await adopt(result)
-            return SignInOutcome(state: makeState(), merge: merge)
+            return SessionService.SignInOutcome(state: state, merge: merge)
         }
     }
 
     /// Signs in with a federated identity: linked to the anonymous user when it is new, else
     /// signs in to the account that has it (recording a merge from a guest).
-    public func signInWithIdp(
+    func signInWithIdp(
         providerId: String, idToken: String?, accessToken: String?
     ) async throws(AuthError)
-        -> SignInOutcome
+        -> SessionService.SignInOutcome
     {
         guard idToken?.isEmpty == false || accessToken?.isEmpty == false else {
             throw AuthError(.invalidCredential, message: "Give the identity provider's ID token or access token.")
@@ -77,12 +71,12 @@ extension SessionService {
     ///
     /// An email-link credential with an empty email uses the address remembered from the last
     /// `sendSignInLink` (`missing-email` when there is none), and forgets it once linked.
-    public func linkCredential(_ credential: Credential) async throws(AuthError) -> AuthState {
+    func linkCredential(_ credential: Credential) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            guard let current = machine.session else { throw AuthError(.noCurrentUser) }
+            guard let current = self.session else { throw AuthError(.noCurrentUser) }
             var credential = credential
             if case .emailLink(let email, let link) = credential, email.isEmpty {
-                guard let remembered = machine.persisted.emailLinkAddress else {
+                guard let remembered = persisted.emailLinkAddress else {
                     throw AuthError(.missingEmail, message: "Give the email address the link was sent to (--email).")
                 }
                 credential = .emailLink(email: remembered, link: link)
@@ -103,9 +97,9 @@ extension SessionService {
     }
 
     /// Removes a sign-in method from the account (`password` removes email sign-in both ways).
-    public func unlink(providerId: String) async throws(AuthError) -> AuthState {
+    func unlink(providerId: String) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
-            guard let current = machine.session else { throw AuthError(.noCurrentUser) }
+            guard let current = self.session else { throw AuthError(.noCurrentUser) }
             guard current.user.providers.contains(providerId) else {
                 throw AuthError(.noSuchProvider, providerId: providerId)
             }
@@ -114,7 +108,7 @@ extension SessionService {
                 try await provider.unlink(token, providerIds: [providerId])
             }
             try await reloadProfile()
-            return makeState()
+            return state
         }
     }
 }

@@ -1,0 +1,25 @@
+import Foundation
+import SesameCore
+
+/// The owner's side of ``SessionHost``: the session read-only, the plan, child tasks.
+extension SessionService {
+    var session: Session? { machine.session }
+    var persisted: PersistedState { machine.persisted }
+    var status: AuthStatus { machine.status }
+    var anonymousFirst: Bool { machine.anonymousFirst }
+    var mergeHold: TimeInterval { maintenance.mergeHold }
+
+    func plan(_ event: MaintenancePlan.Event) {
+        maintenance.handle(event)
+    }
+
+    func emitInOrder(_ kind: SessionEvent.Kind) async {
+        await acquire(\.changes)
+        defer { locks.changes.release() }
+        emit(kind)
+    }
+
+    func spawn(_ work: @escaping @Sendable (isolated any SessionHost) async -> Void) {
+        maintenance.spawn { await work(self) }
+    }
+}
