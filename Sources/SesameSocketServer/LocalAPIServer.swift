@@ -30,7 +30,6 @@ public final class LocalAPIServer: Service, Sendable {
     private let slots: NIOLockedValueBox<ConnectionSlots>
     /// Log lines about peers, rate-limited.
     private let peerLog: PeerLog
-    private let idleTicker = NIOLockedValueBox<Task<Void, Never>?>(nil)
     let connections = NIOLockedValueBox([ObjectIdentifier: any Channel]())
     private let serverChannel = NIOLockedValueBox<(any Channel)?>(nil)
     /// Read bursts handled so far, for telling an idle daemon from a busy one.
@@ -131,23 +130,6 @@ public final class LocalAPIServer: Service, Sendable {
             logger.info("Listening on the socket systemd passed", metadata: ["socket.fd": "\(descriptor)"])
         }
         serverChannel.withLockedValue { $0 = channel }
-        startIdleTicker()
-    }
-
-    /// Every quarter of the idle timeout, tells each connection (``IdleTick``).
-    private func startIdleTicker() {
-        guard configuration.idleTimeout > 0 else { return }
-        let quarter = Duration.milliseconds(Int64(configuration.idleTimeout * 1000 / Double(IdleTick.ticksToClose)))
-        let connections = self.connections
-        idleTicker.withLockedValue {
-            $0 = Task {
-                while (try? await Task.sleep(for: quarter)) != nil {
-                    for channel in connections.withLockedValue({ Array($0.values) }) {
-                        channel.pipeline.fireUserInboundEventTriggered(IdleTick())
-                    }
-                }
-            }
-        }
     }
 
     /// Serves until graceful shutdown, then tells subscribers and closes every connection.
@@ -160,7 +142,6 @@ public final class LocalAPIServer: Service, Sendable {
     public func stop() async {
         // Queued to every subscriber before this returns.
         await service.announceShutdown(reason: "stopping")
-        idleTicker.withLockedValue { $0?.cancel() }
         let listener = serverChannel.withLockedValue { channel -> (any Channel)? in
             defer { channel = nil }
             return channel
@@ -195,6 +176,16 @@ public final class LocalAPIServer: Service, Sendable {
         channel.closeFuture.whenComplete { _ in
             slots.withLockedValue { $0.release(peer.uid) }
             connections.withLockedValue { $0[id] = nil }
+        }
+        if configuration.idleTimeout > 0 {
+            // Every quarter of the idle timeout the connection is told (``IdleTick``), by a timer
+            // of its own event loop that ends with it: no task outside the loop.
+            let quarter = TimeAmount.nanoseconds(
+                Int64(configuration.idleTimeout * 1_000_000_000 / Double(IdleTick.ticksToClose)))
+            let ticker = channel.eventLoop.scheduleRepeatedTask(initialDelay: quarter, delay: quarter) { _ in
+                channel.pipeline.fireUserInboundEventTriggered(IdleTick())
+            }
+            channel.closeFuture.whenComplete { _ in ticker.cancel() }
         }
         let role = configuration.roleOfPeer?(peer) ?? configuration.access.role(for: peer)
         logger.debug(

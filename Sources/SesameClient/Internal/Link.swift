@@ -13,7 +13,7 @@ struct Link {
     private(set) var connection: LineConnection?
     private(set) var generation: UInt64 = 0
     /// Concurrent callers that need a connection share one attempt to open it.
-    let attempts = SingleFlight<LineConnection, SesameClientError>()
+    let attempts = SharedAttempt<LineConnection, SesameClientError>()
     /// The channel adopted last: the callers that shared its attempt adopt it once.
     private var adopted: (any Channel)?
     /// Reconnects with ``backoff`` while a stream needs the daemon; nil when not reconnecting.

@@ -1,8 +1,9 @@
-import SesameCore
 import Testing
 
-@Suite("SingleFlight")
-struct SingleFlightTests {
+@testable import SesameClient
+
+@Suite("SharedAttempt (the client's shared connection attempt)")
+struct SharedAttemptTests {
     private struct Refused: Error, Equatable {}
 
     private actor Gate {
@@ -23,7 +24,7 @@ struct SingleFlightTests {
 
     @Test("callers that arrive while it runs share one operation and its value")
     func sharesOneRun() async throws {
-        let flight = SingleFlight<Int, Never>()
+        let flight = SharedAttempt<Int, Never>()
         let gate = Gate()
         async let first = flight.run {
             await gate.enter()
@@ -48,7 +49,7 @@ struct SingleFlightTests {
 
     @Test("after an operation ends the next call starts a new one")
     func startsAgainAfterwards() async {
-        let flight = SingleFlight<Int, Never>()
+        let flight = SharedAttempt<Int, Never>()
         let first = await flight.run { 1 }
         let second = await flight.run { 2 }
         #expect([first, second] == [1, 2])
@@ -56,7 +57,7 @@ struct SingleFlightTests {
 
     @Test("a typed error reaches every caller, and the next call runs again")
     func typedErrorsPassThrough() async throws {
-        let flight = SingleFlight<Int, Refused>()
+        let flight = SharedAttempt<Int, Refused>()
         await #expect(throws: Refused()) { try await flight.run { () async throws(Refused) -> Int in throw Refused() } }
         let value = try await flight.run { () async throws(Refused) -> Int in 3 }
         #expect(value == 3)
@@ -64,7 +65,7 @@ struct SingleFlightTests {
 
     @Test("a cancelled caller does not cancel the run the others share")
     func cancellationIsPerCaller() async throws {
-        let flight = SingleFlight<Int, Never>()
+        let flight = SharedAttempt<Int, Never>()
         let gate = Gate()
         let cancelled = Task {
             await flight.run {

@@ -1,20 +1,20 @@
-/// Runs one operation at a time and lets every caller that arrives while it runs share its result
-/// (the client's connection attempt; the daemon's token refresh is a state of its owner,
-/// `TokenRefresh`, so it stays on the session's executor).
+/// The client's attempt to connect, shared: runs one operation at a time and lets every caller
+/// that arrives while it runs share its result. (The daemon has no such actor: its token refresh
+/// is a state of its owner, `TokenRefresh`, on the session's executor.)
 ///
 /// The operation runs in its own task, so a caller that is cancelled does not cancel it for the
 /// others. Once it has finished, the next `run` starts a new one. Typed errors pass through.
-public actor SingleFlight<Value: Sendable, Failure: Error> {
+actor SharedAttempt<Value: Sendable, Failure: Error> {
     private var current: (id: UInt64, task: Task<Result<Value, Failure>, Never>)?
     private var started: UInt64 = 0
 
-    public init() {}
+    init() {}
 
     /// Whether an operation is running now.
-    public var isRunning: Bool { current != nil }
+    var isRunning: Bool { current != nil }
 
     /// Joins the running operation, or starts `operation` when none runs.
-    public func run(
+    func run(
         _ operation: @escaping @Sendable () async throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         let task: Task<Result<Value, Failure>, Never>
