@@ -31,17 +31,15 @@ struct SecurityHarness {
             email: "ann@example.com", password: "secret1", username: username)
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
-        // The loop runs the work the service spawns (the reload while an address change is pending).
-        let loop = Task { [service] in await service.run() }
+        let loop = Task { [service] in await service.run() }  // runs what the service spawns
+        defer { loop.cancel() }
         do {
             try await body(&events, try #require(state.user?.uid))
         } catch {
             await service.shutdown()
-            await loop.value
             throw error
         }
         await service.shutdown()
-        await loop.value
     }
 
     func code(_ secret: String) -> String { FakeRemoteAuthProvider.code(secret: secret, at: clock.date) }
