@@ -31,7 +31,9 @@ public struct AccountSecurity: Sendable {
     /// A password signs the same account in again and adopts its tokens (an account with a
     /// second factor opens the challenge, which finishes as a reauthentication). A code is
     /// held in memory and sent, once, with the next password change.
-    public func reauthenticate(_ proof: ReauthenticationProof?) async throws(AuthError) -> SessionService.Reauthentication {
+    public func reauthenticate(
+        _ proof: ReauthenticationProof?
+    ) async throws(AuthError) -> SessionService.Reauthentication {
         try await host.reauthenticate(proof)
     }
 
@@ -47,7 +49,8 @@ public struct AccountSecurity: Sendable {
     public func confirmPasswordReset(
         _ proof: EmailSignInProof, email: String?, newPassword: String, replacingChallenge: Bool = true
     ) async throws(AuthError) -> String {
-        try await host.confirmPasswordReset(proof, email: email, newPassword: newPassword, replacingChallenge: replacingChallenge)
+        try await host.confirmPasswordReset(
+            proof, email: email, newPassword: newPassword, replacingChallenge: replacingChallenge)
     }
 
     /// Starts enrolling a TOTP authenticator: the secret and `otpauth://` URI to show.

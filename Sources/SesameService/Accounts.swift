@@ -114,7 +114,9 @@ public struct Accounts: Sendable {
     ///
     /// Without `email`, the address remembered from ``sendSignInLink(email:continueUrl:)`` is
     /// used; when the backend says the proof belongs to another address, that is `missing-email`.
-    public func completeSignInLink(_ proof: EmailSignInProof, email: String?) async throws(AuthError) -> SessionService.SignInOutcome {
+    public func completeSignInLink(
+        _ proof: EmailSignInProof, email: String?
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         try await host.completeSignInLink(proof, email: email)
     }
 

@@ -23,7 +23,8 @@ extension SessionHost {
             session.user.email?.lowercased() == remembered.lowercased()
         else { return }
         logger.info("The address change was confirmed", metadata: ["session.uid": "\(session.uid)"])
-        var job = EmailChange(newEmail: remembered, hasUsername: features.usernames != nil && session.user.username != nil
+        var job = EmailChange(
+            newEmail: remembered, hasUsername: features.usernames != nil && session.user.username != nil
         )
         let first = job.confirm()
         var flow = EmailChangeFlow(uid: session.uid)

@@ -55,7 +55,9 @@ extension SessionHost {
     ///
     /// Without `email`, the address remembered from ``sendSignInLink(email:continueUrl:)`` is
     /// used; when the backend says the proof belongs to another address, that is `missing-email`.
-    func completeSignInLink(_ proof: EmailSignInProof, email: String?) async throws(AuthError) -> SessionService.SignInOutcome {
+    func completeSignInLink(
+        _ proof: EmailSignInProof, email: String?
+    ) async throws(AuthError) -> SessionService.SignInOutcome {
         try await exclusively { () async throws(AuthError) in
             try checkSignInProof(proof)
             guard let address = email ?? persisted.emailLinkAddress else {

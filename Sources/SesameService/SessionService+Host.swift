@@ -1,8 +1,14 @@
 import Foundation
+import Logging
 import SesameCore
 
 /// The owner's side of ``SessionHost``: the session read-only, the plan, child tasks.
 extension SessionService {
+    /// The injected clock's current date: the one "now" for token expiry, here and in the
+    /// local API server's cached answers.
+    public nonisolated var now: @Sendable () -> Date { ports.now }
+    nonisolated var provider: any RemoteAuthProvider { ports.provider }
+    nonisolated var logger: Logger { ports.logger }
     var session: Session? { machine.session }
     var persisted: PersistedState { machine.persisted }
     var status: AuthStatus { machine.status }

@@ -11,20 +11,19 @@ import SesameCore
 /// meanwhile. Because the actor is reentrant, every flow re-checks the session after each
 /// `await` before acting on what it read earlier.
 ///
-/// Each stored property has one owner-purpose: the ports (`provider`, `store`), the `logger`,
-/// the clock's `now`, the session itself (`machine`), and the collaborators that own the rest:
-/// ``SessionEvents`` (who hears what changed), ``MaintenanceScheduler`` (what background work is
-/// due when), `refresh` (the one token refresh callers share), ``UsernameFlows`` (the username
-/// directory and its rules), ``SessionLocks`` (the order of flows and of changes),
-/// ``SignInFlows`` (the interactive sign-in flows, in memory only) and ``SecondFactors`` (the
-/// open second-factor challenge and the other account-security secrets, in memory only).
+/// Each stored property has one owner-purpose: the `ports` (backend, keyring, journal, clock),
+/// the session itself (`machine`), and the collaborators that own the rest: ``SessionEvents``
+/// (who hears what changed), ``MaintenanceScheduler`` (what background work is due when, and
+/// the child tasks of ``run()``), ``SessionLocks`` (the order of flows and of changes),
+/// ``SessionFeatures`` (each feature's own fields), ``SignInFlows`` (the interactive sign-in
+/// flows, in memory only) and ``SecondFactors`` (the open second-factor challenge and the other
+/// account-security secrets, in memory only).
+///
+/// The features beside it (``Tokens``, ``Accounts``, ``Usernames``, ``AccountSecurity``) reach
+/// the session only through ``SessionHost``, which this actor implements.
 public actor SessionService: SessionHost {
-    let provider: any RemoteAuthProvider
-    let store: any SessionStore
-    let logger: Logger
-    /// The injected clock's current date: the one "now" for token expiry, here and in the
-    /// local API server's cached answers.
-    public nonisolated let now: @Sendable () -> Date
+    /// The backend, the keyring, the journal and the clock.
+    nonisolated let ports: SessionPorts
     var machine: SessionMachine
     var eventBus = SessionEvents()
     let maintenance: MaintenanceScheduler
@@ -44,11 +43,8 @@ public actor SessionService: SessionHost {
         deviceAuthorization: (any DeviceAuthorizationClient)? = nil, clock: C,
         configuration: SessionServiceConfiguration = .init(), logger: Logger
     ) {
-        self.provider = provider
-        self.store = store
-        self.logger = logger
         let now: @Sendable () -> Date = { clock.date }
-        self.now = now
+        self.ports = SessionPorts(provider: provider, store: store, logger: logger, now: now)
         self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
         self.maintenance = MaintenanceScheduler(
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
@@ -82,7 +78,7 @@ public actor SessionService: SessionHost {
     /// Loads the keyring. After it returns, the state is no longer `starting`.
     /// - Throws: ``SessionStoreError`` when the keyring cannot be read (never overwritten).
     public func start() async throws(SessionStoreError) {
-        let stored = try await store.load()
+        let stored = try await ports.store.load()
         if let stored, let session = stored.session {
             logger.info("Loaded the session from the keyring", metadata: ["session.uid": "\(session.uid)"])
         } else {
@@ -154,7 +150,7 @@ public actor SessionService: SessionHost {
     /// Writes the state; on failure keeps it in memory and plans the write again.
     func persist() async {
         do {
-            try await store.save(machine.persisted)
+            try await ports.store.save(machine.persisted)
             maintenance.handle(.keyringWritten)
         } catch {
             // The state stays in memory and is written again with the next change or by the

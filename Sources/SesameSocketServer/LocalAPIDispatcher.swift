@@ -172,7 +172,8 @@ struct LocalAPIDispatcher: Sendable {
         case .updateProfile(let displayName):
             return (try await service.accounts.updateProfile(displayName: displayName)).wire.json
         case .createAccount(let email, let password, let username):
-            return (try await service.accounts.createAccount(email: email, password: password, username: username)).wire.json
+            return (try await service.accounts.createAccount(email: email, password: password, username: username)).wire
+                .json
         case .signIn(let identifier, let password):
             return outcomeJSON(try await service.accounts.signIn(identifier: identifier, password: password))
         case .sendSignInLink(let email, let continueUrl):
@@ -182,7 +183,8 @@ struct LocalAPIDispatcher: Sendable {
             return outcomeJSON(try await service.accounts.completeSignInLink(proof, email: email))
         case .signInWithIdp(let providerId, let idToken, let accessToken):
             return outcomeJSON(
-                try await service.accounts.signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken))
+                try await service.accounts.signInWithIdp(
+                    providerId: providerId, idToken: idToken, accessToken: accessToken))
         case .linkCredential(let credential):
             return (try await service.accounts.linkCredential(credential)).wire.json
         case .unlink(let providerId):

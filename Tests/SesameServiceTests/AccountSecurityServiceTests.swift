@@ -27,20 +27,19 @@ struct SecurityHarness {
         username: String? = nil, _ body: (inout AsyncStream<SessionEvent>.Iterator, String) async throws -> Void
     ) async throws {
         try await service.start()
-        let state = try await service.accounts.createAccount(email: "ann@example.com", password: "secret1", username: username)
+        let state = try await service.accounts.createAccount(
+            email: "ann@example.com", password: "secret1", username: username)
         var events = await service.events().makeAsyncIterator()
         _ = await events.next()
-        // The loop runs the work the service spawns (the reload while an address change is pending).
-        let loop = Task { [service] in await service.run() }
+        let loop = Task { [service] in await service.run() }  // runs what the service spawns
+        defer { loop.cancel() }
         do {
             try await body(&events, try #require(state.user?.uid))
         } catch {
             await service.shutdown()
-            await loop.value
             throw error
         }
         await service.shutdown()
-        await loop.value
     }
 
     func code(_ secret: String) -> String { FakeRemoteAuthProvider.code(secret: secret, at: clock.date) }
@@ -58,7 +57,8 @@ struct AccountSecurityServiceTests {
             let wrong = harness.code(enrollment.secret) == "000000" ? "111111" : "000000"
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.security.confirmTotp(enrollmentId: enrollment.enrollmentId, code: wrong)
+                    _ = try await harness.service.security.confirmTotp(
+                        enrollmentId: enrollment.enrollmentId, code: wrong)
                 } == .invalidVerificationCode)
             #expect(
                 await failure { () async throws(AuthError) in
@@ -90,12 +90,14 @@ struct AccountSecurityServiceTests {
                 } == .expiredSignInFlow)
             _ = try await harness.service.accounts.signOut(reset: false)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.security.enrollTotp(displayName: nil)
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.security.enrollTotp(displayName: nil)
                 }
                     == .noCurrentUser)
             _ = try await harness.service.accounts.signInAnonymously()
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.security.enrollTotp(displayName: nil)
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.security.enrollTotp(displayName: nil)
                 }
                     == .requiresAccount)
             #expect(
@@ -165,7 +167,8 @@ struct AccountSecurityServiceTests {
                 }
                     == .weakPassword)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.security.reauthenticate(nil) }
+                await failure { () async throws(AuthError) in _ = try await harness.service.security.reauthenticate(nil)
+                }
                     == .operationNotAllowed, "this backend mails no codes")
         }
     }
@@ -195,7 +198,8 @@ struct AccountSecurityServiceTests {
         let harness = SecurityHarness(usernames: true)
         try await harness.run(username: "Ann") { events, uid in
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.changeEmail(newEmail: "bad")
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.accounts.changeEmail(newEmail: "bad")
                 }
                     == .invalidEmail)
             _ = await harness.provider.addAccount(email: "taken@example.com", password: "secret1")
@@ -239,7 +243,8 @@ struct AccountSecurityServiceTests {
             #expect(await harness.provider.password(of: uid) == "secret9")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.security.confirmPasswordReset(link, email: nil, newPassword: "secret8")
+                    _ = try await harness.service.security.confirmPasswordReset(
+                        link, email: nil, newPassword: "secret8")
                 } == .invalidActionCode)
             #expect(
                 await failure { () async throws(AuthError) in

@@ -73,7 +73,8 @@ struct DeviceFlowEdgeTests {
                 await failure { () async throws(AuthError) in
                     _ = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
                 } == .requiresAccount)
-            _ = try await harness.service.accounts.signInWithIdp(providerId: "google.com", idToken: "erin", accessToken: nil)
+            _ = try await harness.service.accounts.signInWithIdp(
+                providerId: "google.com", idToken: "erin", accessToken: nil)
             let account = try #require(await harness.service.state.user?.uid)
             let again = try await harness.service.signIn.start(harness.device(purpose: .reauthenticate))
             #expect(again.purpose == .reauthenticate)

@@ -64,7 +64,8 @@ struct SecondFactorServiceTests {
             let owner = await harness.provider.addFederatedAccount(providerId: "google.com", idToken: "bob")
             await harness.provider.addTotpFactor(uid: owner)
             let challenge = try await harness.challenge { () async throws(AuthError) in
-                _ = try await harness.service.accounts.signInWithIdp(providerId: "google.com", idToken: "bob", accessToken: nil)
+                _ = try await harness.service.accounts.signInWithIdp(
+                    providerId: "google.com", idToken: "bob", accessToken: nil)
             }
             let outcome = try await harness.service.secondFactors.verify(
                 challengeId: challenge.challengeId, code: harness.code(), factorId: nil)

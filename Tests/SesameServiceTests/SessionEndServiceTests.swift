@@ -36,7 +36,8 @@ struct SessionEndServiceTests {
         try await harness.run { events, _ in
             await harness.provider.failNext("refresh", with: .accountGone(.sessionRevoked))
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.tokens.idToken(forceRefresh: true)
+                await failure { () async throws(AuthError) in
+                    _ = try await harness.service.tokens.idToken(forceRefresh: true)
                 }
                     == .sessionRevoked)
             let ended = try await next(&events) { $0.reason != nil }

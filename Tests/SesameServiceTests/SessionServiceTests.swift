@@ -173,7 +173,9 @@ struct SessionServiceTests {
             #expect(await harness.store.stored?.pendingMerges.map(\.merge) == [merge])
             let guestToken = try await harness.service.tokens.idToken(uid: guest)
             #expect(guestToken.uid == guest)
-            let unknown = await #expect(throws: AuthError.self) { _ = try await harness.service.tokens.idToken(uid: "other") }
+            let unknown = await #expect(throws: AuthError.self) {
+                _ = try await harness.service.tokens.idToken(uid: "other")
+            }
             #expect(unknown?.reason == .noSuchMerge)
             #expect(await harness.provider.accounts[guest] != nil)
             let completed = try await harness.service.accounts.completeMerge(mergeId: merge.mergeId)

@@ -15,7 +15,8 @@ struct UpgradeServiceTests {
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             let second = await harness.provider.addAccount(email: "two@example.com", password: "secret12")
             let first = try #require(
-                try await harness.service.accounts.createAccount(email: "one@example.com", password: "secret12").user?.uid)
+                try await harness.service.accounts.createAccount(email: "one@example.com", password: "secret12").user?
+                    .uid)
             let outcome = try await harness.service.accounts.signIn(identifier: "two@example.com", password: "secret12")
             #expect(outcome.merge == nil)
             #expect(outcome.state.user?.uid == second && outcome.state.pendingMerges.isEmpty)
@@ -41,10 +42,12 @@ struct UpgradeServiceTests {
             _ = try await harness.service.accounts.createAccount(email: "ste@example.com", password: "secret12")
             #expect(
                 await failure { () async throws(AuthError) in
-                    _ = try await harness.service.accounts.createAccount(email: "other@example.com", password: "secret12")
+                    _ = try await harness.service.accounts.createAccount(
+                        email: "other@example.com", password: "secret12")
                 } == .alreadySignedIn)
             #expect(
-                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.signInAnonymously() }
+                await failure { () async throws(AuthError) in _ = try await harness.service.accounts.signInAnonymously()
+                }
                     == .alreadySignedIn)
             #expect(await harness.service.state.user?.uid == second)
         }
@@ -66,7 +69,8 @@ struct UpgradeServiceTests {
                 await failure { () async throws(AuthError) in
                     _ = try await harness.service.accounts.linkCredential(.emailLink(email: "", link: link))
                 } == .missingEmail)
-            let state = try await harness.service.accounts.linkCredential(.emailLink(email: "ela@example.com", link: link))
+            let state = try await harness.service.accounts.linkCredential(
+                .emailLink(email: "ela@example.com", link: link))
             #expect(
                 state.user?.uid == guest && state.user?.email == "ela@example.com" && state.user?.isAnonymous == false)
         }

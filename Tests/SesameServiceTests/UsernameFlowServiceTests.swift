@@ -37,8 +37,12 @@ struct UsernameFlowServiceTests {
 
             try await h.service.accounts.sendPasswordReset(identifier: "NASA_FAN")
             #expect(await h.provider.count("sendPasswordReset") == 1)
-            await expectError(.usernameNotFound) { try await h.service.accounts.sendPasswordReset(identifier: "nobody") }
-            await expectError(.usernameNotFound) { try await h.service.accounts.sendPasswordReset(identifier: "orphan") }
+            await expectError(.usernameNotFound) {
+                try await h.service.accounts.sendPasswordReset(identifier: "nobody")
+            }
+            await expectError(.usernameNotFound) {
+                try await h.service.accounts.sendPasswordReset(identifier: "orphan")
+            }
         }
     }
 
@@ -50,7 +54,8 @@ struct UsernameFlowServiceTests {
             let guest = try #require(await h.service.state.user?.uid)
             await h.directory.put(key: "taken", uid: "someone-else")
             await expectError(.usernameTaken) {
-                _ = try await h.service.accounts.createAccount(email: "c@example.com", password: "secret1", username: "Taken")
+                _ = try await h.service.accounts.createAccount(
+                    email: "c@example.com", password: "secret1", username: "Taken")
             }
             _ = await h.provider.addAccount(email: "used@example.com", password: "secret1")
             await expectError(.emailAlreadyInUse) {
@@ -132,9 +137,12 @@ struct UsernameFlowServiceTests {
             await expectError(.operationNotAllowed) {
                 _ = try await h.service.accounts.signIn(identifier: "name", password: "secret1")
             }
-            await expectError(.operationNotAllowed) { try await h.service.accounts.sendPasswordReset(identifier: "name") }
             await expectError(.operationNotAllowed) {
-                _ = try await h.service.accounts.createAccount(email: "x@example.com", password: "secret1", username: "name")
+                try await h.service.accounts.sendPasswordReset(identifier: "name")
+            }
+            await expectError(.operationNotAllowed) {
+                _ = try await h.service.accounts.createAccount(
+                    email: "x@example.com", password: "secret1", username: "name")
             }
             #expect(await h.service.state.needsUsername == false)
         }
