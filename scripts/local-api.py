@@ -44,30 +44,11 @@ def swift_cases(names: list[str]) -> str:
     return "".join(f"    case {name}\n" for name in names)
 
 
-def wrapped_case(indent: str, names: list[str], value: str, width: int = 120) -> str:
-    """`case .a, .b: value`, wrapped as swift-format wraps a long case list."""
-    single = f"{indent}case {', '.join('.' + n for n in names)}: {value}"
-    if len(single) <= width:
-        return single + "\n"
-    lines, line = [], f"{indent}case "
-    items = [f".{name}," for name in names[:-1]] + [f".{names[-1]}:"]
-    for item in items:
-        candidate = line + item if line.endswith(" ") else f"{line} {item}"
-        if len(candidate) > width and not line.endswith("case "):
-            lines.append(line)
-            line = f"{indent}    {item}"
-        else:
-            line = candidate
-    lines.append(line)
-    lines.append(f"{indent}    {value}")
-    return "\n".join(lines) + "\n"
-
-
 def swift_switch(groups: dict[str, list[str]], default: str | None, indent: str = "        ") -> str:
     lines = []
     for value, names in groups.items():
         if names:
-            lines.append(wrapped_case(indent, names, value))
+            lines.append("\n".join(local_api_wire.wrapped_case(indent, names, value)) + "\n")
     if default is not None:
         lines.append(f"{indent}default: {default}\n")
     return "".join(lines)
