@@ -40,7 +40,9 @@ struct SupabaseOptions: ParsableArguments {
         var text = value
         if !value.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[") {
             guard let contents = try? String(contentsOfFile: value, encoding: .utf8) else {
-                throw ValidationError("--supabase-jwt-keys: \(value) is neither a JSON array nor a readable file")
+                // Named only when it reads as a path: an inline key set may hold private keys.
+                let named = value.contains(where: { "{}\"".contains($0) }) || value.count > 200 ? "the value" : value
+                throw ValidationError("--supabase-jwt-keys: \(named) is neither a JSON array nor a readable file")
             }
             text = contents
         }

@@ -135,4 +135,45 @@ struct ImportedPasswordHashTests {
             #expect(lookup.json.jsonString.contains("sesameImportedHashAlgorithm") == false)
         }
     }
+
+    @Test("parameters past the algorithm's bounds are refused with Identity Toolkit's codes, before any hashing")
+    func outOfBoundsParameters() async throws {
+        try await TestEmulator.with { emu in
+            let user: JSONValue = [
+                ["localId": "bounded", "email": "bounded@example.com", "passwordHash": "AAAA", "salt": "AAAA"]
+            ]
+            let cases: [(JSONValue, String)] = [
+                // 2^30 blocks of 1 KiB would need a terabyte at the first sign-in.
+                (
+                    [
+                        "hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1_073_741_824, "blockSize": 8,
+                        "parallelization": 1,
+                    ], "INVALID_HASH_MEMORY_COST"
+                ),
+                (
+                    ["hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1000, "blockSize": 8, "parallelization": 1],
+                    "INVALID_HASH_MEMORY_COST"
+                ),
+                (
+                    ["hashAlgorithm": "STANDARD_SCRYPT", "cpuMemCost": 1024, "blockSize": 64, "parallelization": 1],
+                    "INVALID_HASH_BLOCK_SIZE"
+                ),
+                (
+                    ["hashAlgorithm": "SCRYPT", "signerKey": "c2lnbmVy", "rounds": 8, "memoryCost": 20],
+                    "INVALID_HASH_MEMORY_COST"
+                ),
+                (["hashAlgorithm": "SCRYPT", "rounds": 8, "memoryCost": 14], "INVALID_HASH_KEY"),
+                (["hashAlgorithm": "PBKDF2_SHA256", "rounds": 500_000], "INVALID_HASH_ROUNDS"),
+            ]
+            for (parameters, code) in cases {
+                guard case .object(var body) = parameters else { continue }
+                body["users"] = user
+                let answer = try await emu.admin("accounts:batchCreate", .object(body))
+                #expect(answer.status == 400)
+                #expect(answer.errorMessage == code, "\(parameters.jsonString)")
+            }
+            let lookup = try await emu.admin("accounts:lookup", ["localId": ["bounded"]])
+            #expect(lookup.json["users"] == nil)
+        }
+    }
 }

@@ -56,4 +56,29 @@ struct SupabaseExecutableTests {
         try await waitForExit(of: process)
         #expect(process.end == .exited(0))
     }
+
+    @Test(
+        "a --supabase-jwt-keys that is neither a JSON array nor a file: exit 64, and the error never repeats the value",
+        .enabled(if: binary != nil, "sesame-emulator was not built"))
+    func aBadKeySetIsRefusedWithoutRepeatingIt() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sesame-jwks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stderrURL = work.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        // An inline key (not an array) holding private material.
+        let secret = "c2VjcmV0LWtleS1tYXRlcmlhbC1vZi10aGUtdGVzdA"
+        let process = try await SpawnedProcess.launch(
+            binary!,
+            [
+                "--auth-port", "0", "--database-port", "0", "--supabase-port", "0", "--supabase-jwt-keys",
+                #"{"kty":"oct","kid":"k","key_ops":["sign"],"k":"\#(secret)"}"#,
+            ],
+            environment: SpawnedProcess.environment(), stderr: .file(stderrURL.path))
+        try await waitForExit(of: process)
+        #expect(process.end == .exited(64))
+        let told = (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
+        #expect(told.contains("--supabase-jwt-keys: the value is neither a JSON array nor a readable file"), "\(told)")
+        #expect(!told.contains(secret))
+    }
 }

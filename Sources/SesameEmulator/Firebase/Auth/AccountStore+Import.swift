@@ -60,6 +60,7 @@ extension AccountStore {
         }
         var errors: [JSONValue] = []
         let hash = ImportedPasswordHash(request: body.hashParameters)
+        try hash?.check()
         for (index, entry) in entries.enumerated() {
             do throws(ImportRefusal) {
                 let user = try importedUser(entry, overwrite: overwrite, sanityCheck: sanityCheck, hash: hash)

@@ -49,6 +49,32 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
         derivedKeyLength = Self.int(body["dkLen"])
     }
 
+    /// Refuses parameters outside what the algorithm allows (firebase-admin's own bounds, and for
+    /// `STANDARD_SCRYPT` at most 256 MiB of work memory), with Identity Toolkit's codes, so a bad
+    /// import is told at once and a sign-in never tries an unbounded computation.
+    func check() throws(IdentityToolkitError) {
+        switch algorithm {
+        case .scrypt:
+            guard signerKey?.isEmpty == false else { throw .invalid("INVALID_HASH_KEY") }
+            guard let memoryCost, (1...14).contains(memoryCost) else { throw .invalid("INVALID_HASH_MEMORY_COST") }
+            guard let rounds, (1...8).contains(rounds) else { throw .invalid("INVALID_HASH_ROUNDS") }
+        case .standardScrypt:
+            guard let cpuMemCost, cpuMemCost > 1, cpuMemCost & (cpuMemCost - 1) == 0 else {
+                throw .invalid("INVALID_HASH_MEMORY_COST")
+            }
+            guard let blockSize, (1...32).contains(blockSize) else { throw .invalid("INVALID_HASH_BLOCK_SIZE") }
+            guard let parallelization, (1...16).contains(parallelization) else {
+                throw .invalid("INVALID_HASH_PARALLELIZATION")
+            }
+            guard 128 * blockSize * cpuMemCost <= 256 << 20 else { throw .invalid("INVALID_HASH_MEMORY_COST") }
+            if let derivedKeyLength, !(1...128).contains(derivedKeyLength) {
+                throw .invalid("INVALID_HASH_DERIVED_KEY_LENGTH")
+            }
+        case .pbkdf2SHA256, .pbkdfSHA1:
+            guard let rounds, (1...120_000).contains(rounds) else { throw .invalid("INVALID_HASH_ROUNDS") }
+        }
+    }
+
     /// Whether `password` hashes to `hash` with `salt` under these parameters.
     func matches(password: String, hash: [UInt8], salt: [UInt8]) -> Bool {
         guard let computed = try? self.hash(password: Array(password.utf8), salt: salt, length: hash.count) else {
