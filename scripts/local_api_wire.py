@@ -3,7 +3,7 @@
 LocalAPICall.swift: the typed call enum and the decoding of each method's params (types,
 optional, nullable, defaults, `values`, `minimum`); a method's `swift` entry says where its case differs
 from its params (another order, a value a hand-written decoder builds, an unlabeled payload).
-LocalAPIDispatcher+Registration.swift: which hand-written handler runs each method the session
+SessionCalls+Registration.swift: which hand-written handler runs each method the session
 service answers (its `handler`; `session` unless said).
 """
 from __future__ import annotations
@@ -217,9 +217,9 @@ def registration_swift(api: dict) -> str:
     body = [
         "import SesameLocalAPI",
         "",
-        "extension LocalAPIDispatcher {",
+        "extension SessionCalls {",
         "    /// Runs a call the session service answers with the hand-written handler of its concern",
-        "    /// (`run<Handler>`, in `LocalAPIDispatcher+<Handler>.swift` or `LocalAPIDispatcher.swift` for",
+        "    /// (`run<Handler>`, in `SessionCalls+<Handler>.swift` or `SessionCalls.swift` for",
         "    /// `session`). Methods answered on the event loop never come here.",
         "    func run(_ call: LocalAPICall) async throws -> JSONValue {",
         "        switch call {",
@@ -237,5 +237,5 @@ def generated(api: dict, root: Path) -> dict[Path, str]:
     server = root / "Sources" / "SesameSocketServer"
     return {
         server / "LocalAPICall.swift": call_swift(api),
-        server / "LocalAPIDispatcher+Registration.swift": registration_swift(api),
+        server / "SessionCalls+Registration.swift": registration_swift(api),
     }

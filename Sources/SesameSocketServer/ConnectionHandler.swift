@@ -64,7 +64,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.activity = activity
         self.peerLog = peerLog
         self.maximumLineBytes = maximumLineBytes
-        self.bridge = ServiceBridge(dispatcher: dispatcher)
+        self.bridge = ServiceBridge(service: dispatcher.service)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

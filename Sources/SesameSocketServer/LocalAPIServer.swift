@@ -21,7 +21,7 @@ import Glibc
 /// that makes it, with no task in between; nothing needs wiring afterwards.
 public final class LocalAPIServer: Service, Sendable {
     private let configuration: LocalAPIServerConfiguration
-    private let service: SessionService
+    private let service: any LocalAPIService
     private let logger: Logger
     private let group: any EventLoopGroup
     private let hub: SubscriptionHub
@@ -37,8 +37,18 @@ public final class LocalAPIServer: Service, Sendable {
     /// One ``LoopFlush`` per event loop, made for the loop's first connection.
     private let flushes = NIOLockedValueBox([ObjectIdentifier: NIOLoopBound<LoopFlush>]())
 
-    public init(
-        configuration: LocalAPIServerConfiguration, service: SessionService, instance: String, usernamesEnabled: Bool,
+    public convenience init(
+        configuration: LocalAPIServerConfiguration, service: SessionService, instance: String,
+        logger: Logger, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.init(
+            configuration: configuration, calls: SessionCalls(service: service, logger: logger), instance: instance,
+            logger: logger, group: group)
+    }
+
+    /// A server in front of `calls` (the daemon's are ``SessionCalls``; tests use a stub).
+    init(
+        configuration: LocalAPIServerConfiguration, calls service: any LocalAPIService, instance: String,
         logger: Logger, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.configuration = configuration
@@ -50,8 +60,13 @@ public final class LocalAPIServer: Service, Sendable {
         self.peerLog = PeerLog(logger: logger)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
-            usernamesEnabled: usernamesEnabled, logger: logger,
             forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)))
+    }
+
+    /// Has the service publish to the hub; its snapshot is in before this returns.
+    func connectHub() async {
+        let hub = self.hub
+        await service.publish { event in hub.publish(event) }
     }
 
     /// Number of open connections.
@@ -61,8 +76,7 @@ public final class LocalAPIServer: Service, Sendable {
     /// or adopts the socket. After it returns, clients can connect.
     /// - Throws: ``LocalAPIServerError`` naming the path when it cannot be used.
     public func bind() async throws {
-        let hub = self.hub
-        await service.publish { event in hub.publish(event) }
+        await connectHub()
         let bootstrap = ServerBootstrap(group: group)
             // A Unix socket's connect fails at once with EAGAIN when the queue is full, so a
             // burst of clients at boot must fit in it; and a connection queued behind all the

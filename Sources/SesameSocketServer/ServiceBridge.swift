@@ -9,12 +9,12 @@ import SesameLocalAPI
 ///
 /// Lives on the connection's event loop, like its handler.
 final class ServiceBridge {
-    private let dispatcher: LocalAPIDispatcher
+    private let service: any LocalAPIService
     /// The task carrying this connection's latest change; done once it has answered.
     private var lastChange: Task<Void, Never>?
 
-    init(dispatcher: LocalAPIDispatcher) {
-        self.dispatcher = dispatcher
+    init(service: any LocalAPIService) {
+        self.service = service
     }
 
     /// Runs `call` by the service and hands its answer to `answered` on `eventLoop`.
@@ -22,11 +22,11 @@ final class ServiceBridge {
         _ call: LocalAPICall, method: LocalAPIMethod, on eventLoop: any EventLoop,
         answered: @escaping @Sendable (SplicedResponse) -> Void
     ) {
-        let dispatcher = self.dispatcher
+        let service = self.service
         let previous = method.changesSession ? lastChange : nil
         let task = Task {
             await previous?.value
-            let answer = await dispatcher.execute(call, method: method)
+            let answer = await service.execute(call, method: method)
             eventLoop.execute { answered(answer) }
         }
         if method.changesSession { lastChange = task }

@@ -42,12 +42,6 @@ struct DaemonConfiguration: Sendable {
     var provisioningTokenFile: String? = nil
     /// Where the provisioning token is read from, resolved against `$CREDENTIALS_DIRECTORY`.
     var provisioningToken: ProvisioningTokenSource = .notConfigured
-
-    /// Usernames are on with Supabase (the tables are part of its setup), and on Firebase when
-    /// a database URL or a database emulator host is set.
-    var usernamesEnabled: Bool {
-        backend.provider == .supabase || databaseURL != nil || databaseEmulatorHost != nil
-    }
 }
 
 /// A configuration problem; the message names the key or path. `sesamed` exits with 78.

@@ -126,9 +126,7 @@ struct SesameDaemon: AsyncParsableCommand {
                 endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
                 maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
                 socketGroup: configuration.socketGroup, access: access, version: Self.version),
-            service: service, instance: UUID().uuidString.lowercased(),
-            usernamesEnabled: configuration.usernamesEnabled,
-            logger: Logger(label: "sesame.socket"))
+            service: service, instance: UUID().uuidString.lowercased(), logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(
             notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)
 

@@ -22,18 +22,18 @@ extension ConnectionHandlerEmbeddedTests {
     @Test("with 64 requests in flight the connection stops reading; the line after them waits until one is answered")
     func inFlightCap() async throws {
         try await EmbeddedConnection.with { harness, connection in
-            await harness.provider.holdRefreshes()
+            harness.service.holdCalls()
             let limit = ProtocolLimits.maximumRequestsInFlight
             var read = ""
             for id in 1...limit { read += Self.forcedToken(id) + "\n" }
             read += Self.getState(limit + 1) + "\n"
             try await connection.send(read)
             #expect(!connection.readsAutomatically)
-            try await eventually("a refresh is held") { await harness.provider.heldRefreshCount > 0 }
+            try await eventually("a call is held") { harness.service.heldCalls > 0 }
             // Not even the getState, answered on the event loop, is handled past the cap.
             #expect(try await connection.writtenLines().isEmpty)
 
-            await harness.provider.releaseRefreshes()
+            harness.service.releaseCalls()
             var ids: [JSONValue] = []
             for _ in 0...limit { ids.append(try await connection.next()["id"] ?? .null) }
             #expect(Set(ids) == Set((1...limit + 1).map { JSONValue.integer(Int64($0)) }))
@@ -93,7 +93,7 @@ extension ConnectionHandlerEmbeddedTests {
             #expect(try await reader.next()["result"]?["subscription"] != nil)
             var refreshes = 0
             while slow.channel.isActive, refreshes < 20_000 {
-                _ = try await harness.service.tokens.idToken(forceRefresh: true)
+                harness.service.refresh()
                 refreshes += 1
             }
             #expect(!slow.channel.isActive)
@@ -129,16 +129,16 @@ extension ConnectionHandlerEmbeddedTests {
             try await subscriber.send(#"{"jsonrpc":"2.0","id":1,"method":"subscribe"}"# + "\n")
             #expect(try await subscriber.next()["id"] == 1)
             let waiting = try await EmbeddedConnection(server: harness.server)
-            await harness.provider.holdRefreshes()
+            harness.service.holdCalls()
             try await waiting.send(Self.forcedToken(1) + "\n")
-            try await eventually("the refresh is held") { await harness.provider.heldRefreshCount > 0 }
+            try await eventually("the call is held") { harness.service.heldCalls > 0 }
             for _ in 1...(3 * IdleTick.ticksToClose) {
                 try await subscriber.idleTick()
                 try await waiting.idleTick()
             }
             #expect(subscriber.channel.isActive)
             #expect(waiting.channel.isActive)
-            await harness.provider.releaseRefreshes()
+            harness.service.releaseCalls()
             #expect(try await waiting.next()["result"]?["token"] != nil)
             // Answered, it has been idle long enough: the next tick closes it.
             try await waiting.idleTick()

@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
@@ -9,8 +10,8 @@ import SesameLocalAPI
 import Glibc
 #endif
 
-/// One connection of a real server (the session service over the fake backend) whose channel is
-/// an `NIOAsyncTestingChannel`: the test decides what each read holds (a byte, many lines) and
+/// One connection of a real server (in front of ``StubLocalAPIService``) whose channel is an
+/// `NIOAsyncTestingChannel`: the test decides what each read holds (a byte, many lines) and
 /// sees every write the connection makes, with no socket and no sleep. Used by one test task.
 final class EmbeddedConnection {
     let channel: NIOAsyncTestingChannel
@@ -33,20 +34,20 @@ final class EmbeddedConnection {
         self.socket = counters
     }
 
-    /// Runs `body` with a fresh server whose anonymous user exists and one embedded connection
-    /// to it; the server stops afterwards, also when `body` throws.
+    /// Runs `body` with a fresh server in front of a ``StubLocalAPIService`` (an anonymous
+    /// session) and one embedded connection to it; the server stops afterwards, also when
+    /// `body` throws.
     static func with(
-        stalled: Bool = false, _ body: (SocketHarness, EmbeddedConnection) async throws -> Void
+        stalled: Bool = false, _ body: (EmbeddedServer, EmbeddedConnection) async throws -> Void
     ) async throws {
-        let harness = try await SocketHarness.start()
+        let server = await EmbeddedServer()
         do {
-            try await harness.awaitAnonymous()
-            try await body(harness, try await EmbeddedConnection(server: harness.server, stalled: stalled))
+            try await body(server, try await EmbeddedConnection(server: server.server, stalled: stalled))
         } catch {
-            await harness.stop()
+            await server.server.stop()
             throw error
         }
-        await harness.stop()
+        await server.server.stop()
     }
 
     /// One read of `text`; then the loop runs what it queued (the burst's flush).
@@ -109,6 +110,22 @@ final class EmbeddedConnection {
         let line = String(decoding: received[..<newline], as: UTF8.self)
         received.removeSubrange(...newline)
         return line
+    }
+}
+
+/// A socket server whose service is a stub, with nothing bound: its connections are embedded.
+struct EmbeddedServer {
+    let service = StubLocalAPIService()
+    let server: LocalAPIServer
+
+    init() async {
+        server = LocalAPIServer(
+            configuration: LocalAPIServerConfiguration(
+                endpoint: .path("/embedded", mode: 0o600), maximumConnections: 1024,
+                access: AccessPolicy(daemonUid: getuid()), version: "test"),
+            calls: service, instance: "i-embedded",
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        await server.connectHub()
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SesameSocketServer
 
-/// The generated registration (`LocalAPIDispatcher+Registration.swift`) sends each method the
+/// The generated registration (`SessionCalls+Registration.swift`) sends each method the
 /// service answers to the hand-written handler of its concern; a method its handler lacks would
 /// be answered `-32603`. Every such method, with the params api/local-api.json requires, is
 /// answered with its result or a domain error, never that (nor `-32602`: its params decoded).

@@ -26,7 +26,7 @@ struct SocketFileTests {
             symlink(victim, bound)
         }
         let server = LocalAPIServer(
-            configuration: configuration, service: harness.service, instance: "i", usernamesEnabled: false,
+            configuration: configuration, service: harness.service, instance: "i",
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         await #expect(throws: LocalAPIServerError.self) { try await server.bind() }
         var info = stat()

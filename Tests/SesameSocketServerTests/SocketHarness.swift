@@ -43,7 +43,7 @@ final class SocketHarness: Sendable {
             access: AccessPolicy(daemonUid: getuid()), version: "test", fanOutChunk: fanOutChunk)
         configure(&serverConfiguration)
         let server = LocalAPIServer(
-            configuration: serverConfiguration, service: service, instance: "i-test", usernamesEnabled: false,
+            configuration: serverConfiguration, service: service, instance: "i-test",
             logger: logger)
         try await server.bind()
         let loop = Task { await service.run() }

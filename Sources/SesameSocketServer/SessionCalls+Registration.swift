@@ -2,9 +2,9 @@
 
 import SesameLocalAPI
 
-extension LocalAPIDispatcher {
+extension SessionCalls {
     /// Runs a call the session service answers with the hand-written handler of its concern
-    /// (`run<Handler>`, in `LocalAPIDispatcher+<Handler>.swift` or `LocalAPIDispatcher.swift` for
+    /// (`run<Handler>`, in `SessionCalls+<Handler>.swift` or `SessionCalls.swift` for
     /// `session`). Methods answered on the event loop never come here.
     func run(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {

@@ -2,7 +2,7 @@ import SesameCore
 import SesameLocalAPI
 import SesameService
 
-extension LocalAPIDispatcher {
+extension SessionCalls {
     /// Runs the methods of PROTOCOL.md's "Second factors" and "Account security".
     func runAccountSecurity(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
