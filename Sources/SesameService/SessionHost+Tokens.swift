@@ -77,8 +77,8 @@ extension SessionHost {
             }
             current.idToken = grant.idToken
             current.refreshToken = grant.refreshToken
-            plan(.refreshSucceeded)
-            // One hold of the change lock: the backend answered, and the new tokens.
+            // One hold of the change lock: the backend answered, and the new tokens (whose
+            // reschedule also starts the refresh backoff over: one plan event per refresh).
             await apply(.backendReached, .updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
             reloadIfEmailChangePending(current.uid)

@@ -111,6 +111,14 @@ struct MaintenancePlanTests {
                 at: 0.5,
                 due: [.refreshToken], next: 0.5),
             Case(
+                name: "a new token after failed refreshes plans its own moment and starts the backoff over",
+                events: [
+                    .refreshPlanned(t0), .refreshTaken, .refreshFailed(at: t0, random: 0), .refreshTaken,
+                    .refreshFailed(at: t0, random: 0), .refreshPlanned(t0.addingTimeInterval(3300)), .refreshTaken,
+                    .refreshFailed(at: t0, random: 0),
+                ],
+                facts: facts(), at: 0.5, due: [.refreshToken], next: 0.5),
+            Case(
                 name: "no refresh without a session",
                 events: [.refreshPlanned(t0)], facts: facts(session: false, anonymousFirst: false), at: 0, due: [],
                 next: nil),

@@ -56,10 +56,11 @@ public struct MaintenancePlan: Sendable, Hashable {
         case anonymousNeeded(at: Date)
         case anonymousCreated
         case anonymousFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
-        /// The refresh moment of the current token; nil when there is no session.
+        /// A new token (or none): its refresh moment, nil when there is no session. A new
+        /// token is the backend's answer, so the refresh backoff starts over: one event per
+        /// refresh, whoever got the token.
         case refreshPlanned(Date?)
         case refreshTaken
-        case refreshSucceeded
         /// A transient failure: try again after the backoff.
         case refreshFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
         /// Something was added to the cleanup list: work through it now (backoff reset).
@@ -104,11 +105,10 @@ public struct MaintenancePlan: Sendable, Hashable {
         case .anonymousFailed(let now, let random, let retryAfter):
             anonymousAt = now.addingTimeInterval(max(anonymousBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .refreshPlanned(let at):
+            refreshBackoff.reset()
             refreshAt = at
         case .refreshTaken:
             refreshAt = nil
-        case .refreshSucceeded:
-            refreshBackoff.reset()
         case .refreshFailed(let now, let random, let retryAfter):
             refreshAt = now.addingTimeInterval(max(refreshBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .cleanupNeeded(let now):
