@@ -1,10 +1,9 @@
 import Foundation
 import SesameCore
 
-/// The secrets of second factors and account security that live in the daemon's memory only
-/// (PROTOCOL.md, "Second factors", "Account security"): the one open second-factor challenge
-/// with the backend's pending credential, the TOTP enrolments started and not yet confirmed,
-/// and the reauthentication code held for the next password change.
+/// The second-factor challenge, which lives in the daemon's memory only (PROTOCOL.md, "Second
+/// factors"): the one open challenge with the backend's pending credential, and the daemon's
+/// bound on wrong codes. The account-security secrets are ``AccountSecrets``.
 ///
 /// Owned by ``SessionService`` and used only inside it. Nothing here reaches the keyring, a
 /// state, an event, a log line or an error: clients see ``SecondFactorChallenge`` (ids, factors,
@@ -20,32 +19,13 @@ struct SecondFactors {
         let ending = EndSignal()
     }
 
-    /// A started TOTP enrolment.
-    struct Enrollment {
-        let uid: String
-        let start: TotpEnrollmentStart
-        let displayName: String?
-        let expiresAt: Date
-    }
-
-    /// A reauthentication code given to `reauthenticate {code}`, for the next password change.
-    struct HeldCode {
-        let uid: String
-        let code: String
-        let validUntil: Date
-    }
-
     /// The daemon's own limit on a challenge (GoTrue's MFA challenge default): the earlier of
     /// this and the backend's expiry closes it.
     static let challengeLifetime: TimeInterval = 300
-    /// The daemon's own limit on an enrolment that is not confirmed.
-    static let enrollmentLifetime: TimeInterval = 600
 
     /// Waiting on the service's clock (a challenge's expiry).
     let sleeper: any Sleeper
     private(set) var open: Open?
-    private var enrollments: [String: Enrollment] = [:]
-    var heldCode: HeldCode?
     /// The daemon's bound on wrong codes (kept across challenges and a shutdown's `abandon`).
     var guesses = SecondFactorGuesses()
     /// The lockout whose refused sign-ins were logged already (one line per lockout).
@@ -85,41 +65,6 @@ struct SecondFactors {
     mutating func abandon() {
         open?.ending.fire()
         open = nil
-        enrollments = [:]
-        heldCode = nil
-    }
-
-    // MARK: Enrolments
-
-    /// Keeps a started enrolment under a new daemon id, dropping the expired ones.
-    mutating func addEnrollment(_ enrollment: Enrollment, now: Date) -> String {
-        enrollments = enrollments.filter { $0.value.expiresAt > now }
-        let id = UUID().uuidString.lowercased()
-        enrollments[id] = enrollment
-        return id
-    }
-
-    /// The pending enrolment `id` of `uid`; nil when there is none (never started, confirmed,
-    /// expired, or another account's).
-    mutating func enrollment(_ id: String, of uid: String, now: Date) -> Enrollment? {
-        guard let enrollment = enrollments[id], enrollment.uid == uid else { return nil }
-        guard enrollment.expiresAt > now else {
-            enrollments[id] = nil
-            return nil
-        }
-        return enrollment
-    }
-
-    mutating func removeEnrollment(_ id: String) { enrollments[id] = nil }
-
-    // MARK: Reauthentication code
-
-    /// Takes the held code of `uid` (it is used once), if still valid.
-    mutating func takeCode(of uid: String, now: Date) -> String? {
-        guard let held = heldCode else { return nil }
-        heldCode = nil
-        guard held.uid == uid, held.validUntil > now else { return nil }
-        return held.code
     }
 
     /// A well-formed one-time code: six digits.

@@ -6,9 +6,10 @@ final class SessionFeatures {
     let usernames: UsernameFlows?
     /// The interactive sign-in flows (``SignInFlowsFeature``), in memory only.
     var signInFlows: SignInFlows
-    /// The open second-factor challenge (``SecondFactorsFeature``) and the account-security
-    /// secrets, in memory only.
+    /// The open second-factor challenge (``SecondFactorsFeature``), in memory only.
     var secondFactors: SecondFactors
+    /// The account-security feature's enrolments and held code (``AccountSecrets``), in memory only.
+    var accountSecrets = AccountSecrets()
     /// The tokens feature's shared refresh (``TokenRefresh``).
     var refresh = TokenRefresh()
     /// A cleanup run is under way (a second one only takes the due work off the plan).

@@ -31,7 +31,7 @@ extension SessionHost {
                     throw AuthError(.invalidVerificationCode, message: "Give the code the backend mailed you.")
                 }
                 let validUntil = now().addingTimeInterval(provider.recentSignInWindow)
-                features.secondFactors.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
+                features.accountSecrets.heldCode = .init(uid: session.uid, code: code, validUntil: validUntil)
                 logger.info(
                     "Holding a reauthentication code for the next password change",
                     metadata: ["session.uid": "\(session.uid)"])
@@ -70,7 +70,7 @@ extension SessionHost {
             let session = try requireAccount()
             guard !newPassword.isEmpty else { throw AuthError(.weakPassword) }
             let provider = self.provider
-            let code = features.secondFactors.takeCode(of: session.uid, now: now())
+            let code = features.accountSecrets.takeCode(of: session.uid, now: now())
             do throws(AuthError) {
                 let grant = try await withFreshToken { token async throws(RemoteAuthError) in
                     try await provider.changePassword(token, newPassword: newPassword, reauthenticationCode: code)
@@ -80,7 +80,7 @@ extension SessionHost {
             } catch {
                 if error.category == .backend, let code {
                     // Not spent: the backend was not reached.
-                    features.secondFactors.heldCode = .init(
+                    features.accountSecrets.heldCode = .init(
                         uid: session.uid, code: code, validUntil: now().addingTimeInterval(provider.recentSignInWindow))
                 }
                 throw error

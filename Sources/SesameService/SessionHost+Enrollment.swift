@@ -14,9 +14,9 @@ extension SessionHost {
             let start = try await withFreshToken { token async throws(RemoteAuthError) in
                 try await provider.startTotpEnrollment(token, displayName: displayName)
             }
-            let limit = now().addingTimeInterval(SecondFactors.enrollmentLifetime)
+            let limit = now().addingTimeInterval(AccountSecrets.enrollmentLifetime)
             let expiresAt = min(start.expiresAt ?? limit, limit)
-            let id = features.secondFactors.addEnrollment(
+            let id = features.accountSecrets.addEnrollment(
                 .init(uid: session.uid, start: start, displayName: displayName, expiresAt: expiresAt), now: now())
             logger.info(
                 "Started a TOTP enrolment", metadata: ["enrollment.id": "\(id)", "session.uid": "\(session.uid)"])
@@ -30,7 +30,7 @@ extension SessionHost {
     func confirmTotp(enrollmentId: String, code: String) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             let session = try requireAccount()
-            guard let enrollment = features.secondFactors.enrollment(enrollmentId, of: session.uid, now: now()) else {
+            guard let enrollment = features.accountSecrets.enrollment(enrollmentId, of: session.uid, now: now()) else {
                 throw AuthError(
                     .expiredSignInFlow,
                     message:
@@ -46,7 +46,7 @@ extension SessionHost {
                 try await provider.finishTotpEnrollment(
                     token, enrollment.start, code: code, displayName: enrollment.displayName)
             }
-            features.secondFactors.removeEnrollment(enrollmentId)
+            features.accountSecrets.removeEnrollment(enrollmentId)
             logger.info(
                 "Enrolled a TOTP authenticator",
                 metadata: ["enrollment.id": "\(enrollmentId)", "session.uid": "\(session.uid)"])

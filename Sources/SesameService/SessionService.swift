@@ -104,6 +104,7 @@ public actor SessionService: SessionHost {
     public func shutdown(reason: String = "stopping") {
         for waiter in features.signInFlows.abandon() { waiter.answer(.failure(AuthError(.signInCancelled))) }
         features.secondFactors.abandon()
+        features.accountSecrets.abandon()
         announceShutdown(reason: reason)
         maintenance.stop()
         eventBus.finish()
