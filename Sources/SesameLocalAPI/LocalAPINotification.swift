@@ -3,7 +3,8 @@ public enum LocalAPINotification: Sendable, Hashable {
     case authStateChanged(state: WireState, previousUid: String?, reason: String, sequence: Int64)
     case idTokenChanged(uid: String, expiresAt: String, sequence: Int64)
     case userUpdated(state: WireState, sequence: Int64)
-    case connectivityChanged(connectivity: String, sequence: Int64)
+    /// `rateLimit` is the state's, while `connectivity` is `rate-limited` (nil otherwise).
+    case connectivityChanged(connectivity: String, rateLimit: SesameRateLimit? = nil, sequence: Int64)
     case accountMerge(merge: WireMerge, sequence: Int64)
     case shutdown(reason: String, sequence: Int64)
     case signInFlowChanged(flow: WireSignInFlow, state: WireState, sequence: Int64)
@@ -23,7 +24,7 @@ public enum LocalAPINotification: Sendable, Hashable {
     public var sequence: Int64 {
         switch self {
         case .authStateChanged(_, _, _, let s), .idTokenChanged(_, _, let s), .userUpdated(_, let s),
-            .connectivityChanged(_, let s), .accountMerge(_, let s), .shutdown(_, let s),
+            .connectivityChanged(_, _, let s), .accountMerge(_, let s), .shutdown(_, let s),
             .signInFlowChanged(_, _, let s):
             s
         }
@@ -40,8 +41,11 @@ public enum LocalAPINotification: Sendable, Hashable {
             .object(["uid": .string(uid), "expiresAt": .string(expiresAt), "sequence": .integer(sequence)])
         case .userUpdated(let state, let sequence):
             .object(["state": state.json, "sequence": .integer(sequence)])
-        case .connectivityChanged(let connectivity, let sequence):
-            .object(["connectivity": .string(connectivity), "sequence": .integer(sequence)])
+        case .connectivityChanged(let connectivity, let rateLimit, let sequence):
+            .object([
+                "connectivity": .string(connectivity), "rateLimit": rateLimit?.json ?? .null,
+                "sequence": .integer(sequence),
+            ])
         case .accountMerge(let merge, let sequence):
             .object(["merge": merge.json, "sequence": .integer(sequence)])
         case .shutdown(let reason, let sequence):
@@ -75,7 +79,9 @@ public enum LocalAPINotification: Sendable, Hashable {
             self = .userUpdated(state: state, sequence: sequence)
         case .connectivityChanged:
             guard let connectivity = params["connectivity"]?.stringValue else { return nil }
-            self = .connectivityChanged(connectivity: connectivity, sequence: sequence)
+            self = .connectivityChanged(
+                connectivity: connectivity, rateLimit: params["rateLimit"].flatMap { SesameRateLimit(json: $0) },
+                sequence: sequence)
         case .accountMerge:
             guard let mergeJSON = params["merge"], let merge = WireMerge(json: mergeJSON) else { return nil }
             self = .accountMerge(merge: merge, sequence: sequence)

@@ -18,6 +18,8 @@ public struct SesameState: Sendable, Hashable {
     public var signInPrompt: SesameSignInPrompt?
     /// The open second-factor challenge of a sign-in (PROTOCOL.md, "Second factors").
     public var secondFactor: SesameSecondFactorChallenge?
+    /// The backend's rate limit while `connectivity` is `rate-limited` (PROTOCOL.md, "Rate limits").
+    public var rateLimit: SesameRateLimit?
     /// Why SesameClient's `stateChanges` yielded this state; nil for the results of calls.
     /// Not part of the wire object.
     public var changeReason: SesameChangeReason?
@@ -25,8 +27,10 @@ public struct SesameState: Sendable, Hashable {
     public init(
         status: SesameStatus, user: SesameUser?, tokenExpiresAt: Date?, connectivity: SesameConnectivity,
         needsUsername: Bool, pendingMerges: [SesameMerge], sequence: Int64, changeReason: SesameChangeReason? = nil,
-        signInPrompt: SesameSignInPrompt? = nil, secondFactor: SesameSecondFactorChallenge? = nil
+        signInPrompt: SesameSignInPrompt? = nil, secondFactor: SesameSecondFactorChallenge? = nil,
+        rateLimit: SesameRateLimit? = nil
     ) {
+        self.rateLimit = rateLimit
         self.signInPrompt = signInPrompt
         self.secondFactor = secondFactor
         self.status = status
@@ -43,12 +47,13 @@ public struct SesameState: Sendable, Hashable {
     public init(
         status: String, user: SesameUser?, tokenExpiresAt: Date?, connectivity: String, needsUsername: Bool,
         pendingMerges: [SesameMerge], sequence: Int64, signInPrompt: SesameSignInPrompt? = nil,
-        secondFactor: SesameSecondFactorChallenge? = nil
+        secondFactor: SesameSecondFactorChallenge? = nil, rateLimit: SesameRateLimit? = nil
     ) {
         self.init(
             status: SesameStatus(rawValue: status), user: user, tokenExpiresAt: tokenExpiresAt,
             connectivity: SesameConnectivity(rawValue: connectivity), needsUsername: needsUsername,
-            pendingMerges: pendingMerges, sequence: sequence, signInPrompt: signInPrompt, secondFactor: secondFactor)
+            pendingMerges: pendingMerges, sequence: sequence, signInPrompt: signInPrompt, secondFactor: secondFactor,
+            rateLimit: rateLimit)
     }
 
     /// Whether a user is signed in (anonymous or not).
@@ -69,6 +74,7 @@ public struct SesameState: Sendable, Hashable {
             "connectivity": .string(connectivity.rawValue), "needsUsername": .bool(needsUsername),
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
             "signInPrompt": signInPrompt?.json ?? .null, "secondFactor": secondFactor?.json ?? .null,
+            "rateLimit": rateLimit?.json ?? .null,
         ])
     }
 
@@ -84,6 +90,7 @@ public struct SesameState: Sendable, Hashable {
         self.sequence = sequence
         self.signInPrompt = json["signInPrompt"].flatMap { SesameSignInPrompt(json: $0) }
         self.secondFactor = json["secondFactor"].flatMap { SesameSecondFactorChallenge(json: $0) }
+        self.rateLimit = json["rateLimit"].flatMap { SesameRateLimit(json: $0) }
         self.changeReason = nil
     }
 }

@@ -53,10 +53,23 @@ extension SessionHost {
 }
 
 extension SessionHost {
-    /// What a failed backend call says about connectivity: a transient failure (logged) is
-    /// `backendUnreachable`, any answer `backendReached`.
+    /// What a failed backend call says about connectivity: a rate limit is `backendRateLimited`
+    /// (with the operation of ``BackendOperation`` and the backend's wait, and the refresh planned
+    /// for its end), another transient failure (logged) `backendUnreachable`, any other answer
+    /// `backendReached`.
     func connectivityEvent(after error: RemoteAuthError) -> SessionMachine.Event {
         guard error.isTransient else { return .backendReached }
+        if case .rateLimited(let retryAfterMs) = error {
+            let wait = TimeInterval(retryAfterMs ?? RemoteAuthError.defaultRateLimitWaitMs) / 1000
+            let operation = BackendOperation.current ?? BackendOperation.refresh
+            logger.warning(
+                "The backend refused a call for a rate limit; will retry",
+                metadata: ["operation": "\(operation)", "retryAfter": "\(wait)"])
+            let retryAt = now().addingTimeInterval(wait)
+            // The refresh at the limit's end tells whether it is over (then `online` again).
+            plan(.rateLimited(until: retryAt))
+            return .backendRateLimited(RateLimit(operation: operation, retryAt: retryAt))
+        }
         logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])
         return .backendUnreachable
     }

@@ -62,7 +62,9 @@ extension SessionHost {
             do throws(RemoteAuthError) {
                 grant = try await provider.refresh(session.refreshToken)
             } catch {
-                await apply(connectivityEvent(after: error))
+                // A refresh is limited as `refresh`, whichever method needed the token.
+                await apply(
+                    BackendOperation.$current.withValue(BackendOperation.refresh) { connectivityEvent(after: error) })
                 throw error
             }
             guard var current = self.session, current.uid == session.uid else {

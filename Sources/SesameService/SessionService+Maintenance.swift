@@ -36,6 +36,22 @@ extension SessionService {
     /// Performs one due job. Each job takes itself off the plan (or plans its retry), so a job
     /// that cannot be done is not due again at once.
     private func perform(_ job: MaintenancePlan.Job) async {
+        await BackendOperation.$current.withValue(Self.operation(of: job)) { await performNow(job) }
+    }
+
+    /// The local API method a job does the work of (``BackendOperation``); nil for none.
+    private static func operation(of job: MaintenancePlan.Job) -> String? {
+        switch job {
+        case .writeKeyring: nil
+        case .createAnonymousUser: "signInAnonymously"
+        case .refreshToken: BackendOperation.refresh
+        case .cleanup: "signOut"
+        case .finishUsernameSteps: "setUsername"
+        case .completeMerge: "completeMerge"
+        }
+    }
+
+    private func performNow(_ job: MaintenancePlan.Job) async {
         switch job {
         case .writeKeyring:
             await acquire(\.changes)

@@ -179,7 +179,8 @@ public actor SessionService: SessionHost {
             needsUsername: features.usernames?.required == true && status == .authenticated
                 && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
-            signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge)
+            signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge,
+            rateLimit: machine.rateLimit)
     }
 
     // MARK: - Flow serialisation

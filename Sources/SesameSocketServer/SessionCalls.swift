@@ -28,7 +28,7 @@ struct SessionCalls: LocalAPIService {
     /// turn that makes it (``SessionService/publish(to:)``), so they go out before the answer.
     func execute(_ call: LocalAPICall, method: LocalAPIMethod) async -> SplicedResponse {
         do {
-            return .success(try await run(call))
+            return .success(try await BackendOperation.$current.withValue(method.rawValue) { try await run(call) })
         } catch let error as LocalAPIError {
             return .failure(error)
         } catch let error as AuthError {

@@ -25,6 +25,10 @@ extension SecondFactorChallenge {
     }
 }
 
+extension RateLimit {
+    var wire: SesameRateLimit { SesameRateLimit(operation: operation, retryAt: retryAt, limit: limit) }
+}
+
 extension Merge {
     var wire: WireMerge { WireMerge(mergeId: mergeId, fromUid: fromUid, toUid: toUid, createdAt: createdAt) }
 }
@@ -38,7 +42,7 @@ extension AuthState {
             status: status.rawValue, user: user?.wire, tokenExpiresAt: tokenExpiresAt,
             connectivity: connectivity.rawValue, needsUsername: needsUsername,
             pendingMerges: pendingMerges.map(\.wire), sequence: sequence, signInPrompt: signInPrompt?.wire,
-            secondFactor: secondFactor?.wire)
+            secondFactor: secondFactor?.wire, rateLimit: rateLimit?.wire)
     }
 }
 
@@ -97,7 +101,9 @@ extension SessionEventWire {
         case .userUpdated:
             return .userUpdated(state: state(), sequence: event.sequence)
         case .connectivityChanged:
-            return .connectivityChanged(connectivity: event.state.connectivity.rawValue, sequence: event.sequence)
+            return .connectivityChanged(
+                connectivity: event.state.connectivity.rawValue, rateLimit: event.state.rateLimit?.wire,
+                sequence: event.sequence)
         case .mergeRecorded(let merge):
             return .accountMerge(merge: merge.wire, sequence: event.sequence)
         case .shutdown(let reason):

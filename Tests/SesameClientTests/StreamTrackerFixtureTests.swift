@@ -94,6 +94,7 @@ struct StreamTrackerFixtureTests {
         case "uid": state.user.map { .string($0.uid) } ?? .null
         case "connectivity": .string(state.connectivity.rawValue)
         case "tokenExpiresAt": WireTime.json(state.tokenExpiresAt)
+        case "rateLimitOperation": state.rateLimit.map { .string($0.operation) } ?? .null
         default: .string("unknown field \(key)")
         }
     }

@@ -119,6 +119,10 @@ struct MaintenancePlanTests {
                 ],
                 facts: facts(), at: 0.5, due: [.refreshToken], next: 0.5),
             Case(
+                name: "a rate limit on any call plans the refresh for its end, earlier or later than planned",
+                events: [.refreshPlanned(t0.addingTimeInterval(3300)), .rateLimited(until: t0.addingTimeInterval(7))],
+                facts: facts(), at: 6.9, due: [], next: 7),
+            Case(
                 name: "no refresh without a session",
                 events: [.refreshPlanned(t0)], facts: facts(session: false, anonymousFirst: false), at: 0, due: [],
                 next: nil),

@@ -216,6 +216,22 @@ struct SessionMachineTests {
         #expect(machine.handle(.backendReached) == [])
     }
 
+    @Test("a rate limit is its own connectivity, told when it starts, when its limit changes and when it ends")
+    func rateLimited() {
+        var machine = machine(with: nil)
+        let limit = RateLimit(operation: "refresh", retryAt: Date(timeIntervalSince1970: 100))
+        #expect(machine.handle(.backendRateLimited(limit)) == [.notifyConnectivityChanged])
+        #expect(machine.handle(.backendRateLimited(limit)) == [])
+        #expect(machine.connectivity == .rateLimited && machine.rateLimit == limit)
+        let later = RateLimit(operation: "signIn", retryAt: Date(timeIntervalSince1970: 200))
+        #expect(machine.handle(.backendRateLimited(later)) == [.notifyConnectivityChanged])
+        #expect(machine.handle(.backendUnreachable) == [.notifyConnectivityChanged])
+        #expect(machine.connectivity == .offline && machine.rateLimit == nil)
+        _ = machine.handle(.backendRateLimited(limit))
+        #expect(machine.handle(.backendReached) == [.notifyConnectivityChanged])
+        #expect(machine.connectivity == .online && machine.rateLimit == nil)
+    }
+
     @Test("an older keyring without the newer fields still decodes")
     func decodesOlderKeyrings() throws {
         let json = #"{"session":null}"#

@@ -118,7 +118,7 @@ extension ClientEngine {
             event = .idTokenChanged(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence))
         case .userUpdated(let state, _):
             event = .userUpdated(state: state)
-        case .connectivityChanged(let connectivity, _):
+        case .connectivityChanged(let connectivity, _, _):
             event = .connectivityChanged(SesameConnectivity(rawValue: connectivity))
         case .accountMerge(let merge, _):
             event = .accountMerge(merge)

@@ -127,9 +127,10 @@ struct StreamTracker {
             if let expiresAt {
                 step.offers.append(.token(SesameIDTokenChange(uid: uid, expiresAt: expiresAt, sequence: sequence)))
             }
-        case .connectivityChanged(let connectivity, _):
+        case .connectivityChanged(let connectivity, let rateLimit, _):
             next = state
             next?.connectivity = SesameConnectivity(rawValue: connectivity)
+            next?.rateLimit = rateLimit
             next?.changeReason = .connectivityChanged
         case .signInFlowChanged(_, let changed, _):
             next = changed

@@ -38,6 +38,9 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         }
     }
 
+    /// The wait assumed when a backend rate-limits a call without saying how long (5 s).
+    public static let defaultRateLimitWaitMs = 5000
+
     /// How long the backend asked to wait (seconds), when it rate-limited the call and said so.
     public var retryAfter: TimeInterval? {
         guard case .rateLimited(let milliseconds?) = self else { return nil }
@@ -52,7 +55,8 @@ public enum RemoteAuthError: Error, Sendable, Hashable {
         case .idTokenRejected, .accountGone: AuthError(.sessionRevoked)
         case .transport: AuthError(.networkRequestFailed)
         case .unavailable, .malformedResponse: AuthError(.backendUnavailable)
-        case .rateLimited(let retryAfterMs): AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? 5000)
+        case .rateLimited(let retryAfterMs):
+            AuthError(.tooManyRequests, retryAfterMs: retryAfterMs ?? Self.defaultRateLimitWaitMs)
         case .unsupported(let what): AuthError(.operationNotAllowed, message: what)
         // The service opens a challenge and adds it; never a reason to retry. The pending
         // sign-in rides in the error to the flow that opens the challenge.

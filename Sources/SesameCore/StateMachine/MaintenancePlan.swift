@@ -61,6 +61,10 @@ public struct MaintenancePlan: Sendable, Hashable {
         /// refresh, whoever got the token.
         case refreshPlanned(Date?)
         case refreshTaken
+        /// The backend refused a call (any call) for a rate limit until this moment: the refresh
+        /// is planned for then, as the probe that ends the limit (a held token stays valid
+        /// meanwhile). A later ``refreshFailed(at:random:retryAfter:)`` sets its own moment.
+        case rateLimited(until: Date)
         /// A transient failure: try again after the backoff.
         case refreshFailed(at: Date, random: Double, retryAfter: TimeInterval? = nil)
         /// Something was added to the cleanup list: work through it now (backoff reset).
@@ -109,6 +113,8 @@ public struct MaintenancePlan: Sendable, Hashable {
             refreshAt = at
         case .refreshTaken:
             refreshAt = nil
+        case .rateLimited(let until):
+            refreshAt = until
         case .refreshFailed(let now, let random, let retryAfter):
             refreshAt = now.addingTimeInterval(max(refreshBackoff.nextDelay(random: random), retryAfter ?? 0))
         case .cleanupNeeded(let now):

@@ -14,6 +14,8 @@ public struct SessionMachine: Sendable, Hashable {
     public private(set) var persisted: PersistedState
     /// The result of the last backend call.
     public private(set) var connectivity: Connectivity
+    /// The limit the backend reported, while `connectivity` is `rateLimited`.
+    public private(set) var rateLimit: RateLimit?
     private var loaded: Bool
 
     public init(anonymousFirst: Bool = true) {
@@ -71,8 +73,10 @@ public struct SessionMachine: Sendable, Hashable {
         case pendingEmailChanged(uid: String, email: String?)
         /// A backend call succeeded.
         case backendReached
-        /// A backend call failed for a transport reason, a 5xx or a 429.
+        /// A backend call failed for a transport reason or a 5xx.
         case backendUnreachable
+        /// The backend refused a call for a rate limit.
+        case backendRateLimited(RateLimit)
     }
 
     /// Something the driver must do, in the order given.
@@ -224,15 +228,22 @@ public struct SessionMachine: Sendable, Hashable {
             return [.persist]
 
         case .backendReached:
-            guard connectivity == .offline else { return [] }
-            connectivity = .online
-            return [.notifyConnectivityChanged]
+            return connect(.online, rateLimit: nil)
 
         case .backendUnreachable:
-            guard connectivity == .online else { return [] }
-            connectivity = .offline
-            return [.notifyConnectivityChanged]
+            return connect(.offline, rateLimit: nil)
+
+        case .backendRateLimited(let limit):
+            return connect(.rateLimited, rateLimit: limit)
         }
+    }
+
+    /// Records the outcome of a backend call; a change of either is told once.
+    private mutating func connect(_ next: Connectivity, rateLimit limit: RateLimit?) -> [Action] {
+        guard connectivity != next || rateLimit != limit else { return [] }
+        connectivity = next
+        rateLimit = limit
+        return [.notifyConnectivityChanged]
     }
 
     private func endOfSession(reason: AuthChangeReason, previousUid: String) -> [Action] {

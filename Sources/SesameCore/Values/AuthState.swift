@@ -16,12 +16,15 @@ public struct AuthState: Sendable, Hashable {
     public var signInPrompt: SignInPrompt?
     /// The open second-factor challenge of a sign-in; nil when none is open.
     public var secondFactor: SecondFactorChallenge?
+    /// The limit the backend reported while `connectivity` is `rateLimited`; nil otherwise.
+    public var rateLimit: RateLimit?
 
     public init(
         status: AuthStatus, user: User?, tokenExpiresAt: Date?, connectivity: Connectivity,
         needsUsername: Bool, pendingMerges: [Merge], sequence: Int64 = 0, signInPrompt: SignInPrompt? = nil,
-        secondFactor: SecondFactorChallenge? = nil
+        secondFactor: SecondFactorChallenge? = nil, rateLimit: RateLimit? = nil
     ) {
+        self.rateLimit = rateLimit
         self.secondFactor = secondFactor
         self.signInPrompt = signInPrompt
         self.sequence = sequence

@@ -11,10 +11,12 @@ public enum AuthStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case authenticated
 }
 
-/// Whether the last backend call reached the backend.
+/// Whether the last backend call reached the backend: `rateLimited` when it answered that a
+/// rate limit was reached (``AuthState/rateLimit`` says which and until when).
 public enum Connectivity: String, Sendable, Hashable, Codable {
     case online
     case offline
+    case rateLimited = "rate-limited"
 }
 
 /// Why the uid, `status` or `isAnonymous` changed (`authStateChanged.reason`).

@@ -32,7 +32,7 @@ enum StatusRenderer {
             if let displayName = user.displayName { rows.append(("display name", displayName)) }
         }
         rows.append(("token", tokenWords(state, now: now)))
-        rows.append(("connectivity", state.connectivity.rawValue))
+        rows.append(("connectivity", connectivityWords(state, now: now)))
         if let prompt = state.signInPrompt { rows.append(("sign-in", promptWords(prompt))) }
         if let challenge = state.secondFactor {
             rows.append(("second factor", SecondFactorText.challengeWords(challenge)))
@@ -69,6 +69,19 @@ enum StatusRenderer {
     static func accountWords(_ user: SesameUser) -> String {
         user.providers.isEmpty
             ? "account without sign-in methods" : "account (signs in with \(user.providers.joined(separator: ", ")))"
+    }
+
+    /// `online`, `offline`, or which operation the backend limited and how long the daemon
+    /// waits before it tries again by itself.
+    static func connectivityWords(_ state: SesameState, now: Date) -> String {
+        guard state.connectivity == .rateLimited, let limit = state.rateLimit else {
+            return state.connectivity.rawValue
+        }
+        let seconds = max(0, Int(limit.retryAt.timeIntervalSince(now).rounded(.up)))
+        let wait = seconds == 0 ? "now" : seconds < 120 ? "in \(seconds) s" : "in \((seconds + 59) / 60) min"
+        let held = state.tokenExpiresAt.map { $0 > now } == true ? "; the held token is still served" : ""
+        return "rate-limited: the backend limited \(limit.operation); sesamed tries again by itself \(wait)"
+            + " (at \(RFC3339.format(limit.retryAt)))\(held)"
     }
 
     static func tokenWords(_ state: SesameState, now: Date) -> String {

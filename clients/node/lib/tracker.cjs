@@ -123,7 +123,7 @@ class StreamTracker {
       next = { ...this.stateJSON, token: { expiresAt: params.expiresAt ?? null } };
       reason = 'token-refreshed';
     } else if (method === 'connectivityChanged' && this.stateJSON !== null) {
-      next = { ...this.stateJSON, connectivity: params.connectivity };
+      next = { ...this.stateJSON, connectivity: params.connectivity, rateLimit: params.rateLimit ?? null };
       reason = 'connectivity-changed';
     }
     if (next === null || typeof next.status !== 'string') return;

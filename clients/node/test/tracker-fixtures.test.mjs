@@ -15,6 +15,7 @@ function observed(state, fields) {
   const values = {
     sequence: state.sequence, reason: state.reason, status: state.status, uid: state.user ? state.user.uid : null,
     connectivity: state.connectivity, tokenExpiresAt: state.token ? state.token.expiresAt : null,
+    rateLimitOperation: state.rateLimit ? state.rateLimit.operation : null,
   };
   return Object.fromEntries(Object.keys(fields).map((key) => [key, values[key]]));
 }

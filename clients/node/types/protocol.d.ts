@@ -5,7 +5,7 @@
 export type Time = string;
 
 export type Status = 'starting' | 'signedOut' | 'anonymous' | 'authenticated';
-export type Connectivity = 'online' | 'offline';
+export type Connectivity = 'online' | 'offline' | 'rate-limited';
 export type Role = 'none' | 'observer' | 'reader' | 'manager';
 
 /** Reasons of `authStateChanged`. */
@@ -83,6 +83,15 @@ export interface State {
   sequence: number;
   signInPrompt?: SignInPrompt | null;
   secondFactor?: SecondFactorChallenge | null;
+  /** The backend's rate limit while `connectivity` is 'rate-limited'; sesamed retries by itself at `retryAt`. */
+  rateLimit?: RateLimit | null;
+}
+
+/** Which operation (a method's name, or 'refresh') the backend limited, and when sesamed tries again. */
+export interface RateLimit {
+  operation: string;
+  retryAt: Time;
+  limit?: string;
 }
 
 /** A state given by a listener or stateChanges(), with why it was given. */

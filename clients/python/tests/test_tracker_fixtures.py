@@ -23,6 +23,7 @@ def observed(state: State, fields: Dict[str, Any]) -> Dict[str, Any]:
     values: Dict[str, Any] = {
         "sequence": state.sequence, "reason": state.reason, "status": state.status, "uid": state.uid,
         "connectivity": state.connectivity, "tokenExpiresAt": state.token_expires_at,
+        "rateLimitOperation": state.rate_limit.operation if state.rate_limit else None,
     }
     return {key: values[key] for key in fields}
 

@@ -15,8 +15,8 @@ from ._calls import email_link_credential, idp_credential, password_credential
 from ._discovery import SYSTEM_SOCKET, resolve_socket_path, user_socket
 from ._errors import (AuthenticationError, BackendUnavailable, ConnectionLost, DaemonError, DaemonUnavailable,
                       PermissionDenied, ProtocolError, SesameError, StateError, Timeout)
-from ._models import (ANONYMOUS, AUTHENTICATED, SIGNED_OUT, STARTING, Hello, Merge, Peer, SignInFlow, SignInPrompt,
-                      SignInResult, State, Token, User, UsernameAvailability)
+from ._models import (ANONYMOUS, AUTHENTICATED, SIGNED_OUT, STARTING, Hello, Merge, Peer, RateLimit, SignInFlow,
+                      SignInPrompt, SignInResult, State, Token, User, UsernameAvailability)
 from ._reasons import *  # noqa: F401,F403  (one class per protocol reason)
 from ._reasons import REASON_CLASSES
 from ._reasons import __all__ as _reason_names
@@ -27,7 +27,7 @@ from ._sync_stream import Listener, MergeStream, StateStream
 __version__ = "0.1.0"
 
 __all__ = [
-    "Sesame", "AsyncSesame", "State", "User", "Token", "Merge", "Hello", "Peer", "SignInResult", "SignInFlow",
+    "Sesame", "AsyncSesame", "State", "RateLimit", "User", "Token", "Merge", "Hello", "Peer", "SignInResult", "SignInFlow",
     "SignInPrompt", "SecondFactor", "SecondFactorChallenge", "TotpEnrollment", "Reauthentication",
     "UsernameAvailability", "StateStream", "MergeStream", "Listener", "AsyncStateStream", "AsyncMergeStream",
     "AsyncListener", "password_credential", "email_link_credential", "idp_credential", "resolve_socket_path",

@@ -121,6 +121,22 @@ class SignInFlow:
 
 
 @dataclass(frozen=True)
+class RateLimit:
+    """The backend's rate limit while ``State.connectivity`` is ``rate-limited``: which operation
+    (a method's name, or ``refresh``) and when sesamed tries again by itself (``retry_at``)."""
+
+    operation: str
+    retry_at: Optional[datetime]
+    limit: Optional[str] = None
+
+    @classmethod
+    def from_json(cls, value: Any) -> RateLimit:
+        obj = _object(value, "RateLimit")
+        return cls(operation=_string(obj, "operation", "RateLimit"), retry_at=parse_time(obj.get("retryAt")),
+                   limit=obj.get("limit") if isinstance(obj.get("limit"), str) else None)
+
+
+@dataclass(frozen=True)
 class State:
     """The daemon's session state. ``reason`` says why a stream yielded it: an
     ``authStateChanged`` reason (``signed-in``, ``merged``, ...), ``snapshot`` (the state as of
@@ -139,6 +155,8 @@ class State:
     sign_in_prompt: Optional[SignInPrompt] = None
     #: The open second-factor challenge of a sign-in (see ``complete_second_factor``), or None.
     second_factor: Optional[SecondFactorChallenge] = None
+    #: The backend's rate limit while ``connectivity`` is ``rate-limited``, or None.
+    rate_limit: Optional[RateLimit] = None
 
     @classmethod
     def from_json(cls, value: Any, reason: Optional[str] = None) -> State:
@@ -156,7 +174,8 @@ class State:
             pending_merges=tuple(Merge.from_json(m) for m in obj.get("pendingMerges") or ()),
             sequence=sequence, reason=reason,
             sign_in_prompt=SignInPrompt.from_json(obj["signInPrompt"]) if obj.get("signInPrompt") else None,
-            second_factor=SecondFactorChallenge.from_json(obj["secondFactor"]) if obj.get("secondFactor") else None)
+            second_factor=SecondFactorChallenge.from_json(obj["secondFactor"]) if obj.get("secondFactor") else None,
+            rate_limit=RateLimit.from_json(obj["rateLimit"]) if obj.get("rateLimit") else None)
 
     @property
     def uid(self) -> Optional[str]:

@@ -105,7 +105,8 @@ class StreamTracker:
         elif method == "idTokenChanged" and self.state_json is not None:
             new, reason = dict(self.state_json, token={"expiresAt": params.get("expiresAt")}), "token-refreshed"
         elif method == "connectivityChanged" and self.state_json is not None:
-            new, reason = dict(self.state_json, connectivity=params.get("connectivity")), "connectivity-changed"
+            new = dict(self.state_json, connectivity=params.get("connectivity"), rateLimit=params.get("rateLimit"))
+            reason = "connectivity-changed"
         if new is None:
             return
         new["sequence"] = sequence
