@@ -34,6 +34,14 @@ public struct Accounts: Sendable {
         try await host.signOut(reset: reset, scope: scope)
     }
 
+    /// Ends the session for good at a kiosk's stop (`session.persistence = "memory"`): a guest
+    /// is deleted at the backend, an account signed out there; no guest follows. False when
+    /// the backend could not be reached.
+    @discardableResult
+    public func endSessionAtStop() async -> Bool {
+        await host.endSessionAtStop()
+    }
+
     /// Deletes the signed-in account at the backend, then continues as after a sign-out.
     public func deleteAccount() async throws(AuthError) -> AuthState {
         try await host.deleteAccount()

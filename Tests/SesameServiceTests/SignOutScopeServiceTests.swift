@@ -4,8 +4,9 @@ import SesameService
 import SesameTesting
 import Testing
 
-/// Issue 34, item 3 in the service: sign-out scopes.
-@Suite("sign-out scopes")
+/// Issue 34, items 3 and 4 in the service: sign-out scopes, and the end of a memory-only
+/// session at stop.
+@Suite("sign-out scopes and the kiosk's stop")
 struct SignOutScopeServiceTests {
     @Test("everywhere from an account: every session ends at the backend, then this one signs out (a fresh guest)")
     func everywhereFromAnAccount() async throws {
@@ -74,6 +75,39 @@ struct SignOutScopeServiceTests {
             #expect(state.status == .authenticated)
             #expect(state.user?.uid == account.user?.uid)
             #expect(await harness.store.stored?.pendingRevocations.isEmpty == true)
+        }
+    }
+
+    @Test("at a kiosk's stop a guest is deleted at the backend and no new guest follows")
+    func stopDeletesTheGuest() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            let created = try await next(&events) { $0.reason == .anonymousCreated }
+            let guest = try #require(created.state.user?.uid)
+            #expect(await harness.service.accounts.endSessionAtStop())
+            #expect(await harness.provider.accounts[guest] == nil)
+            #expect(await harness.service.state.status == .signedOut)
+            #expect(await harness.provider.count("signUp") == 1)
+        }
+    }
+
+    @Test("at a kiosk's stop an account is signed out at the backend; offline, the stop says it could not")
+    func stopSignsTheAccountOut() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            let account = try await harness.service.accounts.createAccount(email: "di@example.com", password: "secret1")
+            let uid = try #require(account.user?.uid)
+            #expect(await harness.service.accounts.endSessionAtStop())
+            #expect(await harness.provider.revokedSessions.contains(uid))
+            #expect(await harness.provider.accounts[uid] != nil)
+            #expect(await harness.service.state.status == .signedOut)
+        }
+        let offline = ServiceHarness()
+        try await offline.run { events in
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            await offline.provider.setOffline(true)
+            #expect(await offline.service.accounts.endSessionAtStop() == false)
         }
     }
 }
