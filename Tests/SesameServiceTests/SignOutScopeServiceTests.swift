@@ -78,6 +78,24 @@ struct SignOutScopeServiceTests {
         }
     }
 
+    @Test("offline, others and everywhere fail as network-request-failed and nothing changes here")
+    func offlineChangesNothing() async throws {
+        let harness = ServiceHarness()
+        try await harness.run { events in
+            _ = try await next(&events) { $0.reason == .anonymousCreated }
+            let account = try await harness.service.accounts.createAccount(email: "ed@example.com", password: "secret1")
+            await harness.provider.setOffline(true)
+            for scope in [SignOutScope.others, .everywhere] {
+                await #expect(throws: AuthError(.networkRequestFailed)) {
+                    _ = try await harness.service.accounts.signOut(reset: false, scope: scope)
+                }
+            }
+            let state = await harness.service.state
+            #expect(state.status == .authenticated && state.user?.uid == account.user?.uid)
+            #expect(await harness.provider.revokedScopes.isEmpty)
+        }
+    }
+
     @Test("at a kiosk's stop a guest is deleted at the backend and no new guest follows")
     func stopDeletesTheGuest() async throws {
         let harness = ServiceHarness()
