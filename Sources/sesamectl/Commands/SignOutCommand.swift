@@ -18,7 +18,7 @@ struct SignOutCommand: AsyncParsableCommand {
 
         static func help(for value: Self) -> ArgumentHelp? {
             switch value {
-            case .local: "Sign out this machine only (the default)."
+            case .local: "Sign out this machine only."
             case .others: "End the account's other sessions; this machine stays signed in."
             case .everywhere: "End every session of the account, this machine's included."
             }
