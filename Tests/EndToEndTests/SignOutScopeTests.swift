@@ -21,6 +21,8 @@ struct SignOutScopeTests {
                 _ = try await clientB.idToken(forceRefresh: true)
             }
             try await watchB.waitFor("session-revoked")
+            let revoked = await watchB.log.states.first { $0.changeReason?.rawValue == "session-revoked" }
+            #expect(revoked?.status == .signedOut)
             try await eventually("B has a fresh guest") {
                 let state = try await clientB.state()
                 return state.status == .anonymous && state.user != nil && state.user?.uid != uid
