@@ -66,10 +66,16 @@ extension SesameClient {
 
     /// Signs out; with anonymous first the daemon then creates a fresh guest. Signing out an
     /// anonymous user deletes its data and needs `reset: true`.
-    /// - Throws: `requires-reset-confirmation`, `no-current-user`.
-    public func signOut(reset: Bool = false) async throws -> SesameState {
+    /// - Parameters:
+    ///   - reset: confirms a guest's sign-out (its data is lost).
+    ///   - scope: `local` (the default: this machine), `others` (every other session of the
+    ///     account; this one stays) or `everywhere`.
+    /// - Throws: `requires-reset-confirmation`, `no-current-user`, `operation-not-allowed` (a
+    ///   backend that cannot end other sessions from a client: Firebase).
+    public func signOut(reset: Bool = false, scope: String? = nil) async throws -> SesameState {
         var params: [String: JSONValue] = [:]
         if reset { params["reset"] = true }
+        if let scope { params["scope"] = .string(scope) }
         return try SesameState.decode(try await call(.signOut, params))
     }
 

@@ -27,9 +27,19 @@ public struct Accounts: Sendable {
     }
 
     /// Signs out. From an account, back to a fresh anonymous user; from an anonymous user only
-    /// with `reset` (its account is deleted at the backend).
-    public func signOut(reset: Bool) async throws(AuthError) -> AuthState {
-        try await host.signOut(reset: reset)
+    /// with `reset` (its account is deleted at the backend). `scope` `others` ends the
+    /// account's other sessions and keeps this one; `everywhere` ends every session.
+    /// - Throws: `operation-not-allowed` where the backend cannot end other sessions.
+    public func signOut(reset: Bool, scope: SignOutScope = .local) async throws(AuthError) -> AuthState {
+        try await host.signOut(reset: reset, scope: scope)
+    }
+
+    /// Ends the session for good at a kiosk's stop (`session.persistence = "memory"`): a guest
+    /// is deleted at the backend, an account signed out there; no guest follows. False when
+    /// the backend could not be reached.
+    @discardableResult
+    public func endSessionAtStop() async -> Bool {
+        await host.endSessionAtStop()
     }
 
     /// Deletes the signed-in account at the backend, then continues as after a sign-out.

@@ -19,22 +19,39 @@ extension SessionHost {
     }
 
     /// Signs out. From an account, back to a fresh anonymous user; from an anonymous user only
-    /// with `reset` (its account is deleted at the backend).
-    func signOut(reset: Bool) async throws(AuthError) -> AuthState {
+    /// with `reset` (its account is deleted at the backend). `others` ends the account's other
+    /// sessions at the backend and keeps this one; `everywhere` ends them all, then signs out
+    /// here (a guest's deletion already ends every session of it).
+    func signOut(reset: Bool, scope: SignOutScope = .local) async throws(AuthError) -> AuthState {
         try await exclusively { () async throws(AuthError) in
             guard let session = self.session else { throw AuthError(.noCurrentUser) }
-            if session.user.isAnonymous {
+            if session.user.isAnonymous, scope != .others {
                 guard reset else { throw AuthError(.requiresResetConfirmation) }
                 logger.info("Resetting the anonymous user", metadata: ["session.uid": "\(session.uid)"])
                 await apply(.reset)
-            } else {
+            } else if scope == .local {
                 logger.info("Signing out", metadata: ["session.uid": "\(session.uid)"])
                 await apply(.signedOut)
+            } else {
+                try await revokeSessions(of: session, scope: scope == .others ? .others : .all)
+                guard scope == .everywhere else { return state }
+                if self.session?.uid == session.uid { await apply(.signedOut) }
             }
             await followAnonymousFirst()
             await processDeletionsNow()
             return state
         }
+    }
+
+    /// Ends the account's other sessions, or all of them, at the backend.
+    private func revokeSessions(of session: Session, scope: SessionRevocationScope) async throws(AuthError) {
+        let provider = self.provider
+        try await withFreshToken { token async throws(RemoteAuthError) in
+            try await provider.revokeSessions(token, scope: scope)
+        }
+        logger.info(
+            scope == .all ? "Ended every session of the account" : "Ended the account's other sessions",
+            metadata: ["session.uid": "\(session.uid)"])
     }
 
     /// Deletes the signed-in account at the backend, then continues as after a sign-out.

@@ -34,8 +34,9 @@ enum LocalAPICall: Sendable {
     case linkCredential(Credential)
     /// Removes a sign-in method from the current user.
     case unlink(providerId: String)
-    /// Signs out; a guest needs reset (its data is lost).
-    case signOut(reset: Bool)
+    /// Signs out here, the account's other sessions or everywhere; a guest needs reset (its data is
+    /// lost).
+    case signOut(reset: Bool, scope: String)
     /// Deletes the signed-in account at the backend.
     case deleteAccount
     /// Reads the user's profile from the backend again.
@@ -122,7 +123,13 @@ enum LocalAPICall: Sendable {
             return .signInWithIdp(providerId: providerId, idToken: idToken, accessToken: accessToken)
         case .linkCredential: return .linkCredential(try credential(from: try params.object("credential")))
         case .unlink: return .unlink(providerId: try params.string("providerId"))
-        case .signOut: return .signOut(reset: try params.optionalBool("reset") ?? false)
+        case .signOut:
+            let reset = try params.optionalBool("reset") ?? false
+            let scope = try params.optionalString("scope") ?? "local"
+            guard ["local", "others", "everywhere"].contains(scope) else {
+                throw .invalidParams("\"scope\" must be \"local\", \"others\" or \"everywhere\".")
+            }
+            return .signOut(reset: reset, scope: scope)
         case .deleteAccount: return .deleteAccount
         case .reload: return .reload
         case .updateProfile: return .updateProfile(displayName: try params.optionalString("displayName"))

@@ -53,8 +53,9 @@ struct SessionCalls: LocalAPIService {
             return LocalAPIDispatcher.tokenJSON(issued.idToken, uid: issued.uid)
         case .signInAnonymously:
             return (try await service.accounts.signInAnonymously()).wire.json
-        case .signOut(let reset):
-            return (try await service.accounts.signOut(reset: reset)).wire.json
+        case .signOut(let reset, let scope):
+            let scope = SignOutScope(rawValue: scope) ?? .local
+            return (try await service.accounts.signOut(reset: reset, scope: scope)).wire.json
         case .deleteAccount:
             return (try await service.accounts.deleteAccount()).wire.json
         case .reload:

@@ -26,7 +26,8 @@ public actor FakeRemoteAuthProvider: RemoteAuthProvider {
     public var tokenLifetime: TimeInterval = 3600
     public internal(set) var accounts: [String: Account] = [:]
     public private(set) var calls: [String: Int] = [:]
-    private var refreshOwners: [String: String] = [:]
+    var refreshOwners: [String: String] = [:]
+    public internal(set) var revokedScopes: [SessionRevocationScope] = []
     var nextNumber = 0
     private var scriptedFailures: [String: [RemoteAuthError]] = [:]
     private var offline = false

@@ -14,6 +14,8 @@ struct DaemonConfiguration: Sendable {
     var databaseEmulatorHost: String? = nil
     var anonymousFirst = true
     var refreshMargin = 300
+    /// `session.persistence`: the keyring on disk, or memory only (kiosks).
+    var persistence = SessionPersistence.disk
     var usernamesRequired = false
     var reservedUsernames = ["admin", "root", "support"]
     var mergeHold = 2_592_000
@@ -63,7 +65,7 @@ extension DaemonConfiguration {
             "api_key": .string, "project_id": .string, "auth_emulator_host": .string, "database_url": .string,
             "database_emulator_host": .string,
         ],
-        "session": ["anonymous_first": .bool, "refresh_margin": .integer],
+        "session": ["anonymous_first": .bool, "refresh_margin": .integer, "persistence": .string],
         "usernames": ["required": .bool, "reserved": .stringArray],
         "merge": ["hold": .integer],
         "socket": [
@@ -179,6 +181,9 @@ extension DaemonConfiguration {
             case "socket.group": socketGroupName = string
             case "keyring.path": keyringPath = string
             case "provisioning.token_file": provisioningTokenFile = optional
+            case "session.persistence":
+                guard let value = SessionPersistence(rawValue: string) else { throw wrong("\"disk\" or \"memory\"") }
+                persistence = value
             default: try backend.set(name, string, origin: "\(file): ")
             }
             backend.noteValue(name, string)

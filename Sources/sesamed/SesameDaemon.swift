@@ -27,7 +27,8 @@ struct SesameDaemon: AsyncParsableCommand {
         commandName: "sesamed",
         abstract: "Owns this machine's account session and serves it to local programs.",
         discussion: """
-            sesamed signs in anonymously on first start, keeps the session in an encrypted keyring, \
+            sesamed signs in anonymously on first start, keeps the session in an encrypted keyring \
+            (or, with session.persistence = "memory", in memory only: kiosks), \
             refreshes ID tokens for every program, and serves line-delimited JSON-RPC on a Unix socket \
             (see docs/protocol.md). It is meant to run under systemd (see docs/systemd.md); run \
             `make run` in the source tree to try it with a local emulator.
@@ -85,13 +86,18 @@ struct SesameDaemon: AsyncParsableCommand {
         // Read before the keyring is opened: a token file refused (78) stops nothing half-started.
         let provisioningToken = try Self.provisioningToken(configuration, logger: logger)
 
-        let store: EncryptedFileSessionStore
+        // With `session.persistence = "memory"` no keyring is opened: nothing is ever written.
+        let keyring: EncryptedFileSessionStore?
         do {
-            store = try EncryptedFileSessionStore.open(
-                path: configuration.keyringPath, environment: environment, logger: Logger(label: "sesame.keyring"))
+            keyring =
+                configuration.persistence == .disk
+                ? try EncryptedFileSessionStore.open(
+                    path: configuration.keyringPath, environment: environment, logger: Logger(label: "sesame.keyring"))
+                : nil
         } catch {
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
+        let store: any SessionStore = keyring ?? DiscardingSessionStore()
 
         if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
         let backend = BackendFactory.make(configuration)
@@ -108,7 +114,7 @@ struct SesameDaemon: AsyncParsableCommand {
         do {
             try await service.start()
         } catch {
-            await store.close()
+            await keyring?.close()
             await backend.shutdown()
             throw Self.fail(error.message, status: Self.exitStatus(for: error))
         }
@@ -133,14 +139,14 @@ struct SesameDaemon: AsyncParsableCommand {
         do {
             try await server.bind()
         } catch {
-            await store.close()
+            await keyring?.close()
             await backend.shutdown()
             throw Self.fail("\(error)", status: 78)
         }
         logger.info(
             "sesamed is ready",
             metadata: [
-                "socket": "\(endpoint)", "keyring": "\(configuration.keyringPath)",
+                "socket": "\(endpoint)", "keyring": "\(keyring == nil ? "none (memory)" : configuration.keyringPath)",
                 "backend": "\(backend.location)",
             ])
 
@@ -167,7 +173,8 @@ struct SesameDaemon: AsyncParsableCommand {
             try await group.run()
             watcher.cancelAll()
         }
-        await store.close()
+        if configuration.persistence == .memory { await service.accounts.endSessionAtStop() }
+        await keyring?.close()
         await backend.shutdown()
         logger.info("sesamed stopped")
     }

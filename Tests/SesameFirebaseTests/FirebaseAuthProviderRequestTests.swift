@@ -151,6 +151,20 @@ struct FirebaseAuthProviderRequestTests {
             ])
     }
 
+    @Test("other sessions cannot be ended from a client: operation-not-allowed naming what to deploy; nothing is sent")
+    func revokeSessionsRefused() async throws {
+        let transport = ScriptedTransport([])
+        for scope in [SessionRevocationScope.others, .all] {
+            let refusal = await #expect(throws: RemoteAuthError.self) {
+                try await Fixtures.provider(transport).revokeSessions(Fixtures.idToken(), scope: scope)
+            }
+            let error = try #require(refusal?.authError)
+            #expect(error.reason == .operationNotAllowed)
+            #expect(error.message.contains("revokeRefreshTokens") && error.message.contains("docs/providers.md"))
+        }
+        #expect(await transport.requests.isEmpty)
+    }
+
     @Test("profile update: set, clear, and tokens only when issued")
     func updateProfile() async throws {
         let transport = ScriptedTransport([

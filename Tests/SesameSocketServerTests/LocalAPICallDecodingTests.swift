@@ -63,4 +63,29 @@ struct LocalAPICallDecodingTests {
         #expect(code == .code("123456") && address == "ann@example.com")
         #expect(throws: LocalAPIError.self) { _ = try decode(.completeSignInLink, ["link": "L", "code": "1"]) }
     }
+
+    @Test("signOut's scope is local by default, others or everywhere; anything else is -32602 naming the values")
+    func signOutScopes() throws {
+        guard case .signOut(false, "local") = try decode(.signOut, [:]) else {
+            Issue.record("not a local signOut")
+            return
+        }
+        guard case .signOut(true, "everywhere") = try decode(.signOut, ["reset": true, "scope": "everywhere"]) else {
+            Issue.record("not an everywhere signOut")
+            return
+        }
+        guard case .signOut(false, "others") = try decode(.signOut, ["scope": "others"]) else {
+            Issue.record("not an others signOut")
+            return
+        }
+        for bad: JSONValue in ["global", "", 3] {
+            do {
+                _ = try decode(.signOut, ["scope": bad])
+                Issue.record("scope \(bad) was taken")
+            } catch {
+                #expect(error.code == .invalidParams)
+                #expect(error.message.contains("scope"))
+            }
+        }
+    }
 }

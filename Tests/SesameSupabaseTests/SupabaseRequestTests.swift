@@ -149,6 +149,23 @@ struct SupabaseRequestTests {
                 == true)
     }
 
+    @Test(
+        "sign-out scopes: POST /logout?scope=others or scope=global with the session's bearer; a refusal is not swallowed"
+    )
+    func revokeScopes() async throws {
+        let transport = ScriptedTransport([.noContent, .noContent, .error(403, "session_not_found")])
+        let provider = Fixtures.provider(transport)
+        try await provider.revokeSessions(Fixtures.idToken(), scope: .others)
+        try await provider.revokeSessions(Fixtures.idToken(), scope: .all)
+        await #expect(throws: RemoteAuthError.accountGone(.sessionRevoked)) {
+            try await provider.revokeSessions(Fixtures.idToken(), scope: .all)
+        }
+        let snapshots = await transport.snapshots
+        #expect(snapshots[0].hasPrefix("POST https://proj.supabase.co/auth/v1/logout?scope=others\n"))
+        #expect(snapshots[1].hasPrefix("POST https://proj.supabase.co/auth/v1/logout?scope=global\n"))
+        #expect(snapshots.allSatisfy { $0.contains("authorization: Bearer USER.ACCESS.TOKEN") })
+    }
+
     @Test("delete: POST /rest/v1/rpc/<function> with the bearer; not deployed says what to deploy")
     func delete() async throws {
         let transport = ScriptedTransport([.noContent, .json(200, "null"), .postgrest(404, "PGRST202")])

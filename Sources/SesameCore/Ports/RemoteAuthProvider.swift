@@ -20,6 +20,11 @@ public protocol RemoteAuthProvider: Sendable {
     /// Ends the session the token belongs to at the backend (server-side sign-out), so its
     /// refresh token stops working. Backends without server-side sessions succeed at once.
     func revokeSession(_ idToken: IDToken) async throws(RemoteAuthError)
+    /// Ends the account's other sessions at the backend (`.others`), or all of them, the
+    /// token's own included (`.all`), so their refresh tokens stop working: each is refused at
+    /// its next refresh. A backend whose clients cannot end other sessions throws
+    /// `.unsupported`, saying what to deploy.
+    func revokeSessions(_ idToken: IDToken, scope: SessionRevocationScope) async throws(RemoteAuthError)
     /// Creates an email/password account, or with `linkingTo` adds email/password to that
     /// account (uid kept).
     func signUp(email: String, password: String, linkingTo: IDToken?) async throws(RemoteAuthError) -> SignInResult

@@ -83,6 +83,15 @@ public struct FirebaseAuthProvider: RemoteAuthProvider {
     /// revoked by an administrator. Nothing to do.
     public func revokeSession(_ idToken: IDToken) async throws(RemoteAuthError) {}
 
+    /// Firebase lets only an administrator end sessions (the Admin SDK's `revokeRefreshTokens`):
+    /// a client cannot, so this refuses, naming what to deploy. Nothing is sent.
+    public func revokeSessions(_ idToken: IDToken, scope: SessionRevocationScope) async throws(RemoteAuthError) {
+        throw .unsupported(
+            "Firebase clients cannot end other sessions: deploy a function that calls the Admin SDK's "
+                + "revokeRefreshTokens(uid) for the signed-in user (see docs/providers.md, \"Sign-out scopes\"); "
+                + "this machine's sign-out (scope local) works without it.")
+    }
+
     // MARK: Helpers
 
     /// The result of a token-bearing answer.

@@ -84,6 +84,18 @@ public struct SupabaseAuthProvider: RemoteAuthProvider {
         }
     }
 
+    /// Ends the account's other sessions (`POST /logout?scope=others`) or all of them
+    /// (`scope=global`), with this session's access token (GoTrue's logout.go). Each ended
+    /// session's refresh token is then refused (`session_not_found`) at its next refresh.
+    public func revokeSessions(_ idToken: IDToken, scope: SessionRevocationScope) async throws(RemoteAuthError) {
+        let context = SupabaseCallContext(name: "auth.logout", sentUserToken: true)
+        let request = client.request(
+            context.name, .POST,
+            url: client.authURL("logout", query: [("scope", scope == .all ? "global" : "others")]),
+            bearer: .user(idToken))
+        try await client.send(request, context: context)
+    }
+
     // MARK: Helpers
 
     /// `GET /user`.

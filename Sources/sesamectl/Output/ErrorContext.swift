@@ -17,4 +17,6 @@ enum ErrorContext: Sendable, Equatable {
     case resetPassword
     /// `change-password`: `invalid-verification-code` is the code `reauth` held for it.
     case changePassword
+    /// `sign-out`: `operation-not-allowed` means the backend cannot end other sessions.
+    case signOut
 }

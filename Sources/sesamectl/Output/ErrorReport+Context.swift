@@ -26,6 +26,10 @@ extension ErrorReport {
         case (.resetPassword, "invalid-action-code"), (.resetPassword, "expired-action-code"):
             return "the reset link or code is not valid, was already used or has expired: "
                 + "run `sesamectl reset-password EMAIL` for a new one"
+        case (.signOut, "operation-not-allowed"):
+            return "this backend (Firebase) cannot end other sessions from a client; nothing changed: deploy a "
+                + "function that calls the Admin SDK's revokeRefreshTokens (docs/providers.md, \"Sign-out scopes\"), "
+                + "or run `sesamectl sign-out` to sign out this machine only"
         case (.signInFlow(let retry), "access-denied"):
             return "the sign-in was denied at the provider: run `\(retry)` to try again"
         case (.signInFlow(let retry), "expired-sign-in-flow"):

@@ -2,7 +2,9 @@
 // across a daemon restart and a lost notification.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Sesame, EmailAlreadyInUse, RequiresResetConfirmation, MethodNotFound, InvalidParams } from '../index.mjs';
+import {
+  Sesame, EmailAlreadyInUse, RequiresResetConfirmation, MethodNotFound, InvalidParams, OperationNotAllowed,
+} from '../index.mjs';
 import { Emulator, Daemon, Recorder, uniqueEmail } from './support/harness.mjs';
 import { startProxy } from './support/proxy.mjs';
 
@@ -48,6 +50,19 @@ test('errors arrive as their reason classes, with their data', async (t) => {
   const signedIn = await sesame.signIn({ identifier: email, password: 'correct horse battery' });
   assert.equal(signedIn.state.status, 'authenticated');
   assert.ok(signedIn.merge !== null);
+});
+
+test('signOut with a scope: Firebase refuses others and everywhere as OperationNotAllowed naming what to deploy; a bad scope is InvalidParams', async (t) => {
+  const daemon = await withDaemon(t);
+  const sesame = daemon.client();
+  t.after(() => sesame.close());
+  const state = await sesame.createAccount({ email: uniqueEmail(), password: 'correct horse battery' });
+  for (const scope of ['others', 'everywhere']) {
+    await assert.rejects(sesame.signOut({ scope }), (error) =>
+      error instanceof OperationNotAllowed && error.code === 1000 && error.message.includes('revokeRefreshTokens'));
+  }
+  await assert.rejects(sesame.signOut({ scope: 'global' }), InvalidParams);
+  assert.equal((await sesame.state()).user.uid, state.user.uid);
 });
 
 test('onAuthStateChanged: the current state, then each change of user; onIdTokenChanged also sees new tokens', async (t) => {

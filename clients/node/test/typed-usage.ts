@@ -62,6 +62,9 @@ async function main(): Promise<void> {
   await sesame.confirmPasswordReset({ code: '123456', newPassword: 'n' });
   // @ts-expect-error createAccount needs a password
   await sesame.createAccount({ email: 'x@example.com' });
+  await sesame.signOut({ scope: 'everywhere' });
+  // @ts-expect-error a sign-out scope is local, others or everywhere
+  await sesame.signOut({ scope: 'global' });
   sesame.close();
 }
 

@@ -32,8 +32,8 @@ export interface Methods {
   linkCredential: { params: { credential: Credential }; result: State };
   /** Removes a sign-in method from the current user. */
   unlink: { params: { providerId: string }; result: State };
-  /** Signs out; a guest needs reset (its data is lost). */
-  signOut: { params: { reset?: boolean }; result: State };
+  /** Signs out here, the account's other sessions or everywhere; a guest needs reset (its data is lost). */
+  signOut: { params: { reset?: boolean; scope?: 'local' | 'others' | 'everywhere' }; result: State };
   /** Deletes the signed-in account at the backend. */
   deleteAccount: { params: Empty; result: State };
   /** Reads the user's profile from the backend again. */
@@ -104,7 +104,7 @@ export interface SesameMethods {
   linkCredential: Call<'linkCredential'>;
   /** Removes a sign-in method from the current user. */
   unlink: Call<'unlink'>;
-  /** Signs out; a guest needs reset (its data is lost). */
+  /** Signs out here, the account's other sessions or everywhere; a guest needs reset (its data is lost). */
   signOut: Call<'signOut'>;
   /** Deletes the signed-in account at the backend. */
   deleteAccount: Call<'deleteAccount'>;

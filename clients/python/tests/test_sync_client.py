@@ -6,7 +6,7 @@ import pytest
 import sesame_client
 from harness import Daemon, Emulator, unique_email
 from sesame_client import (AlreadySignedIn, AuthenticationError, EmailAlreadyInUse, InvalidLoginCredentials,
-                           RequiresResetConfirmation, Sesame, StateError)
+                           OperationNotAllowed, RequiresResetConfirmation, Sesame, StateError)
 
 
 def test_token_and_state(daemon: Daemon) -> None:
@@ -80,6 +80,16 @@ def test_sign_out_of_a_guest_needs_reset(daemon: Daemon, emulator: Emulator) -> 
     assert state.status == sesame_client.ANONYMOUS
     assert state.uid != guest
     assert not emulator.account_exists(guest)
+
+
+def test_sign_out_scopes_on_firebase_are_refused_naming_what_to_deploy(daemon: Daemon) -> None:
+    sesame = daemon.client()
+    state = sesame.create_account(unique_email("scope"), "secret-12")
+    for scope in ("others", "everywhere"):
+        with pytest.raises(OperationNotAllowed) as refused:
+            sesame.sign_out(scope=scope)
+        assert refused.value.code == 1000 and "revokeRefreshTokens" in refused.value.message
+    assert sesame.state().uid == state.uid
 
 
 def test_manager_methods_round_trip(daemon: Daemon) -> None:

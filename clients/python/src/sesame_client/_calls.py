@@ -92,8 +92,8 @@ def unlink(provider_id: str) -> Call[State]:
     return Call("unlink", _present(providerId=provider_id), State.from_json)
 
 
-def sign_out(*, reset: Optional[bool] = None) -> Call[State]:
-    return Call("signOut", _present(reset=True if reset else None), State.from_json)
+def sign_out(*, reset: Optional[bool] = None, scope: Optional[str] = None) -> Call[State]:
+    return Call("signOut", _present(reset=True if reset else None, scope=scope), State.from_json)
 
 
 def delete_account() -> Call[State]:

@@ -56,9 +56,11 @@ class SyncMethods:
         """Removes a sign-in method from the current user."""
         return self._run(calls.unlink(provider_id), timeout)
 
-    def sign_out(self, reset: bool = False, *, timeout: TimeoutArg = DEFAULT) -> State:
-        """Signs out; a guest needs ``reset=True`` (its data is lost)."""
-        return self._run(calls.sign_out(reset=reset), timeout)
+    def sign_out(self, reset: bool = False, scope: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> State:
+        """Signs out; a guest needs ``reset=True`` (its data is lost). ``scope`` ``"others"`` ends
+        the account's other sessions and keeps this one, ``"everywhere"`` all of them
+        (``OperationNotAllowed`` where the backend cannot)."""
+        return self._run(calls.sign_out(reset=reset, scope=scope), timeout)
 
     def delete_account(self, *, timeout: TimeoutArg = DEFAULT) -> State:
         """Deletes the signed-in account at the backend."""
