@@ -14,7 +14,7 @@ extension GoTrueRouter {
         on(router, "invite", .post, admin: true) { request, call throws(GoTrueError) in
             .json(
                 try await store.invite(
-                    try Self.body(InviteBody.self, request), origin: call.origin,
+                    try Self.body(RecoverBody.self, request), origin: call.origin,
                     redirectTo: Self.redirectTo(request)))
         }
         on(router, "admin/users", .post, admin: true) { request, _ throws(GoTrueError) in

@@ -61,7 +61,7 @@ struct GoTrueRouter: Sendable {
     }
 
     /// The typed body of `request`.
-    static func body<Body: Decodable>(_ type: Body.Type, _ request: EmulatorRequest) throws(GoTrueError) -> Body {
+    static func body<Body: GoTrueBody>(_ type: Body.Type, _ request: EmulatorRequest) throws(GoTrueError) -> Body {
         try GoTrueRequestDecoding.decode(type, from: request.body)
     }
 

@@ -56,9 +56,9 @@ extension GoTrueStore {
     /// Stores a new flow state for `/authorize`; returns its id (the OAuth `state`).
     func createFlowState(provider: String, codeChallenge: String?, method: String?, referrer: String) -> String {
         let at = now
-        flowStates = flowStates.filter { at - $0.value.createdAt < FlowState.lifetime * 1000 }
+        challenges.flows = challenges.flows.filter { at - $0.value.createdAt < FlowState.lifetime * 1000 }
         let id = UUID().uuidString.lowercased()
-        flowStates[id] = FlowState(
+        challenges.flows[id] = FlowState(
             id: id, provider: provider, codeChallenge: codeChallenge, codeChallengeMethod: method,
             authCode: codeChallenge == nil ? nil : UUID().uuidString.lowercased(), referrer: referrer, createdAt: at)
         return id
@@ -66,7 +66,7 @@ extension GoTrueStore {
 
     /// The flow state a callback's `state` names, checked as GoTrue's `loadExternalState` does.
     func callbackFlowState(_ state: String) throws(GoTrueError) -> FlowState {
-        guard let flow = flowStates[state] else {
+        guard let flow = challenges.flows[state] else {
             throw .badRequest("bad_oauth_state", "OAuth state not found or expired")
         }
         if now - flow.createdAt > FlowState.lifetime * 1000 {
@@ -109,15 +109,15 @@ extension GoTrueStore {
         let provider = flow.provider
         let identity = GoTrueIdentity(
             provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-        let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
+        let owner = users.owner(of: provider, providerId: sub)
         let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
         guard flow.isPKCE, let authCode = flow.authCode else {
-            flowStates[state] = nil
+            challenges.flows[state] = nil
             return .session(startSession(userId: userId, method: "oauth", issuer: issuer))
         }
         flow.userId = userId
         flow.providerAccessToken = providerAccessToken
-        flowStates[state] = flow
+        challenges.flows[state] = flow
         return .authCode(authCode)
     }
 
@@ -127,7 +127,7 @@ extension GoTrueStore {
         else {
             throw .validation("invalid request: both auth code and code verifier should be non-empty")
         }
-        guard let flow = flowStates.values.first(where: { $0.authCode == authCode }), let userId = flow.userId,
+        guard let flow = challenges.flows.values.first(where: { $0.authCode == authCode }), let userId = flow.userId,
             users[userId] != nil
         else {
             throw GoTrueError(
@@ -143,7 +143,7 @@ extension GoTrueStore {
             throw .badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier")
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
-        flowStates[flow.id] = nil
+        challenges.flows[flow.id] = nil
         var session = startSession(userId: userId, method: "oauth", issuer: issuer).objectValue ?? [:]
         session["provider_token"] = flow.providerAccessToken.map(JSONValue.string)
         return .object(session)

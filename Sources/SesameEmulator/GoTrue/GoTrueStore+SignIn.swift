@@ -20,7 +20,7 @@ extension GoTrueStore {
             throw .validation("Signup requires a valid password")
         }
         try Self.checkPassword(password)
-        if let existing = user(byEmail: email) {
+        if let existing = users.with(email: email) {
             if configuration.autoconfirm { throw .userAlreadyExists }
             if existing.emailConfirmedAt != nil {
                 // GoTrue's anti-enumeration answer: a made-up, unconfirmed user; nothing is mailed.
@@ -56,7 +56,7 @@ extension GoTrueStore {
         }
         if !phone.isEmpty { throw .phoneProviderDisabled("Phone logins are disabled", status: 422) }
         if email.isEmpty { throw .validation("missing email or phone") }
-        guard let password = body.password, let user = user(byEmail: email), let stored = user.password,
+        guard let password = body.password, let user = users.with(email: email), let stored = user.password,
             stored.matches(password)
         else { throw .invalidCredentials }
         // GoTrue's token.go: an unconfirmed address cannot sign in, whatever autoconfirm says
@@ -72,12 +72,14 @@ extension GoTrueStore {
         guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
             throw .refreshTokenInvalid
         }
-        guard let row = refreshTokens.row(token) else { throw .refreshTokenNotFound }
+        guard let row = sessions.refreshTokens.row(token) else { throw .refreshTokenNotFound }
         guard let session = sessions[row.sessionId], let user = users[session.userId] else {
             throw .badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
         }
         if user.isBanned(at: now) { throw .badRequest("user_banned", "Invalid Refresh Token: User Banned") }
-        switch refreshTokens.refresh(token, now: now, reuseIntervalSeconds: configuration.refreshReuseIntervalSeconds) {
+        switch sessions.refreshTokens.refresh(
+            token, now: now, reuseIntervalSeconds: configuration.refreshReuseIntervalSeconds)
+        {
         case .rotated(let next), .current(let next):
             sessions[session.id]?.refreshedAt = now
             return sessionJSON(sessionId: session.id, refreshToken: next, issuer: issuer)
@@ -129,7 +131,7 @@ extension GoTrueStore {
         for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
         let identity = GoTrueIdentity(
             provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-        let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
+        let owner = users.owner(of: provider, providerId: sub)
 
         if let user = linking {
             if let owner {
@@ -137,7 +139,7 @@ extension GoTrueStore {
                     "identity_already_exists",
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
             }
-            if let email, let other = self.user(byEmail: email), other.id != user.id {
+            if let email, let other = users.with(email: email), other.id != user.id {
                 throw GoTrueError(
                     httpStatus: 400, code: "email_exists",
                     message: "A user with this email address has already been registered")
@@ -146,7 +148,7 @@ extension GoTrueStore {
                 throw .unprocessable(
                     "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
             }
-            link(identity, to: user.id, email: verified ? email : nil)
+            users.link(identity, to: user.id, email: verified ? email : nil, now: now)
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
         }
 
@@ -164,14 +166,14 @@ extension GoTrueStore {
         let userId: String
         if let owner {
             userId = owner.id
-        } else if let email, verified, let existing = user(byEmail: email) {
+        } else if let email, verified, let existing = users.with(email: email) {
             userId = existing.id
-            link(identity, to: userId, email: nil)
+            users.link(identity, to: userId, email: nil, now: now)
         } else {
             var user = GoTrueUser(now: now, email: email, isAnonymous: false)
             if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
             users[user.id] = user
-            link(identity, to: user.id, email: nil)
+            users.link(identity, to: user.id, email: nil, now: now)
             userId = user.id
             if email != nil && user.emailConfirmedAt == nil {
                 throw .unprocessable(
@@ -181,22 +183,6 @@ extension GoTrueStore {
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
         return userId
-    }
-
-    /// Adds an identity; an anonymous user with a verified `email` becomes permanent.
-    private func link(_ identity: GoTrueIdentity, to userId: String, email: String?) {
-        guard var user = users[userId] else { return }
-        var identity = identity
-        identity.userId = userId
-        user.identities.append(identity)
-        if user.isAnonymous, let email {
-            user.email = email
-            user.emailConfirmedAt = now
-            user.isAnonymous = false
-        }
-        user.updatedAt = now
-        user.refreshProviders()
-        users[userId] = user
     }
 
     /// GoTrue's nonce rule: both present (the token holding SHA-256 of the raw nonce) or both absent.

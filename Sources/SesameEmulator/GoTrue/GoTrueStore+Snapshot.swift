@@ -17,20 +17,17 @@ struct GoTrueSnapshot: Sendable, Codable {
 extension GoTrueStore {
     func exportSnapshot() -> GoTrueSnapshot {
         GoTrueSnapshot(
-            users: users, sessions: sessions, refreshTokens: refreshTokens, codes: codes, messages: messages,
-            lastSent: lastSent, tables: tables, challenges: challenges)
+            users: users.byId, sessions: sessions.byId, refreshTokens: sessions.refreshTokens, codes: mail.codes,
+            messages: mail.messages, lastSent: mail.lastSent, tables: tables, challenges: challenges.mfa)
     }
 
     /// Replaces the whole state with a saved one.
     func importSnapshot(_ snapshot: GoTrueSnapshot) {
-        users = snapshot.users
-        sessions = snapshot.sessions
-        refreshTokens = snapshot.refreshTokens
-        codes = snapshot.codes
-        messages = snapshot.messages
-        lastSent = snapshot.lastSent
+        users = GoTrueUsers(snapshot.users)
+        sessions = GoTrueSessions(snapshot.sessions, refreshTokens: snapshot.refreshTokens)
+        mail = GoTrueMailbox(codes: snapshot.codes, messages: snapshot.messages, lastSent: snapshot.lastSent)
         tables = snapshot.tables
-        challenges = snapshot.challenges ?? [:]
+        challenges.mfa = snapshot.challenges ?? [:]
     }
 }
 

@@ -96,5 +96,5 @@ struct SupabaseEndpoints: EmulatorEndpoints {
 }
 
 extension GoTrueStore {
-    func clearMessages() { messages = [] }
+    func clearMessages() { mail.messages = [] }
 }
