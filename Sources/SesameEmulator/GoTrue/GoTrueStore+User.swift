@@ -2,10 +2,6 @@ import SesameLocalAPI
 
 /// The signed-in user's own endpoints: `GET /user`, `PUT /user`, `POST /logout`.
 extension GoTrueStore {
-    func currentUser(bearer: String?) throws(GoTrueError) -> JSONValue {
-        try authenticate(bearer: bearer).0.json
-    }
-
     /// `PUT /user`: metadata, password and email changes (GoTrue `UserUpdate`, errata G.7).
     func updateUser(_ body: UserUpdateBody, bearer: String?, origin: String) throws(GoTrueError) -> JSONValue {
         let (current, session) = try authenticate(bearer: bearer)

@@ -7,31 +7,30 @@ import SesameLocalAPI
 /// fake one, `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes the provider's answer
 /// and redirects to `redirect_to` with a PKCE `code` (or, implicit flow, a session in the
 /// fragment), or with `error`, `error_code`, `error_description`.
-extension GoTrueRouter {
-    func addOAuthRoutes(to router: Router<EmulatorRequestContext>) {
-        on(router, "authorize", .get, open: true) { request, call throws(GoTrueError) in
-            try await authorize(request, origin: call.origin)
-        }
-        router.route(RouterPath(Self.prefix + "/callback"), .get) { request in
-            await callback(request, parameters: request.query, origin: origin(request))
-        }
-        router.route(RouterPath(Self.prefix + "/callback"), .post) { request in
-            var parameters = PercentEncoding.formDictionary(String(decoding: request.body, as: UTF8.self))
-            for (name, value) in request.query where parameters[name] == nil { parameters[name] = value }
-            return await callback(request, parameters: parameters, origin: origin(request))
-        }
-    }
+extension GoTrueOperation {
+    static let oauth: [GoTrueOperation] = [
+        GoTrueOperation(.get, "authorize", .open) { store, call throws(GoTrueError) in
+            try await authorize(store, call)
+        },
+        GoTrueOperation(.get, "callback", .browser) { store, call throws(GoTrueError) in
+            await callback(store, call, parameters: call.query)
+        },
+        GoTrueOperation(.post, "callback", .browser) { store, call throws(GoTrueError) in
+            await callback(store, call, parameters: call.context.form(call.request))
+        },
+    ]
 
     /// `GET /authorize?provider=…&redirect_to=…&code_challenge=…&code_challenge_method=…&scopes=…`.
-    func authorize(_ request: EmulatorRequest, origin: String) async throws(GoTrueError) -> EmulatorReply {
-        let provider = (request.query["provider"] ?? "").lowercased()
+    static func authorize(_ store: GoTrueStore, _ call: GoTrueCall) async throws(GoTrueError) -> Response {
+        let (query, origin) = (call.query, call.origin)
+        let provider = (query["provider"] ?? "").lowercased()
         let fakeId = try GoTrueStore.fakeProviderId(for: provider)
-        let challenge = request.query["code_challenge"]
-        let method = try GoTrueStore.checkPKCE(challenge: challenge, method: request.query["code_challenge_method"])
-        let referrer = request.query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
+        let challenge = query["code_challenge"]
+        let method = try GoTrueStore.checkPKCE(challenge: challenge, method: query["code_challenge_method"])
+        let referrer = query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
         let state = await store.createFlowState(
             provider: provider, codeChallenge: method == nil ? nil : challenge, method: method, referrer: referrer)
-        let scopes = request.query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
+        let scopes = query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
         let location = PercentEncoding.url(
             FakeIdentityProvider.issuer(base: origin, providerId: fakeId) + "/authorize",
             query: [
@@ -40,11 +39,12 @@ extension GoTrueRouter {
                 ("scope", scopes.map { "openid email profile " + $0 } ?? "openid email profile"),
                 ("state", state),
             ])
-        return EmulatorReply(status: 302, headers: [("Location", location)])
+        return redirect(.found, to: location)
     }
 
     /// `/callback?code=…&state=…` (or `error=…`), from the provider.
-    func callback(_ request: EmulatorRequest, parameters: [String: String], origin: String) async -> EmulatorReply {
+    static func callback(_ store: GoTrueStore, _ call: GoTrueCall, parameters: [String: String]) async -> Response {
+        let (origin, identityProvider) = (call.origin, call.identityProvider)
         guard let state = parameters["state"], !state.isEmpty else {
             return Self.stateError(origin, .badRequest("bad_oauth_callback", "OAuth state parameter missing"))
         }
@@ -98,8 +98,7 @@ extension GoTrueRouter {
                 issuer: origin + Self.prefix)
             {
             case .authCode(let authCode):
-                return EmulatorReply(
-                    status: 302, headers: [("Location", Self.replacingCode(in: target, with: authCode))])
+                return redirect(.found, to: Self.replacingCode(in: target, with: authCode))
             case .session(let session):
                 var fields: [(String, String)] = [
                     "access_token", "expires_at", "expires_in", "refresh_token", "token_type",
@@ -107,7 +106,7 @@ extension GoTrueRouter {
                 .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
                 fields.append(("provider_token", tokens.accessToken))
                 let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-                return EmulatorReply(status: 302, headers: [("Location", base + "#" + PercentEncoding.form(fields))])
+                return redirect(.found, to: base + "#" + PercentEncoding.form(fields))
             }
         } catch {
             return Self.redirectError(target, error)
@@ -115,26 +114,26 @@ extension GoTrueRouter {
     }
 
     /// A `state` that names no usable flow: 303 to the site URL with the error in the query.
-    static func stateError(_ site: String, _ error: GoTrueError) -> EmulatorReply {
+    static func stateError(_ site: String, _ error: GoTrueError) -> Response {
         let location = IdentityProviderRoutes.adding(
             [("error", oauthError(error)), ("error_code", error.code), ("error_description", error.message)], to: site)
-        return EmulatorReply(status: 303, headers: [("Location", location)])
+        return redirect(.seeOther, to: location)
     }
 
     /// GoTrue's error redirect: 302 to `target` with `error`, `error_code` (for its own errors)
     /// and `error_description` in the query, repeated in the fragment with `sb`.
-    static func redirectError(_ target: String, _ error: GoTrueError) -> EmulatorReply {
+    static func redirectError(_ target: String, _ error: GoTrueError) -> Response {
         redirectError(target, error: oauthError(error), code: error.code, description: error.message)
     }
 
-    static func redirectError(_ target: String, error: String, code: String?, description: String) -> EmulatorReply {
+    static func redirectError(_ target: String, error: String, code: String?, description: String) -> Response {
         var fields = [("error", error)]
         if let code { fields.append(("error_code", code)) }
         fields.append(("error_description", description))
         let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
         let location =
             IdentityProviderRoutes.adding(fields, to: base) + "#" + PercentEncoding.form(fields + [("sb", "")])
-        return EmulatorReply(status: 302, headers: [("Location", location)])
+        return redirect(.found, to: location)
     }
 
     /// GoTrue's mapping of an error to OAuth's `error`.
