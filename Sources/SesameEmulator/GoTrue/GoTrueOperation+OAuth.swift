@@ -29,7 +29,7 @@ extension GoTrueOperation {
         let method = try GoTrueStore.checkPKCE(challenge: challenge, method: query["code_challenge_method"])
         let referrer = query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
         let state = await store.createFlowState(
-            provider: provider, codeChallenge: method == nil ? nil : challenge, method: method, referrer: referrer)
+            provider: provider, pkce: method.map { (challenge ?? "", $0) }, referrer: referrer)
         let scopes = query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
         let location = PercentEncoding.url(
             FakeIdentityProvider.issuer(base: origin, providerId: fakeId) + "/authorize",

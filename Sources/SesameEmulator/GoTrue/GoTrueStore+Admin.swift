@@ -42,13 +42,12 @@ extension GoTrueStore {
         }
         let email = try Self.validEmail(raw)
         if users.with(email: email) != nil { throw .emailExists }
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        var user = GoTrueUser(now: now, email: email, metadata: body.userMetadata ?? body.data)
         if let password = body.password, !password.isEmpty {
             try Self.checkPassword(password)
             user.password = StoredPassword(password)
         }
         if body.emailConfirm == true { user.emailConfirmedAt = now }
-        user.userMetadata = body.userMetadata ?? body.data ?? [:]
         user.ensureEmailIdentity(now: now)
         for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value }
         try applyBan(body.banDuration, to: &user)

@@ -68,8 +68,7 @@ extension GoTrueStore {
             throw .unprocessable("otp_disabled", "Signups not allowed for otp")
         }
         try GoTrueMailbox.checkTimer(mail.lastSent[email], now: now)
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-        user.userMetadata = body.data ?? [:]
+        var user = GoTrueUser(now: now, email: email, metadata: body.data)
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
         try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
@@ -169,14 +168,13 @@ extension GoTrueStore {
         case "signup", "invite":
             if let user = existing, user.emailConfirmedAt != nil { throw .emailExists }
             if existing == nil {
-                var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+                var user = GoTrueUser(now: now, email: email, metadata: data)
                 if type == "signup", body.type == "signup" {
                     let password = body.password ?? ""
                     if password.isEmpty { throw .validation("Signup requires a valid password") }
                     try Self.checkPassword(password)
                     user.password = StoredPassword(password)
                 }
-                user.userMetadata = data ?? [:]
                 user.ensureEmailIdentity(now: now)
                 users[user.id] = user
                 existing = user

@@ -59,8 +59,7 @@ extension GoTrueStore {
             if existing.emailConfirmedAt != nil { throw .emailExists }
             userId = existing.id
         } else {
-            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-            user.userMetadata = body.data ?? [:]
+            var user = GoTrueUser(now: now, email: email, metadata: body.data)
             user.ensureEmailIdentity(now: now)
             users[user.id] = user
             userId = user.id

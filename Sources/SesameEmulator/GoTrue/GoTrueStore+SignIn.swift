@@ -9,8 +9,7 @@ extension GoTrueStore {
         let data = body.data ?? [:]
         if rawEmail.isEmpty && phone.isEmpty {
             guard configuration.anonymousSignIns else { throw .anonymousDisabled }
-            var user = GoTrueUser(now: now, email: nil, isAnonymous: true)
-            user.userMetadata = data
+            let user = GoTrueUser(now: now, email: nil, isAnonymous: true, metadata: data)
             users[user.id] = user
             return startSession(userId: user.id, method: "anonymous", issuer: issuer)
         }
@@ -24,9 +23,8 @@ extension GoTrueStore {
             if configuration.autoconfirm { throw .userAlreadyExists }
             if existing.emailConfirmedAt != nil {
                 // GoTrue's anti-enumeration answer: a made-up, unconfirmed user; nothing is mailed.
-                var fake = GoTrueUser(now: now, email: email, isAnonymous: false)
+                var fake = GoTrueUser(now: now, email: email, metadata: data)
                 fake.confirmationSentAt = now
-                fake.userMetadata = data
                 fake.appMetadata = ["provider": "email", "providers": ["email"]]
                 return fake.json
             }
@@ -34,9 +32,8 @@ extension GoTrueStore {
                 type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        var user = GoTrueUser(now: now, email: email, metadata: data)
         user.password = StoredPassword(password)
-        user.userMetadata = data
         if configuration.autoconfirm { user.emailConfirmedAt = now }
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
@@ -125,12 +122,8 @@ extension GoTrueStore {
         try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
-        var data: [String: JSONValue] = [
-            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
-        ]
-        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
         let identity = GoTrueIdentity(
-            provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
+            provider: provider, sub: sub, claims: claims, email: email, verified: verified, now: now)
         let owner = users.owner(of: provider, providerId: sub)
 
         if let user = linking {
@@ -170,7 +163,7 @@ extension GoTrueStore {
             userId = existing.id
             users.link(identity, to: userId, email: nil, now: now)
         } else {
-            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+            var user = GoTrueUser(now: now, email: email)
             if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
             users[user.id] = user
             users.link(identity, to: user.id, email: nil, now: now)
