@@ -42,74 +42,74 @@ extension GoTrueOperation {
         return redirect(.found, to: location)
     }
 
-    /// `/callback?code=…&state=…` (or `error=…`), from the provider.
+    /// `/callback?code=…&state=…` (or `error=…`), from the provider: a `state` naming no usable
+    /// flow answers ``stateError(_:_:)``, any later failure ``redirectError(_:_:)``.
     static func callback(_ store: GoTrueStore, _ call: GoTrueCall, parameters: [String: String]) async -> Response {
-        let (origin, identityProvider) = (call.origin, call.identityProvider)
-        guard let state = parameters["state"], !state.isEmpty else {
-            return Self.stateError(origin, .badRequest("bad_oauth_callback", "OAuth state parameter missing"))
-        }
-        guard UUID(uuidString: state) != nil else {
-            return Self.stateError(origin, .badRequest("bad_oauth_state", "OAuth state parameter is invalid"))
-        }
         let flow: FlowState
-        do {
+        do throws(GoTrueError) {
+            guard let state = parameters["state"], !state.isEmpty else {
+                throw GoTrueError.badRequest("bad_oauth_callback", "OAuth state parameter missing")
+            }
+            guard UUID(uuidString: state) != nil else {
+                throw GoTrueError.badRequest("bad_oauth_state", "OAuth state parameter is invalid")
+            }
             flow = try await store.callbackFlowState(state)
         } catch {
-            return Self.stateError(origin, error)
+            return Self.stateError(call.origin, error)
         }
-        let target = flow.referrer
         if let error = parameters["error"], !error.isEmpty {
             return Self.redirectError(
-                target, error: error, code: nil, description: parameters["error_description"] ?? "")
+                flow.referrer, error: error, code: nil, description: parameters["error_description"] ?? "")
         }
-        guard let code = parameters["code"], !code.isEmpty else {
-            return Self.redirectError(
-                target, .badRequest("bad_oauth_callback", "OAuth callback with missing authorization code missing"))
+        do {
+            return try await complete(flow, store, call, code: parameters["code"] ?? "")
+        } catch {
+            return Self.redirectError(flow.referrer, error)
         }
+    }
+
+    /// Exchanges the provider's `code`, then signs the identity in: a redirect to the flow's
+    /// `redirect_to` with the PKCE code, or (implicit flow) the session in the fragment.
+    private static func complete(
+        _ flow: FlowState, _ store: GoTrueStore, _ call: GoTrueCall, code: String
+    ) async throws(GoTrueError) -> Response {
+        guard !code.isEmpty else {
+            throw .badRequest("bad_oauth_callback", "OAuth callback with missing authorization code missing")
+        }
+        let (origin, identityProvider) = (call.origin, call.identityProvider)
+        // The flow's provider passed this check at `/authorize`.
+        let fakeId = (try? GoTrueStore.fakeProviderId(for: flow.provider)) ?? ""
         let tokens: FakeIdentityProvider.TokenSet
         do {
-            let fakeId = try GoTrueStore.fakeProviderId(for: flow.provider)
             tokens = try await identityProvider.exchange(
                 code: code, providerId: fakeId, redirectUri: origin + Self.prefix + "/callback", codeVerifier: nil,
                 issuer: FakeIdentityProvider.issuer(base: origin, providerId: fakeId))
         } catch {
-            return Self.redirectError(
-                target,
-                GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code"))
+            throw GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code")
         }
         // An OIDC provider's answer carries an ID token; GitHub's is an access token alone, so the
         // identity is looked up with it, as GoTrue asks GitHub's user API.
         var claims = tokens.identity.claims
         if tokens.idToken == nil {
-            let fakeId = (try? GoTrueStore.fakeProviderId(for: flow.provider)) ?? ""
             guard let identity = await identityProvider.identity(forAccessToken: tokens.accessToken, providerId: fakeId)
             else {
-                return Self.redirectError(
-                    target,
-                    GoTrueError(
-                        httpStatus: 500, code: "unexpected_failure",
-                        message: "Error getting user profile from external provider"))
+                throw GoTrueError(
+                    httpStatus: 500, code: "unexpected_failure",
+                    message: "Error getting user profile from external provider")
             }
             claims = identity.claims
         }
-        do {
-            switch try await store.completeFlow(
-                state, claims: claims, providerAccessToken: tokens.accessToken,
-                issuer: origin + Self.prefix)
-            {
-            case .authCode(let authCode):
-                return redirect(.found, to: Self.replacingCode(in: target, with: authCode))
-            case .session(let session):
-                var fields: [(String, String)] = [
-                    "access_token", "expires_at", "expires_in", "refresh_token", "token_type",
-                ]
+        switch try await store.completeFlow(
+            flow.id, claims: claims, providerAccessToken: tokens.accessToken, issuer: call.issuer)
+        {
+        case .authCode(let authCode):
+            return redirect(.found, to: Self.replacingCode(in: flow.referrer, with: authCode))
+        case .session(let session):
+            var fields: [(String, String)] = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"]
                 .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
-                fields.append(("provider_token", tokens.accessToken))
-                let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
-                return redirect(.found, to: base + "#" + PercentEncoding.form(fields))
-            }
-        } catch {
-            return Self.redirectError(target, error)
+            fields.append(("provider_token", tokens.accessToken))
+            let base = flow.referrer.split(separator: "#", maxSplits: 1).first.map(String.init) ?? flow.referrer
+            return redirect(.found, to: base + "#" + PercentEncoding.form(fields))
         }
     }
 
