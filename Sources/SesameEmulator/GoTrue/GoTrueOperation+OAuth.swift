@@ -105,8 +105,10 @@ extension GoTrueOperation {
         case .authCode(let authCode):
             return redirect(.found, to: Self.replacingCode(in: flow.referrer, with: authCode))
         case .session(let session):
-            var fields: [(String, String)] = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"]
-                .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
+            var fields: [(String, String)] = [
+                "access_token", "expires_at", "expires_in", "refresh_token", "token_type",
+            ]
+            .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
             fields.append(("provider_token", tokens.accessToken))
             let base = flow.referrer.split(separator: "#", maxSplits: 1).first.map(String.init) ?? flow.referrer
             return redirect(.found, to: base + "#" + PercentEncoding.form(fields))
