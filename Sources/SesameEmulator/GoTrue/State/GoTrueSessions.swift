@@ -15,7 +15,8 @@ struct GoTrueSessions: Sendable {
 
     /// A new session of `userId` signed in by `method`, with its first refresh token.
     mutating func start(userId: String, method: String, id: String, now: Int) -> (GoTrueSession, refresh: String) {
-        let session = GoTrueSession(id: id, userId: userId, amr: [.init(method: method, at: now / 1000)], createdAt: now)
+        let session = GoTrueSession(
+            id: id, userId: userId, amr: [.init(method: method, at: now / 1000)], createdAt: now)
         byId[session.id] = session
         return (session, refreshTokens.issue(sessionId: session.id, parent: nil, now: now))
     }
