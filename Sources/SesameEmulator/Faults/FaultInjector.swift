@@ -1,3 +1,4 @@
+import Hummingbird
 import SesameLocalAPI
 
 /// The single owner of one port's fault settings and per-endpoint call counters.
@@ -63,7 +64,7 @@ actor FaultInjector {
 }
 
 /// The answer of `/sesame/v1/faults`.
-struct FaultReport: Encodable, Sendable {
+struct FaultReport: ResponseEncodable, Sendable {
     var faults: FaultSettings
     var calls: [String: Int]
     var answersHeld: Int

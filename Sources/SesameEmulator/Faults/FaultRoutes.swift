@@ -10,30 +10,30 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
     let endpoints: Endpoints
 
     func add(to router: Router<EmulatorRequestContext>) {
-        router.route(RouterPath(FaultSettings.endpoint), .get) { _ in .encoded(await faults.report()) }
-        router.route(RouterPath(FaultSettings.endpoint), .delete) { _ in
+        let path = RouterPath(FaultSettings.endpoint)
+        router.get(path) { _, _ in await faults.report() }
+        router.delete(path) { _, _ in
             await faults.reset()
             await endpoints.faultSettingsChanged(await faults.settings)
-            return .encoded(await faults.report())
+            return await faults.report()
         }
         for method in [HTTPRequest.Method.post, .patch, .put] {
-            router.route(RouterPath(FaultSettings.endpoint), method) { request in await change(request.body) }
+            router.on(path, method: method) { _, context in try await change(context.body) }
         }
     }
 
-    private func change(_ body: [UInt8]) async -> EmulatorReply {
+    private func change(_ body: [UInt8]) async throws(FaultSettingsError) -> FaultReport {
         let patch: FaultSettingsPatch
         let blank = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         do {
             patch = try JSONDecoder().decode(FaultSettingsPatch.self, from: Data(blank ? Array("{}".utf8) : body))
         } catch let error as FaultSettingsError {
-            return .json(["error": .string(error.message)], status: 400)
+            throw error
         } catch {
-            return .json(
-                ["error": "Invalid JSON: send an object of fault settings (see docs/emulator.md)."], status: 400)
+            throw FaultSettingsError(message: "Invalid JSON: send an object of fault settings (see docs/emulator.md).")
         }
         let settings = await faults.apply(patch)
         await endpoints.faultSettingsChanged(settings)
-        return .encoded(await faults.report())
+        return await faults.report()
     }
 }

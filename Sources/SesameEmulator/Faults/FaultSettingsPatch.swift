@@ -1,3 +1,5 @@
+import HTTPTypes
+import Hummingbird
 import SesameLocalAPI
 
 /// The body of `POST /sesame/v1/faults`: every field optional; absent fields leave the setting
@@ -90,4 +92,12 @@ struct FaultSettingsPatch: Decodable, Sendable {
 /// A `/sesame/v1/faults` body that does not fit the schema; `message` names the field.
 struct FaultSettingsError: Error, Sendable {
     var message: String
+}
+
+extension FaultSettingsError: HTTPResponseError {
+    var status: HTTPResponse.Status { .badRequest }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        .json(["error": .string(message)] as JSONValue, status: status)
+    }
 }

@@ -6,11 +6,8 @@ struct FlowState: Sendable {
     var id: String
     /// GoTrue's provider name (`google`, `azure`, `custom:…`).
     var provider: String
-    /// PKCE: the client's challenge and its method (`s256` or `plain`); `nil` in the implicit flow.
-    var codeChallenge: String?
-    var codeChallengeMethod: String?
-    /// PKCE: the code handed back to the client (a UUID), set at creation as GoTrue does.
-    var authCode: String?
+    /// The PKCE flow's part; `nil` in the implicit flow.
+    var pkce: PKCE?
     /// Where the browser goes at the end (`redirect_to`, else the site URL).
     var referrer: String
     /// Milliseconds since 1970.
@@ -19,7 +16,13 @@ struct FlowState: Sendable {
     var userId: String?
     var providerAccessToken: String?
 
-    var isPKCE: Bool { codeChallenge != nil }
+    /// PKCE: the client's challenge and its method (`s256` or `plain`), and the code handed back
+    /// to the client (a UUID), set at creation as GoTrue does.
+    struct PKCE: Sendable {
+        var challenge: String
+        var method: String
+        var authCode: String
+    }
 
     /// GoTrue's `GOTRUE_EXTERNAL_FLOW_STATE_EXPIRY_DURATION` default, seconds.
     static let lifetime = 300

@@ -2,11 +2,17 @@ import SesameCore
 import SesameLocalAPI
 
 /// One row of `auth.sessions` plus its authentication methods (`amr`).
-struct GoTrueSession: Sendable {
+struct GoTrueSession: Sendable, Codable {
+    /// One authentication method and when it was used (unix seconds).
+    struct Method: Sendable, Codable {
+        var method: String
+        var at: Int
+    }
+
     var id: String
     var userId: String
-    /// `(method, unix seconds)`, oldest first.
-    var amr: [(method: String, at: Int)]
+    /// Oldest first.
+    var amr: [Method]
     var createdAt: Int
     var refreshedAt: Int?
     /// The factor whose verification raised the session to `aal2` (GoTrue's `sessions.factor_id`).
@@ -24,7 +30,7 @@ struct GoTrueSession: Sendable {
     /// Records `method` at `at` (seconds); an existing entry of the method is moved to `at`.
     mutating func addMethod(_ method: String, at: Int) {
         amr.removeAll { $0.method == method }
-        amr.append((method, at))
+        amr.append(Method(method: method, at: at))
     }
 
     /// Most recent first, as GoTrue sorts them.

@@ -8,7 +8,7 @@ extension GoTrueStore {
     /// contains `filter` or whose `full_name` contains it in any case (models/user.go's `LIKE` and
     /// `ILIKE`); returns one page and the total count of the filtered list.
     func listUsers(page: Int, perPage: Int, newestFirst: Bool = true, filter: String = "") -> (JSONValue, Int) {
-        let matching = users.values.filter { user in
+        let matching = users.all.filter { user in
             guard !filter.isEmpty else { return true }
             if user.email?.contains(filter) == true { return true }
             return user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
@@ -41,14 +41,13 @@ extension GoTrueStore {
             throw .validation("An email address is required (this emulator does not support phone users)")
         }
         let email = try Self.validEmail(raw)
-        if user(byEmail: email) != nil { throw .emailExists }
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        if users.with(email: email) != nil { throw .emailExists }
+        var user = GoTrueUser(now: now, email: email, metadata: body.userMetadata ?? body.data)
         if let password = body.password, !password.isEmpty {
             try Self.checkPassword(password)
             user.password = StoredPassword(password)
         }
         if body.emailConfirm == true { user.emailConfirmedAt = now }
-        user.userMetadata = body.userMetadata ?? body.data ?? [:]
         user.ensureEmailIdentity(now: now)
         for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value }
         try applyBan(body.banDuration, to: &user)
@@ -61,7 +60,7 @@ extension GoTrueStore {
         var user = try adminUser(id)
         if let raw = body.email, !raw.isEmpty {
             let email = try Self.validEmail(raw)
-            if let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
+            if let other = users.with(email: email), other.id != user.id { throw .emailExists }
             user.email = email
             user.newEmail = nil
             user.ensureEmailIdentity(now: now)

@@ -14,17 +14,15 @@ extension GoTrueStore {
         mailed: Bool = true
     ) throws(GoTrueError) -> OneTimeCode {
         let at = now
-        if rateLimited, let last = lastSent[email], at - last < Self.sendInterval * 1000 {
-            throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - at) / 1000))
-        }
+        if rateLimited { try GoTrueMailbox.checkTimer(mail.lastSent[email], now: at) }
         let otp = SupabaseHash.otp()
         let code = OneTimeCode(
             type: type, userId: userId, email: email, otp: otp,
             hashedToken: SupabaseHash.tokenHash(email: email, otp: otp),
             sentAt: at, redirectTo: redirectTo)
-        codes.removeAll { $0.userId == userId && $0.type == type }
-        codes.append(code)
-        if rateLimited { lastSent[email] = at }
+        mail.void(codesOf: userId) { $0.type == type }
+        mail.codes.append(code)
+        if rateLimited { mail.lastSent[email] = at }
         switch type {
         case "recovery", "magiclink": users[userId]?.recoverySentAt = at
         case "email_change", "email_change_current": users[userId]?.emailChangeSentAt = at
@@ -35,7 +33,7 @@ extension GoTrueStore {
         default: users[userId]?.confirmationSentAt = at
         }
         guard mailed else { return code }
-        messages.append(
+        mail.messages.append(
             SupabaseMessage(
                 type: type, email: email, otp: otp, hashedToken: code.hashedToken,
                 // The reauthentication mail carries the code only.
@@ -59,7 +57,7 @@ extension GoTrueStore {
             throw .validation("One of email or phone must be set")
         }
         let email = try Self.validEmail(raw)
-        if let user = user(byEmail: email) {
+        if let user = users.with(email: email) {
             try sendCode(
                 type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email,
                 origin: origin,
@@ -69,11 +67,8 @@ extension GoTrueStore {
         guard body.createUser ?? true else {
             throw .unprocessable("otp_disabled", "Signups not allowed for otp")
         }
-        if let last = lastSent[email], now - last < Self.sendInterval * 1000 {
-            throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - now) / 1000))
-        }
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-        user.userMetadata = body.data ?? [:]
+        try GoTrueMailbox.checkTimer(mail.lastSent[email], now: now)
+        var user = GoTrueUser(now: now, email: email, metadata: body.data)
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
         try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
@@ -83,7 +78,7 @@ extension GoTrueStore {
     /// `POST /recover`: mails a recovery code when the address is known; answers `{}` either way.
     func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSONValue {
         let email = try Self.validEmail(body.email ?? "")
-        if let user = user(byEmail: email) {
+        if let user = users.with(email: email) {
             try sendCode(
                 type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
         }
@@ -110,31 +105,31 @@ extension GoTrueStore {
         guard let accepted = Self.verifyTypes[type] else { throw .validation("Unsupported verification type") }
         let index: Int?
         if !hash.isEmpty {
-            index = codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
+            index = mail.codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
         } else {
             guard let raw = body.email, !raw.isEmpty else {
                 throw .validation("Only an email address or phone number should be provided on verify")
             }
             let email = raw.lowercased()
-            index = codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
+            index = mail.codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
         }
-        guard let index, now - codes[index].sentAt <= Self.codeLifetime * 1000, var user = users[codes[index].userId]
+        guard let index, GoTrueMailbox.isFresh(mail.codes[index], now: now), var user = users[mail.codes[index].userId]
         else {
             throw .otpExpired
         }
-        let code = codes.remove(at: index)
+        let code = mail.codes.remove(at: index)
         let emailChange = code.type.hasPrefix("email_change")
         if emailChange {
             // Secure email change: a permanent user confirms from both addresses; the first answers
             // GoTrue's message and no session.
             // GoTrue asks for both only when it mails confirmations (autoconfirm off).
             let bothHalves = configuration.secureEmailChange && !configuration.autoconfirm
-            if bothHalves, codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
+            if bothHalves, mail.codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
                 return (["msg": .string(Self.otherHalfPending)], code.redirectTo)
             }
-            codes.removeAll { $0.userId == user.id && $0.type.hasPrefix("email_change") }
+            mail.void(codesOf: user.id) { $0.type.hasPrefix("email_change") }
             let newEmail = code.type == "email_change" ? code.email : (user.newEmail ?? code.email)
-            if let other = self.user(byEmail: newEmail), other.id != user.id { throw .emailExists }
+            if let other = users.with(email: newEmail), other.id != user.id { throw .emailExists }
             user.email = newEmail
             user.newEmail = nil
             user.isAnonymous = false
@@ -158,7 +153,7 @@ extension GoTrueStore {
         let redirectTo = body.redirectTo
         let data = body.data
         var target = email
-        var existing = user(byEmail: email)
+        var existing = users.with(email: email)
         if existing == nil {
             switch type {
             case "magiclink": type = "signup"  // GoTrue signs the address up, with no usable password
@@ -173,14 +168,13 @@ extension GoTrueStore {
         case "signup", "invite":
             if let user = existing, user.emailConfirmedAt != nil { throw .emailExists }
             if existing == nil {
-                var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+                var user = GoTrueUser(now: now, email: email, metadata: data)
                 if type == "signup", body.type == "signup" {
                     let password = body.password ?? ""
                     if password.isEmpty { throw .validation("Signup requires a valid password") }
                     try Self.checkPassword(password)
                     user.password = StoredPassword(password)
                 }
-                user.userMetadata = data ?? [:]
                 user.ensureEmailIdentity(now: now)
                 users[user.id] = user
                 existing = user
@@ -189,7 +183,7 @@ extension GoTrueStore {
             break
         case "email_change_current", "email_change_new":
             let newEmail = try Self.validEmail(body.newEmail ?? "")
-            if let other = user(byEmail: newEmail), other.id != existing?.id { throw .emailExists }
+            if let other = users.with(email: newEmail), other.id != existing?.id { throw .emailExists }
             users[existing?.id ?? ""]?.newEmail = newEmail
             if type == "email_change_new" { target = newEmail }
         default:

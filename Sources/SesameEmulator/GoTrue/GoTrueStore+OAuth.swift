@@ -54,25 +54,28 @@ extension GoTrueStore {
     }
 
     /// Stores a new flow state for `/authorize`; returns its id (the OAuth `state`).
-    func createFlowState(provider: String, codeChallenge: String?, method: String?, referrer: String) -> String {
+    func createFlowState(provider: String, pkce: (challenge: String, method: String)?, referrer: String) -> String {
         let at = now
-        flowStates = flowStates.filter { at - $0.value.createdAt < FlowState.lifetime * 1000 }
+        challenges.flows = challenges.flows.filter { at - $0.value.createdAt < FlowState.lifetime * 1000 }
         let id = UUID().uuidString.lowercased()
-        flowStates[id] = FlowState(
-            id: id, provider: provider, codeChallenge: codeChallenge, codeChallengeMethod: method,
-            authCode: codeChallenge == nil ? nil : UUID().uuidString.lowercased(), referrer: referrer, createdAt: at)
+        challenges.flows[id] = FlowState(
+            id: id, provider: provider,
+            pkce: pkce.map {
+                .init(challenge: $0.challenge, method: $0.method, authCode: UUID().uuidString.lowercased())
+            },
+            referrer: referrer, createdAt: at)
         return id
     }
 
     /// The flow state a callback's `state` names, checked as GoTrue's `loadExternalState` does.
     func callbackFlowState(_ state: String) throws(GoTrueError) -> FlowState {
-        guard let flow = flowStates[state] else {
+        guard let flow = challenges.flows[state] else {
             throw .badRequest("bad_oauth_state", "OAuth state not found or expired")
         }
         if now - flow.createdAt > FlowState.lifetime * 1000 {
             throw .badRequest("bad_oauth_state", "OAuth state has expired")
         }
-        if flow.isPKCE && flow.userId != nil {
+        if flow.pkce != nil && flow.userId != nil {
             throw .badRequest("flow_state_already_used", "State has already been used")
         }
         return flow
@@ -97,27 +100,22 @@ extension GoTrueStore {
         }
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? false
-        var data: [String: JSONValue] = [
-            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
-        ]
-        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        var identity = GoTrueIdentity(
+            provider: flow.provider, sub: sub, claims: claims, email: email, verified: verified, now: now)
         if let login = claims["screen_name"] {
             // GoTrue's GitHub provider: the login as `user_name` and `preferred_username`.
-            data["user_name"] = login
-            data["preferred_username"] = login
+            identity.data["user_name"] = login
+            identity.data["preferred_username"] = login
         }
-        let provider = flow.provider
-        let identity = GoTrueIdentity(
-            provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-        let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
+        let owner = users.owner(of: flow.provider, providerId: sub)
         let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
-        guard flow.isPKCE, let authCode = flow.authCode else {
-            flowStates[state] = nil
+        guard let authCode = flow.pkce?.authCode else {
+            challenges.flows[state] = nil
             return .session(startSession(userId: userId, method: "oauth", issuer: issuer))
         }
         flow.userId = userId
         flow.providerAccessToken = providerAccessToken
-        flowStates[state] = flow
+        challenges.flows[state] = flow
         return .authCode(authCode)
     }
 
@@ -127,7 +125,8 @@ extension GoTrueStore {
         else {
             throw .validation("invalid request: both auth code and code verifier should be non-empty")
         }
-        guard let flow = flowStates.values.first(where: { $0.authCode == authCode }), let userId = flow.userId,
+        guard let flow = challenges.flows.values.first(where: { $0.pkce?.authCode == authCode }),
+            let userId = flow.userId,
             users[userId] != nil
         else {
             throw GoTrueError(
@@ -137,13 +136,13 @@ extension GoTrueStore {
             throw .unprocessable("flow_state_expired", "invalid flow state, flow state has expired")
         }
         let computed =
-            flow.codeChallengeMethod == "plain"
+            flow.pkce?.method == "plain"
             ? verifier : Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
-        guard computed == flow.codeChallenge else {
+        guard computed == flow.pkce?.challenge else {
             throw .badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier")
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
-        flowStates[flow.id] = nil
+        challenges.flows[flow.id] = nil
         var session = startSession(userId: userId, method: "oauth", issuer: issuer).objectValue ?? [:]
         session["provider_token"] = flow.providerAccessToken.map(JSONValue.string)
         return .object(session)

@@ -23,17 +23,17 @@ extension GoTrueStore {
         }
         if !phone.isEmpty { throw .phoneProviderDisabled("Phone logins are disabled") }
         guard !email.isEmpty else { throw .validation("Missing email address or phone number") }
-        guard let user = user(byEmail: try Self.validEmail(email)), let address = user.email else { return [:] }
+        guard let user = users.with(email: try Self.validEmail(email)), let address = user.email else { return [:] }
         switch type {
         case "signup":
             guard user.emailConfirmedAt == nil else { return [:] }
-            try checkSendTimer(user.confirmationSentAt)
+            try GoTrueMailbox.checkTimer(user.confirmationSentAt, now: now)
             try sendCode(
                 type: "signup", userId: user.id, email: address, origin: origin, redirectTo: redirectTo,
                 rateLimited: true)
         case "email_change":
             guard let newEmail = user.newEmail else { return [:] }
-            try checkSendTimer(user.emailChangeSentAt)
+            try GoTrueMailbox.checkTimer(user.emailChangeSentAt, now: now)
             try sendCode(
                 type: "email_change", userId: user.id, email: newEmail, origin: origin, redirectTo: redirectTo,
                 rateLimited: true)
@@ -50,23 +50,16 @@ extension GoTrueStore {
         return [:]
     }
 
-    /// GoTrue's per-user frequency check (`validateSentWithinFrequencyLimit`, 60 s).
-    private func checkSendTimer(_ sentAt: Int?) throws(GoTrueError) {
-        guard let sentAt, now - sentAt < Self.sendInterval * 1000 else { return }
-        throw .overEmailSendRateLimit(seconds: max(1, (sentAt + Self.sendInterval * 1000 - now) / 1000))
-    }
-
     /// `POST /invite {email, data}`: creates the user (no password, `invited_at` set) unless an
     /// unconfirmed one exists, and mails it an `invite` link; a confirmed address is 422 `email_exists`.
-    func invite(_ body: InviteBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
+    func invite(_ body: RecoverBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
         let email = try Self.validEmail(body.email ?? "")
         let userId: String
-        if let existing = user(byEmail: email) {
+        if let existing = users.with(email: email) {
             if existing.emailConfirmedAt != nil { throw .emailExists }
             userId = existing.id
         } else {
-            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
-            user.userMetadata = body.data ?? [:]
+            var user = GoTrueUser(now: now, email: email, metadata: body.data)
             user.ensureEmailIdentity(now: now)
             users[user.id] = user
             userId = user.id

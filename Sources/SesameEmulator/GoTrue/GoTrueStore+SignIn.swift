@@ -9,8 +9,7 @@ extension GoTrueStore {
         let data = body.data ?? [:]
         if rawEmail.isEmpty && phone.isEmpty {
             guard configuration.anonymousSignIns else { throw .anonymousDisabled }
-            var user = GoTrueUser(now: now, email: nil, isAnonymous: true)
-            user.userMetadata = data
+            let user = GoTrueUser(now: now, email: nil, isAnonymous: true, metadata: data)
             users[user.id] = user
             return startSession(userId: user.id, method: "anonymous", issuer: issuer)
         }
@@ -20,13 +19,12 @@ extension GoTrueStore {
             throw .validation("Signup requires a valid password")
         }
         try Self.checkPassword(password)
-        if let existing = user(byEmail: email) {
+        if let existing = users.with(email: email) {
             if configuration.autoconfirm { throw .userAlreadyExists }
             if existing.emailConfirmedAt != nil {
                 // GoTrue's anti-enumeration answer: a made-up, unconfirmed user; nothing is mailed.
-                var fake = GoTrueUser(now: now, email: email, isAnonymous: false)
+                var fake = GoTrueUser(now: now, email: email, metadata: data)
                 fake.confirmationSentAt = now
-                fake.userMetadata = data
                 fake.appMetadata = ["provider": "email", "providers": ["email"]]
                 return fake.json
             }
@@ -34,9 +32,8 @@ extension GoTrueStore {
                 type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }
-        var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+        var user = GoTrueUser(now: now, email: email, metadata: data)
         user.password = StoredPassword(password)
-        user.userMetadata = data
         if configuration.autoconfirm { user.emailConfirmedAt = now }
         user.ensureEmailIdentity(now: now)
         users[user.id] = user
@@ -56,7 +53,7 @@ extension GoTrueStore {
         }
         if !phone.isEmpty { throw .phoneProviderDisabled("Phone logins are disabled", status: 422) }
         if email.isEmpty { throw .validation("missing email or phone") }
-        guard let password = body.password, let user = user(byEmail: email), let stored = user.password,
+        guard let password = body.password, let user = users.with(email: email), let stored = user.password,
             stored.matches(password)
         else { throw .invalidCredentials }
         // GoTrue's token.go: an unconfirmed address cannot sign in, whatever autoconfirm says
@@ -72,12 +69,14 @@ extension GoTrueStore {
         guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
             throw .refreshTokenInvalid
         }
-        guard let row = refreshTokens.row(token) else { throw .refreshTokenNotFound }
+        guard let row = sessions.refreshTokens.row(token) else { throw .refreshTokenNotFound }
         guard let session = sessions[row.sessionId], let user = users[session.userId] else {
             throw .badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
         }
         if user.isBanned(at: now) { throw .badRequest("user_banned", "Invalid Refresh Token: User Banned") }
-        switch refreshTokens.refresh(token, now: now, reuseIntervalSeconds: configuration.refreshReuseIntervalSeconds) {
+        switch sessions.refreshTokens.refresh(
+            token, now: now, reuseIntervalSeconds: configuration.refreshReuseIntervalSeconds)
+        {
         case .rotated(let next), .current(let next):
             sessions[session.id]?.refreshedAt = now
             return sessionJSON(sessionId: session.id, refreshToken: next, issuer: issuer)
@@ -123,13 +122,9 @@ extension GoTrueStore {
         try Self.checkNonce(raw: body.nonce, inToken: claims["nonce"]?.stringValue)
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
-        var data: [String: JSONValue] = [
-            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
-        ]
-        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
         let identity = GoTrueIdentity(
-            provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-        let owner = users.values.first { $0.identities.contains { $0.provider == provider && $0.providerId == sub } }
+            provider: provider, sub: sub, claims: claims, email: email, verified: verified, now: now)
+        let owner = users.owner(of: provider, providerId: sub)
 
         if let user = linking {
             if let owner {
@@ -137,7 +132,7 @@ extension GoTrueStore {
                     "identity_already_exists",
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
             }
-            if let email, let other = self.user(byEmail: email), other.id != user.id {
+            if let email, let other = users.with(email: email), other.id != user.id {
                 throw GoTrueError(
                     httpStatus: 400, code: "email_exists",
                     message: "A user with this email address has already been registered")
@@ -146,7 +141,7 @@ extension GoTrueStore {
                 throw .unprocessable(
                     "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
             }
-            link(identity, to: user.id, email: verified ? email : nil)
+            users.link(identity, to: user.id, email: verified ? email : nil, now: now)
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
         }
 
@@ -164,14 +159,14 @@ extension GoTrueStore {
         let userId: String
         if let owner {
             userId = owner.id
-        } else if let email, verified, let existing = user(byEmail: email) {
+        } else if let email, verified, let existing = users.with(email: email) {
             userId = existing.id
-            link(identity, to: userId, email: nil)
+            users.link(identity, to: userId, email: nil, now: now)
         } else {
-            var user = GoTrueUser(now: now, email: email, isAnonymous: false)
+            var user = GoTrueUser(now: now, email: email)
             if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
             users[user.id] = user
-            link(identity, to: user.id, email: nil)
+            users.link(identity, to: user.id, email: nil, now: now)
             userId = user.id
             if email != nil && user.emailConfirmedAt == nil {
                 throw .unprocessable(
@@ -181,22 +176,6 @@ extension GoTrueStore {
         }
         if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
         return userId
-    }
-
-    /// Adds an identity; an anonymous user with a verified `email` becomes permanent.
-    private func link(_ identity: GoTrueIdentity, to userId: String, email: String?) {
-        guard var user = users[userId] else { return }
-        var identity = identity
-        identity.userId = userId
-        user.identities.append(identity)
-        if user.isAnonymous, let email {
-            user.email = email
-            user.emailConfirmedAt = now
-            user.isAnonymous = false
-        }
-        user.updatedAt = now
-        user.refreshProviders()
-        users[userId] = user
     }
 
     /// GoTrue's nonce rule: both present (the token holding SHA-256 of the raw nonce) or both absent.

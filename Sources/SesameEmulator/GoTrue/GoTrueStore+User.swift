@@ -2,10 +2,6 @@ import SesameLocalAPI
 
 /// The signed-in user's own endpoints: `GET /user`, `PUT /user`, `POST /logout`.
 extension GoTrueStore {
-    func currentUser(bearer: String?) throws(GoTrueError) -> JSONValue {
-        try authenticate(bearer: bearer).0.json
-    }
-
     /// `PUT /user`: metadata, password and email changes (GoTrue `UserUpdate`, errata G.7).
     func updateUser(_ body: UserUpdateBody, bearer: String?, origin: String) throws(GoTrueError) -> JSONValue {
         let (current, session) = try authenticate(bearer: bearer)
@@ -27,7 +23,7 @@ extension GoTrueStore {
                 "validation_failed", "Updating password of an anonymous user without an email or phone is not allowed")
         }
         let changingEmail = email != nil && email != user.email
-        if changingEmail, let email, let other = self.user(byEmail: email), other.id != user.id { throw .emailExists }
+        if changingEmail, let email, let other = users.with(email: email), other.id != user.id { throw .emailExists }
         if body.password != nil { try checkReauthentication(nonce: body.nonce, user: user, session: session) }
         if let password {
             try Self.checkPassword(password)
@@ -37,8 +33,8 @@ extension GoTrueStore {
             user.password = StoredPassword(password)
             user.reauthenticationSentAt = nil
             // GoTrue's UpdatePassword: every one-time code of the user is void, other sessions end.
-            codes.removeAll { $0.userId == user.id }
-            endSessions(sessionIds(of: user.id).filter { $0 != session.id })
+            mail.void(codesOf: user.id)
+            sessions.end(sessions.ids(of: user.id).filter { $0 != session.id })
         }
         if let data = body.data {
             for (key, value) in data { user.userMetadata[key] = value.isNull ? nil : value }
@@ -85,9 +81,9 @@ extension GoTrueStore {
             throw .validation("Unsupported logout scope \"\(scope)\"")
         }
         switch scope {
-        case "local": endSessions([session.id])
-        case "others": endSessions(sessionIds(of: user.id).filter { $0 != session.id })
-        default: endSessions(sessionIds(of: user.id))
+        case "local": sessions.end([session.id])
+        case "others": sessions.end(sessions.ids(of: user.id).filter { $0 != session.id })
+        default: sessions.end(sessions.ids(of: user.id))
         }
     }
 }

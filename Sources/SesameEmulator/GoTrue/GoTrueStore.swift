@@ -1,49 +1,31 @@
 import Foundation
 import SesameLocalAPI
 
-/// The single owner of the Supabase surface's state: `auth.users` (with identities), sessions,
-/// refresh-token chains, one-time codes, the "sent" mails and the PostgREST tables, so that a
-/// user's deletion cascades atomically.
+/// The single owner of the Supabase surface's state, one value-type part per concern, so that a
+/// user's deletion cascades atomically to its sessions, codes, challenges and PostgREST rows.
 actor GoTrueStore {
     let configuration: SupabaseEmulatorConfiguration
     let jwt: SupabaseJWT
     let clock: EmulatorClock
 
-    var users: [String: GoTrueUser] = [:]
-    var sessions: [String: GoTrueSession] = [:]
-    var refreshTokens = RefreshTokenChain()
-    var codes: [OneTimeCode] = []
-    var messages: [SupabaseMessage] = []
-    /// When `/otp` or `/recover` last mailed an address (GoTrue's per-user send timer).
-    var lastSent: [String: Int] = [:]
+    var users = GoTrueUsers()
+    var sessions = GoTrueSessions()
+    var mail = GoTrueMailbox()
+    var challenges: GoTrueChallenges
+    /// PostgREST's tables: their own owner, kept here so `on delete cascade` is atomic.
     var tables = PostgRESTTables()
-    /// `/authorize` browser sign-ins by id (the OAuth `state`); kept in memory only.
-    var flowStates: [String: FlowState] = [:]
-    /// MFA challenges by id (`auth.mfa_challenges`).
-    var challenges: [String: MFAChallenge] = [:]
-    /// The MFA challenge and verify buckets (applied with a rate-limit header only).
-    var mfaLimits: MFARateLimiter
 
     static let minimumPasswordLength = 6
-    /// `GOTRUE_SMTP_MAX_FREQUENCY`: seconds between two mails to one address.
-    static let sendInterval = 60
-    /// `GOTRUE_MAILER_OTP_EXP`: lifetime of a one-time code, seconds.
-    static let codeLifetime = 86_400
 
     init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock, signingKey: SupabaseSigningKey? = nil) {
         self.configuration = configuration
         self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey, keySet: configuration.jwtKeys)
         self.clock = clock
-        self.mfaLimits = MFARateLimiter(perMinute: configuration.mfaRateLimitPerMinute)
+        self.challenges = GoTrueChallenges(limits: MFARateLimiter(perMinute: configuration.mfaRateLimitPerMinute))
     }
 
     var now: Int { clock.milliseconds() }
     var nowSeconds: Int { now / 1000 }
-
-    func user(byEmail email: String) -> GoTrueUser? {
-        let wanted = email.lowercased()
-        return users.values.first { $0.email == wanted }
-    }
 
     /// A normalized email address, or 400 `validation_failed` when it is not one.
     static func validEmail(_ raw: String) throws(GoTrueError) -> String {
@@ -63,16 +45,9 @@ actor GoTrueStore {
 
     /// Starts a session for `userId` signed in by `method` and returns GoTrue's session JSON.
     func startSession(userId: String, method: String, issuer: String) -> JSONValue {
-        let at = now
-        let session = GoTrueSession(
-            id: UUID().uuidString.lowercased(), userId: userId, amr: [(method, at / 1000)], createdAt: at)
-        sessions[session.id] = session
-        users[userId]?.lastSignInAt = at
-        if let index = users[userId]?.identities.firstIndex(where: { $0.provider == Self.identityProvider(for: method) }
-        ) {
-            users[userId]?.identities[index].lastSignInAt = at
-        }
-        let refresh = refreshTokens.issue(sessionId: session.id, parent: nil, now: at)
+        let (session, refresh) = sessions.start(
+            userId: userId, method: method, id: UUID().uuidString.lowercased(), now: now)
+        users.signedIn(userId, provider: Self.identityProvider(for: method), at: now)
         return sessionJSON(sessionId: session.id, refreshToken: refresh, issuer: issuer)
     }
 
@@ -101,18 +76,6 @@ actor GoTrueStore {
             "amr": session.amrClaim, "session_id": .string(session.id), "is_anonymous": .bool(user.isAnonymous),
         ]
         return (jwt.sign(claims), exp)
-    }
-
-    /// Ends sessions and deletes their refresh tokens.
-    func endSessions(_ ids: [String]) {
-        for id in ids {
-            sessions[id] = nil
-            refreshTokens.removeSession(id)
-        }
-    }
-
-    func sessionIds(of userId: String) -> [String] {
-        sessions.values.filter { $0.userId == userId }.map(\.id)
     }
 
     // MARK: Bearer checks
@@ -154,14 +117,13 @@ actor GoTrueStore {
 
     /// Deletes a user with everything that references it (`on delete cascade`).
     func deleteUser(_ id: String) {
-        endSessions(sessionIds(of: id))
-        let factorIds = Set(users[id]?.factors?.map(\.id) ?? [])
-        challenges = challenges.filter { !factorIds.contains($0.value.factorId) }
+        sessions.end(sessions.ids(of: id))
+        challenges.drop(factors: Set(users[id]?.factors?.map(\.id) ?? []))
         users[id] = nil
-        codes.removeAll { $0.userId == id }
+        mail.void(codesOf: id)
         tables.deleteRows(of: id)
     }
 
     /// The messages as `GET /sesame/v1/supabase/messages` lists them.
-    func messagesJSON() -> JSONValue { ["messages": .array(messages.map(\.json))] }
+    func messagesJSON() -> JSONValue { ["messages": .array(mail.messages.map(\.json))] }
 }

@@ -28,10 +28,11 @@ struct GoTrueUser: Sendable, Codable {
     /// When `/reauthenticate` last mailed a nonce.
     var reauthenticationSentAt: Int?
 
-    init(now: Int, email: String?, isAnonymous: Bool) {
+    init(now: Int, email: String?, isAnonymous: Bool = false, metadata: [String: JSONValue]? = nil) {
         self.id = UUID().uuidString.lowercased()
         self.email = email
         self.isAnonymous = isAnonymous
+        self.userMetadata = metadata ?? [:]
         self.createdAt = now
         self.updatedAt = now
     }
@@ -113,6 +114,16 @@ struct GoTrueIdentity: Sendable, Codable {
         self.createdAt = now
         self.updatedAt = now
         self.lastSignInAt = now
+    }
+
+    /// A federated identity from its provider's claims: `sub`, `provider_id`, `email_verified`,
+    /// and the `iss`, `name`, `picture` and `email` the provider gave.
+    init(provider: String, sub: String, claims: [String: JSONValue], email: String?, verified: Bool, now: Int) {
+        var data: [String: JSONValue] = [
+            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
+        ]
+        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        self.init(provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
     }
 
     var json: JSONValue {

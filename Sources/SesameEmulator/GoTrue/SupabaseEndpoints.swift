@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import SesameLocalAPI
 
@@ -16,18 +17,19 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     /// Paths the gateway lets through without an `apikey` (Kong's open routes).
     static let openAuthPaths: Set<String> = ["verify", "callback", "authorize", "health", ".well-known/jwks.json"]
 
-    func callKey(for request: EmulatorRequest, route: String?) -> String? {
+    func callKey(for request: Request, route: String?) -> String? {
         guard route != nil else { return nil }
-        if let sub = Self.subpath(request.path, under: GoTrueRouter.prefix) { return GoTrueRouter.callKey(sub) }
-        if let sub = Self.subpath(request.path, under: PostgRESTRouter.prefix) { return PostgRESTRouter.callKey(sub) }
+        let path = request.decodedPath
+        if let sub = Self.subpath(path, under: GoTrueOperation.prefix) { return GoTrueOperation.callKey(sub) }
+        if let sub = Self.subpath(path, under: PostgRESTOperation.prefix) { return "rest:" + sub }
         return IdentityProviderRoutes.callKey(route: route)
     }
 
     /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
     /// test can count refreshes alone.
-    func extraCallKeys(for request: EmulatorRequest) -> [String] {
-        guard Self.subpath(request.path, under: GoTrueRouter.prefix) == "token",
-            let grant = request.query["grant_type"],
+    func extraCallKeys(for request: Request) -> [String] {
+        guard Self.subpath(request.decodedPath, under: GoTrueOperation.prefix) == "token",
+            let grant = request.queryFields["grant_type"],
             ["refresh_token", "password", "id_token", "pkce"].contains(grant)
         else { return [] }
         return ["token:" + grant]
@@ -41,33 +43,35 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     }
 
     func addRoutes(to router: Router<EmulatorRequestContext>) {
-        router.route(RouterPath(Self.messagesPath), .get) { _ in .json(await store.messagesJSON()) }
-        router.route(RouterPath(Self.messagesPath), .delete) { _ in
+        router.get(RouterPath(Self.messagesPath)) { _, _ in await store.messagesJSON() }
+        router.delete(RouterPath(Self.messagesPath)) { _, _ in
             await store.clearMessages()
-            return .json(await store.messagesJSON())
+            return await store.messagesJSON()
         }
-        GoTrueRouter(
-            store: store, checkAPIKey: checkAPIKey, fallbackHost: fallbackHost, identityProvider: identityProvider
-        ).add(to: router)
+        router.addRoutes(goTrueRoutes(), atPath: RouterPath(GoTrueOperation.prefix))
         IdentityProviderRoutes(provider: identityProvider, fallbackHost: fallbackHost).add(to: router)
-        PostgRESTRouter(store: store, checkAPIKey: checkAPIKey).add(to: router)
+        router.addRoutes(postgRESTRoutes(), atPath: RouterPath(PostgRESTOperation.prefix))
     }
 
     /// GoTrue's 404 under `/auth/v1`, else a hint at the two prefixes.
-    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
-        if request.path == Self.messagesPath { return .json(["error": "Use GET or DELETE"], status: 405) }
-        if request.path.hasPrefix(GoTrueRouter.prefix + "/") {
-            let open = Self.openAuthPaths.contains(Self.subpath(request.path, under: GoTrueRouter.prefix) ?? "")
-            return (open ? nil : checkAPIKey(request)) ?? GoTrueRouter.notFound(request)
+    func unroutedResponse(for request: Request) -> Response {
+        let path = request.decodedPath
+        if path == Self.messagesPath {
+            return Response.json(["error": "Use GET or DELETE"] as JSONValue, status: .methodNotAllowed)
         }
-        return .json(
-            ["message": .string("no Supabase route \(request.method) \(request.path): use /auth/v1/… or /rest/v1/…")],
-            status: 404)
+        if let sub = Self.subpath(path, under: GoTrueOperation.prefix) {
+            if !Self.openAuthPaths.contains(sub), let refused = apiKeyRefusal(request) { return refused.response }
+            return GoTrueOperation.notFound(request).response(for: request)
+        }
+        return Response.json(
+            ["message": .string("no Supabase route \(request.method.rawValue) \(path): use /auth/v1/… or /rest/v1/…")]
+                as JSONValue,
+            status: .notFound)
     }
 
     /// An injected failure, in GoTrue's legacy shape plus PostgREST's `message`. A `failMessage`
     /// that looks like a GoTrue code (`over_request_rate_limit`) is used as the `error_code`.
-    func errorReply(status: Int, message: String) -> EmulatorReply {
+    func errorResponse(status: Int, message: String) -> Response {
         let looksLikeCode = !message.isEmpty && message.allSatisfy { $0.isLowercase || $0 == "_" || $0.isNumber }
         let code: String
         if looksLikeCode {
@@ -80,21 +84,22 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             default: code = "unknown"
             }
         }
-        return .json(
-            ["code": .int(status), "error_code": .string(code), "msg": .string(message), "message": .string(message)],
-            status: status, headers: [("x-sb-error-code", code)])
+        let body: JSONValue = [
+            "code": .int(status), "error_code": .string(code), "msg": .string(message), "message": .string(message),
+        ]
+        return Response.json(body, status: HTTPResponse.Status(code: status), headers: [GoTrueError.codeField: code])
     }
 
     func faultSettingsChanged(_ settings: FaultSettings) async {
         clockSkew.set(seconds: settings.clockSkewSeconds)
     }
 
-    func payloadTooLargeReply() -> EmulatorReply {
+    func payloadTooLargeResponse() -> Response {
         GoTrueError(httpStatus: 413, code: "request_too_large", message: "Request body too large: the limit is 1 MiB")
-            .reply(versioned: false)
+            .response(versioned: false)
     }
 }
 
 extension GoTrueStore {
-    func clearMessages() { messages = [] }
+    func clearMessages() { mail.messages = [] }
 }

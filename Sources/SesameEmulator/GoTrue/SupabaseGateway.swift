@@ -1,3 +1,5 @@
+import HTTPTypes
+import Hummingbird
 import SesameLocalAPI
 
 /// What Supabase's API gateway does before GoTrue and PostgREST see a request, as the local
@@ -22,46 +24,64 @@ extension SupabaseEndpoints {
         return role == "anon" || role == "service_role" ? role : nil
     }
 
-    /// The gateway's key check: a 401 in Kong's words, or nil to go on.
-    func checkAPIKey(_ request: EmulatorRequest) -> EmulatorReply? {
-        guard let key = request.header("apikey") ?? request.query["apikey"], !key.isEmpty else {
-            return .json(
-                [
-                    "message": "No API key found in request",
-                    "hint": "Send the publishable (or anon) key printed at start in an apikey header.",
-                ],
-                status: 401)
+    /// The `apikey` header, else the `apikey` query parameter; nil when absent or empty.
+    static func apiKey(_ request: Request) -> String? {
+        (request.header("apikey") ?? request.queryFields["apikey"]).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The gateway's refusal of the request's key, in Kong's words; nil to go on.
+    func apiKeyRefusal(_ request: Request) -> SupabaseGatewayError? {
+        guard let key = Self.apiKey(request) else {
+            return SupabaseGatewayError(
+                message: "No API key found in request",
+                hint: "Send the publishable (or anon) key printed at start in an apikey header.")
         }
         guard apiKeyRole(key) != nil else {
-            return .json(
-                [
-                    "message": "Invalid API key",
-                    "hint": "Use a key the emulator printed at start: publishable, secret, anon or service_role.",
-                ],
-                status: 401)
+            return SupabaseGatewayError(
+                message: "Invalid API key",
+                hint: "Use a key the emulator printed at start: publishable, secret, anon or service_role.")
         }
         return nil
     }
 
+    /// The gateway's key check.
+    /// - Throws: ``SupabaseGatewayError`` (401) for a missing or unknown key.
+    func checkAPIKey(_ request: Request) throws(SupabaseGatewayError) {
+        if let refusal = apiKeyRefusal(request) { throw refusal }
+    }
+
     /// The request as the gateway hands it on: `Authorization` rewritten for an opaque key.
-    func gateway(_ request: EmulatorRequest) -> EmulatorRequest {
-        let auth = Self.subpath(request.path, under: GoTrueRouter.prefix)
-        let gated =
-            auth.map { !Self.openAuthPaths.contains($0) } ?? request.path.hasPrefix(PostgRESTRouter.prefix + "/")
-        guard gated, let key = request.header("apikey") ?? request.query["apikey"], !key.isEmpty else {
-            return request
-        }
+    func gateway(_ request: Request) -> Request {
+        let path = request.decodedPath
+        let auth = Self.subpath(path, under: GoTrueOperation.prefix)
+        let gated = auth.map { !Self.openAuthPaths.contains($0) } ?? path.hasPrefix(PostgRESTOperation.prefix + "/")
+        guard gated, let key = Self.apiKey(request) else { return request }
         if let authorization = request.header("authorization"), !authorization.hasPrefix("Bearer sb_") {
             return request
         }
-        var forwarded = request
+        var head = request.head
         switch key {
         case store.configuration.secretKey:
-            forwarded.headers["authorization"] = "Bearer " + store.jwt.apiKey(role: "service_role")
+            head.headerFields[.authorization] = "Bearer " + store.jwt.apiKey(role: "service_role")
         case store.configuration.publishableKey:
-            forwarded.headers["authorization"] = "Bearer " + store.jwt.apiKey(role: "anon")
-        default: forwarded.headers["authorization"] = key
+            head.headerFields[.authorization] = "Bearer " + store.jwt.apiKey(role: "anon")
+        default: head.headerFields[.authorization] = key
         }
-        return forwarded
+        return Request(head: head, body: request.body)
     }
+}
+
+/// A request the gateway turns away before GoTrue or PostgREST sees it: 401 with Kong's
+/// `message` and the emulator's `hint`.
+struct SupabaseGatewayError: HTTPResponseError {
+    var message: String
+    var hint: String
+
+    var status: HTTPResponse.Status { .unauthorized }
+
+    var response: Response {
+        Response.json(["message": .string(message), "hint": .string(hint)] as JSONValue, status: status)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }

@@ -20,17 +20,17 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
         _ request: Request, context: EmulatorRequestContext,
         next: (Request, EmulatorRequestContext) async throws -> Response
     ) async throws -> Response {
-        let head = EmulatorRequest(head: request)
-        let origin = head.header("origin")
-        if head.method == "OPTIONS" {
+        let origin = request.header("origin")
+        if request.method == .options {
             return Self.withCORS(
-                EmulatorReply(status: 204).response, origin: origin,
-                requestHeaders: head.header("access-control-request-headers"))
+                Response.empty(.noContent), origin: origin,
+                requestHeaders: request.header("access-control-request-headers"))
         }
-        if !head.path.hasPrefix(FaultSettings.endpoint) {
-            let key = endpoints.callKey(for: head, route: context.endpointPath)
-            let extraKeys = key == nil ? [] : endpoints.extraCallKeys(for: head)
-            switch await faults.admit(path: head.path, key: key, extraKeys: extraKeys) {
+        let path = request.decodedPath
+        if !path.hasPrefix(FaultSettings.endpoint) {
+            let key = endpoints.callKey(for: request, route: context.endpointPath)
+            let extraKeys = key == nil ? [] : endpoints.extraCallKeys(for: request)
+            switch await faults.admit(path: path, key: key, extraKeys: extraKeys) {
             case .drop:
                 try? await context.channel.close(mode: .all)
                 throw CancellationError()
@@ -39,42 +39,43 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
                 throw CancellationError()
             case .fail(let delayMs, let status, let message, let retryAfter):
                 await Self.pause(milliseconds: delayMs)
-                var reply = endpoints.errorReply(status: status, message: message)
-                if let retryAfter { reply.headers.append(("Retry-After", retryAfter.headerValue)) }
-                return Self.withCORS(reply.response, origin: origin)
+                var response = endpoints.errorResponse(status: status, message: message)
+                if let retryAfter { response.headers.append(HTTPField(name: .retryAfter, value: retryAfter.headerValue)) }
+                return Self.withCORS(response, origin: origin)
             case .garbage(let delayMs):
                 await Self.pause(milliseconds: delayMs)
-                return Self.withCORS(Self.garbageReply.response, origin: origin)
+                return Self.withCORS(Self.garbageResponse, origin: origin)
             case .proceed(let delayMs):
                 await Self.pause(milliseconds: delayMs)
             }
         }
 
-        var request = request
         guard let body = try await Self.readBody(request.body) else {
-            var reply = endpoints.payloadTooLargeReply()
-            reply.headers.append(("Connection", "close"))
-            return Self.withCORS(reply.response, origin: origin)
+            var response = endpoints.payloadTooLargeResponse()
+            response.headers.append(HTTPField(name: .connection, value: "close"))
+            return Self.withCORS(response, origin: origin)
         }
+        var request = endpoints.gateway(request)
         request.body = RequestBody(buffer: ByteBuffer(bytes: body))
         var context = context
-        context.head = endpoints.gateway(head)
-        context.head?.body = body
+        context.body = body
         let response: Response
         do {
-            response = try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            response = endpoints.unroutedReply(for: head).response
+            do {
+                response = try await next(request, context)
+            } catch let error as HTTPError where error.status == .notFound {
+                response = try await endpoints.respondUnrouted(to: request, context: context)
+            }
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        if !head.path.hasPrefix(FaultSettings.endpoint) {
-            let hold = await faults.holdAnswer(path: head.path)
+        if !path.hasPrefix(FaultSettings.endpoint) {
+            let hold = await faults.holdAnswer(path: path)
             if hold > 0 {
                 await Self.pause(milliseconds: hold)
                 await faults.answerReleased()
             }
-            if let drip = await faults.drip(path: head.path) {
+            if let drip = await faults.drip(path: path) {
                 return Self.withCORS(Self.dripping(response, drip), origin: origin)
             }
         }
@@ -100,10 +101,10 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
     }
 
     /// A `200` whose body is not JSON although it claims to be (fault `garbage`).
-    static var garbageReply: EmulatorReply {
-        EmulatorReply(
-            status: 200, headers: [EmulatorReply.jsonContentType],
-            body: Array("<html><body>sesame-emulator: injected garbage, not JSON</body></html>".utf8))
+    static var garbageResponse: Response {
+        Response(
+            status: .ok, headers: [.contentType: Response.jsonContentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>sesame-emulator: injected garbage, not JSON</body></html>")))
     }
 
     /// Waits `milliseconds` (fault `latencyMs`); ends early when the emulator shuts down, so a
@@ -115,7 +116,7 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
         }
     }
 
-    /// Reads at most ``EmulatorRequest/maximumBodySize`` bytes; `nil` when the body is larger.
+    /// Reads at most ``EmulatorRequestContext/maximumBodySize`` bytes; `nil` when the body is larger.
     /// An oversized body is still drained (up to 64 MiB) so the client reads the 413 instead of
     /// a reset connection.
     static func readBody(_ body: RequestBody) async throws -> [UInt8]? {
@@ -123,13 +124,13 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
         var total = 0
         for try await chunk in body {
             total += chunk.readableBytes
-            if total <= EmulatorRequest.maximumBodySize {
+            if total <= EmulatorRequestContext.maximumBodySize {
                 bytes.append(contentsOf: chunk.readableBytesView)
             } else if total > 64 << 20 {
                 return nil
             }
         }
-        return total <= EmulatorRequest.maximumBodySize ? bytes : nil
+        return total <= EmulatorRequestContext.maximumBodySize ? bytes : nil
     }
 
     static func withCORS(_ response: Response, origin: String?, requestHeaders: String? = nil) -> Response {

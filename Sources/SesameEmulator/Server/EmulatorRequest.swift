@@ -16,9 +16,6 @@ struct EmulatorRequest: Sendable {
     /// Path parameters of the matched route (`operation`, `project`…), percent-decoded.
     var parameters: [String: String] = [:]
 
-    /// Bodies over 1 MiB are refused with 413.
-    static var maximumBodySize: Int { 1 << 20 }
-
     init(method: String, path: String, query: [String: String], headers: [String: String], body: [UInt8]) {
         self.method = method
         self.path = path
@@ -42,14 +39,6 @@ struct EmulatorRequest: Sendable {
         self.init(
             method: request.method.rawValue, path: PercentEncoding.path(request.uri.path),
             query: PercentEncoding.formDictionary(request.uri.query ?? ""), headers: headers, body: [])
-    }
-
-    /// The whole request; its body was collected by ``EmulatorMiddleware``.
-    static func read(_ request: Request) async throws -> EmulatorRequest {
-        var result = EmulatorRequest(head: request)
-        let buffer = try await request.body.collect(upTo: EmulatorRequest.maximumBodySize)
-        result.body = Array(buffer.readableBytesView)
-        return result
     }
 
     func header(_ name: String) -> String? { headers[name.lowercased()] }

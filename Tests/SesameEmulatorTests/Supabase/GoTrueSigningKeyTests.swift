@@ -82,6 +82,23 @@ struct GoTrueSigningKeyTests {
         }
     }
 
+    /// GoTrue selects the verifying key by `kid`: a token naming the signing key is checked with
+    /// it alone, so an HS256 token of the secret carrying that `kid` is refused (docs/emulator.md).
+    @Test func anHS256TokenCarryingTheSigningKeysKidIsRefused() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let kid = try #require(try await Self.jwks(emu)["keys"]?.arrayValue?.first?["kid"]?.stringValue)
+            let session = try await emu.anonymousSession()
+            let secret = Base64URL.encode(Array(SupabaseEmulatorConfiguration.developmentSecret.utf8))
+            let set = try SupabaseJWKSet(json: #"[{"kty":"oct","kid":"\#(kid)","k":"\#(secret)","key_ops":["sign"]}]"#)
+            let forged = SupabaseJWT(secret: SupabaseEmulatorConfiguration.developmentSecret, keySet: set).sign(
+                SupabaseTestEmulator.claims(session["access_token"]))
+            #expect(JWKSVerifier.header(forged)?["alg"] == "HS256")
+            let answer = try await emu.call("GET", "/auth/v1/user", bearer: forged)
+            #expect(answer.status == 403)
+            #expect(answer.json["error_code"] == "bad_jwt")
+        }
+    }
+
     @Test func aTokenSignedByAnotherKeyWithTheSameKidIsRefused() async throws {
         try await SupabaseTestEmulator.with { emu in
             let kid = try #require(try await Self.jwks(emu)["keys"]?.arrayValue?.first?["kid"]?.stringValue)

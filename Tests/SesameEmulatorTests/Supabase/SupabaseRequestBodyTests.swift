@@ -47,6 +47,25 @@ struct SupabaseRequestBodyTests {
         }
     }
 
+    @Test func fieldsAreMatchedByGoTruesSnakeCaseNamesOnly() async throws {
+        try await SupabaseTestEmulator.with { emu in
+            let session = try await emu.anonymousSession()
+            let token = try #require(session["refresh_token"]?.stringValue)
+            // `refreshToken` is no field of GoTrue's: the token counts as absent.
+            let camel = try await emu.call(
+                "POST", "/auth/v1/token?grant_type=refresh_token", ["refreshToken": .string(token)])
+            #expect(camel.status == 400)
+            #expect(camel.goTrueCode == "validation_failed")
+            let snake = try await emu.refresh(token)
+            #expect(snake.status == 200)
+            // Nested objects keep their names: `data` is the user's metadata as sent.
+            let signUp = try await emu.call(
+                "POST", "/auth/v1/signup",
+                ["email": "snake@example.com", "password": "secret-pw", "data": ["full_name": "Snake Case"]])
+            #expect(signUp.json["user"]?["user_metadata"]?["full_name"] == "Snake Case")
+        }
+    }
+
     @Test func postgRESTInsertsTakeAnObjectOrAnArrayOfObjects() async throws {
         try await SupabaseTestEmulator.with { emu in
             let notRows = try await emu.rest("POST", "usernames", [1, 2], bearer: emu.serviceKey)

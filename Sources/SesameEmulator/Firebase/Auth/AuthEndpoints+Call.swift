@@ -53,3 +53,5 @@ extension AuthEndpoints {
         return try IdentityToolkitRequestDecoding.decode(type, fields: fields)
     }
 }
+
+extension AuthEndpoints: LegacyEmulatorEndpoints {}

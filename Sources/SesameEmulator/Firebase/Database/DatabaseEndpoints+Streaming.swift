@@ -9,29 +9,13 @@ import SesameLocalAPI
 /// `keep-alive` after ``keepAliveInterval`` of silence. The stream ends when the client goes,
 /// when it stops reading (``DatabaseListeners``), and when the emulator stops.
 extension DatabaseEndpoints {
-    func addRoutes(to router: Router<EmulatorRequestContext>) {
-        for path: RouterPath in ["/", "**"] {
-            router.on(path, method: .get) { request, context -> Response in
-                let head = context.head ?? EmulatorRequest(head: request)
-                if head.header("accept")?.contains("text/event-stream") == true {
-                    return try await stream(head)
-                }
-                return try await respond(to: head).response
-            }
-            for method in [HTTPRequest.Method.head, .put, .patch, .post, .delete] {
-                router.route(path, method) { request in try await respond(to: request) }
-            }
-        }
-    }
-
-    func stream(_ request: EmulatorRequest) async throws(DatabaseError) -> Response {
-        let path = try DatabasePath(urlPath: request.path)
-        if try DatabaseQuery(parameters: request.query) != nil {
+    func stream(_ call: DatabaseRequest) async throws(DatabaseError) -> Response {
+        let path = try call.path()
+        if try DatabaseQuery(parameters: call.query) != nil {
             throw DatabaseError(
                 httpStatus: 400, message: "Queries on streaming GETs are not supported by sesame-emulator.")
         }
-        let identity = identity(of: request)
-        guard let registration = try await state.listen(namespace: namespace(of: request), path: path, as: identity)
+        guard let registration = try await state.listen(namespace: call.namespace, path: path, as: call.identity)
         else {
             throw DatabaseError(
                 httpStatus: 503,

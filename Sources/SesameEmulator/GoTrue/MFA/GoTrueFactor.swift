@@ -42,28 +42,3 @@ struct MFAChallenge: Sendable, Codable {
     var createdAt: Int
     var verifiedAt: Int?
 }
-
-/// `POST /factors`.
-struct EnrollFactorBody: Decodable, Sendable {
-    var factorType: String?
-    var friendlyName: String?
-    var issuer: String?
-    var phone: String?
-
-    enum CodingKeys: String, CodingKey {
-        case factorType = "factor_type"
-        case friendlyName = "friendly_name"
-        case issuer, phone
-    }
-}
-
-/// `POST /factors/{id}/verify`.
-struct VerifyFactorBody: Decodable, Sendable {
-    var challengeId: String?
-    var code: String?
-
-    enum CodingKeys: String, CodingKey {
-        case challengeId = "challenge_id"
-        case code
-    }
-}

@@ -14,7 +14,7 @@ extension GoTrueStore {
 
     /// Takes one request from GoTrue's MFA bucket of `client` (``MFARateLimiter``).
     func allowMFA(_ endpoint: MFARateLimiter.Endpoint, client: String) -> Bool {
-        mfaLimits.allow(endpoint, client: client, now: now)
+        challenges.limits.allow(endpoint, client: client, now: now)
     }
 
     /// The user and session of a `/factors` call: authenticated and not anonymous.
@@ -93,8 +93,8 @@ extension GoTrueStore {
         let (user, _) = try factorCaller(bearer: bearer)
         let factor = try ownedFactor(factorId, of: user)
         let challenge = MFAChallenge(id: UUID().uuidString.lowercased(), factorId: factor.id, createdAt: now)
-        challenges[challenge.id] = challenge
-        updateFactor(factor.id, of: user.id) { $0.lastChallengedAt = now }
+        challenges.mfa[challenge.id] = challenge
+        users.updateFactor(factor.id, of: user.id) { $0.lastChallengedAt = now }
         return [
             "id": .string(challenge.id), "type": .string(factor.factorType),
             "expires_at": .int(challenge.createdAt / 1000 + Self.challengeLifetime),
@@ -113,14 +113,14 @@ extension GoTrueStore {
         guard let raw = body.challengeId, UUID(uuidString: raw) != nil else {
             throw .badJSON("challenge_id must be an UUID")
         }
-        guard let challenge = challenges[raw.lowercased()], challenge.factorId == factor.id else {
+        guard let challenge = challenges.mfa[raw.lowercased()], challenge.factorId == factor.id else {
             throw .unprocessable("mfa_factor_not_found", "MFA factor with the provided challenge ID not found")
         }
         if challenge.verifiedAt != nil {
             throw .unprocessable("mfa_ip_address_mismatch", "Challenge and verify IP addresses mismatch.")
         }
         if now - challenge.createdAt > Self.challengeLifetime * 1000 {
-            challenges[challenge.id] = nil
+            challenges.mfa[challenge.id] = nil
             throw .unprocessable(
                 "mfa_challenge_expired",
                 "MFA challenge \(challenge.id) has expired, verify against another challenge or create a new challenge."
@@ -130,16 +130,16 @@ extension GoTrueStore {
         guard let totp = TOTP(base32: factor.secret), totp.verify(code, at: date) else {
             throw .unprocessable("mfa_verification_failed", "Invalid TOTP code entered")
         }
-        challenges[challenge.id]?.verifiedAt = now
-        updateFactor(factor.id, of: user.id) {
+        challenges.mfa[challenge.id]?.verifiedAt = now
+        users.updateFactor(factor.id, of: user.id) {
             $0.status = GoTrueFactor.verified
             $0.updatedAt = now
         }
         users[user.id]?.factors?.removeAll { !$0.isVerified && $0.factorType == factor.factorType }
         sessions[session.id]?.addMethod("totp", at: nowSeconds)
         sessions[session.id]?.factorId = factor.id
-        endSessions(sessionIds(of: user.id).filter { sessions[$0]?.isAAL2 == false })
-        let refresh = refreshTokens.restart(sessionId: session.id, now: now)
+        sessions.end(sessions.ids(of: user.id).filter { sessions[$0]?.isAAL2 == false })
+        let refresh = sessions.refreshTokens.restart(sessionId: session.id, now: now)
         return sessionJSON(sessionId: session.id, refreshToken: refresh, issuer: issuer)
     }
 
@@ -159,19 +159,7 @@ extension GoTrueStore {
     /// raised (GoTrue's `DowngradeSessionsToAAL1`).
     func removeFactor(_ factor: GoTrueFactor, of userId: String) {
         users[userId]?.factors?.removeAll { $0.id == factor.id }
-        challenges = challenges.filter { $0.value.factorId != factor.id }
-        for id in sessions.keys where sessions[id]?.factorId == factor.id {
-            sessions[id]?.amr.removeAll { GoTrueSession.secondFactorMethods.contains($0.method) }
-            sessions[id]?.factorId = nil
-        }
-    }
-
-    private func updateFactor(_ id: String, of userId: String, _ change: (inout GoTrueFactor) -> Void) {
-        guard var user = users[userId], var factors = user.factors,
-            let index = factors.firstIndex(where: { $0.id == id })
-        else { return }
-        change(&factors[index])
-        user.factors = factors
-        users[userId] = user
+        challenges.drop(factors: [factor.id])
+        sessions.downgrade(raisedBy: factor.id)
     }
 }

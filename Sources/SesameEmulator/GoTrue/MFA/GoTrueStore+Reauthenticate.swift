@@ -16,9 +16,7 @@ extension GoTrueStore {
             throw .unprocessable("email_not_confirmed", "Please verify your email first.")
         }
         // GoTrue's own timer for this mail (reauthentication_sent_at), not the address's.
-        if let last = user.reauthenticationSentAt, now - last < Self.sendInterval * 1000 {
-            throw .overEmailSendRateLimit(seconds: max(1, (last + Self.sendInterval * 1000 - now) / 1000))
-        }
+        try GoTrueMailbox.checkTimer(user.reauthenticationSentAt, now: now)
         try sendCode(
             type: "reauthentication", userId: user.id, email: email, origin: origin, redirectTo: nil,
             rateLimited: false)
@@ -38,13 +36,13 @@ extension GoTrueStore {
             throw .badRequest("reauthentication_needed", "Password update requires reauthentication")
         }
         guard
-            codes.contains(where: {
+            mail.codes.contains(where: {
                 $0.userId == user.id && $0.type == "reauthentication" && $0.otp == nonce
-                    && now - $0.sentAt <= Self.codeLifetime * 1000
+                    && GoTrueMailbox.isFresh($0, now: now)
             })
         else {
             throw .unprocessable("reauthentication_not_valid", "Nonce has expired or is invalid")
         }
-        codes.removeAll { $0.userId == user.id }
+        mail.void(codesOf: user.id)
     }
 }

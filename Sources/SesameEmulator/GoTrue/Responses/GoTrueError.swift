@@ -17,37 +17,42 @@ struct GoTrueError: Error, Sendable, Equatable {
     /// When set, the error is OAuth-shaped (`error` = this value) and always 400.
     var oauthError: String? = nil
 
-    /// The reply for a request that did (`versioned`) or did not ask for the 2024-01-01 shape.
-    func reply(versioned: Bool) -> EmulatorReply {
+    /// `x-sb-error-code`: the error's code, on every shape but OAuth's.
+    static let codeField = HTTPField.Name("x-sb-error-code")!
+
+    /// The answer for a request that did (`versioned`) or did not ask for the 2024-01-01 shape.
+    func response(versioned: Bool) -> Response {
+        let echo: HTTPFields =
+            versioned ? [GoTrueOperation.apiVersionField: GoTrueOperation.apiVersion] : [:]
         if let oauthError {
             // errors.go's HandleResponseError echoes the version before choosing the shape.
-            let echoed = versioned ? [(GoTrueRouter.apiVersionHeader, GoTrueRouter.apiVersion)] : []
-            return .json(
-                ["error": .string(oauthError), "error_description": .string(message)], status: 400, headers: echoed)
+            let body: JSONValue = ["error": .string(oauthError), "error_description": .string(message)]
+            return Response.json(body, status: .badRequest, headers: echo)
         }
         var body: [String: JSONValue]
-        var headers = [("x-sb-error-code", code)]
+        var headers: HTTPFields = [Self.codeField: code]
         if versioned {
             body = ["code": .string(code), "message": .string(message)]
-            headers.append((GoTrueRouter.apiVersionHeader, GoTrueRouter.apiVersion))
+            headers.append(contentsOf: echo)
         } else {
             body = ["code": .int(httpStatus), "error_code": .string(code), "msg": .string(message)]
         }
         if let weakPasswordReasons {
             body["weak_password"] = ["reasons": .array(weakPasswordReasons.map(JSONValue.string))]
         }
-        return .json(.object(body), status: httpStatus, headers: headers)
+        return Response.json(JSONValue.object(body), status: status, headers: headers)
+    }
+
+    /// The answer in the shape `request` asked for (``GoTrueOperation/isVersioned(_:)``).
+    func response(for request: Request) -> Response {
+        response(versioned: GoTrueOperation.isVersioned(request.header("X-Supabase-Api-Version")))
     }
 }
 
 extension GoTrueError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
-    /// The error in the shape `request` asked for (``GoTrueRouter/isVersioned(_:)``).
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        let version = HTTPField.Name(GoTrueRouter.apiVersionHeader).flatMap { request.headers[$0] }
-        return reply(versioned: GoTrueRouter.isVersioned(version)).response
-    }
+    func response(from request: Request, context: some RequestContext) throws -> Response { response(for: request) }
 }
 
 extension GoTrueError {

@@ -61,17 +61,6 @@ public struct SupabaseJWKSet: Sendable, Equatable {
         self.keys = keys
     }
 
-    /// The key whose `kid` is `keyId`, if any.
-    func key(withId keyId: String) -> Key? { keys.first { $0.keyId == keyId } }
-
-    /// `/.well-known/jwks.json`'s keys: every asymmetric key's public JWK.
-    var publicJWKs: [JSONValue] {
-        keys.compactMap {
-            guard case .asymmetric(let key) = $0 else { return nil }
-            return key.publicJWK
-        }
-    }
-
     private static func key(_ jwk: JSONValue, index: Int) throws -> Key {
         func field(_ name: String) throws -> [UInt8] {
             guard let text = jwk[name]?.stringValue, let bytes = Base64URL.decode(text) else {

@@ -8,16 +8,20 @@ import SesameLocalAPI
 /// keys", which hosted projects still accept next to asymmetric signing keys).
 struct SupabaseJWT: Sendable {
     private let secret: [UInt8]
-    /// The asymmetric signing key; `nil` when access tokens are HS256 with the secret.
+    /// The asymmetric key made for (or saved by) the emulator; `nil` when access tokens are HS256
+    /// with the secret, or when `--supabase-jwt-keys` gives the keys.
     let signingKey: SupabaseSigningKey?
-    /// `--supabase-jwt-keys`: when given, its signing key signs and its keys verify (before the
-    /// secret's fallback), in place of ``signingKey``.
-    let keySet: SupabaseJWKSet?
+    /// The key that signs access tokens, its `kid` in the header: `--supabase-jwt-keys`' signing
+    /// key, else ``signingKey``; `nil` for HS256 with the secret.
+    private let signing: SupabaseJWKSet.Key?
+    /// The keys a token's `kid` selects to verify it (before the secret's fallback).
+    private let keys: [SupabaseJWKSet.Key]
 
     init(secret: String, signingKey: SupabaseSigningKey? = nil, keySet: SupabaseJWKSet? = nil) {
         self.secret = Array(secret.utf8)
         self.signingKey = keySet == nil ? signingKey : nil
-        self.keySet = keySet
+        self.signing = keySet?.signing ?? self.signingKey.map(SupabaseJWKSet.Key.asymmetric)
+        self.keys = keySet?.keys ?? signing.map { [$0] } ?? []
     }
 
     private var key: SymmetricKey { SymmetricKey(data: secret) }
@@ -27,13 +31,8 @@ struct SupabaseJWT: Sendable {
     /// An access token: `claims` signed with the signing key, or with the secret without one.
     func sign(_ claims: [String: JSONValue]) -> String {
         let payload = JSONValue.object(claims).serialized()
-        if let keySet { return sign(payload: payload, with: keySet.signing) }
-        guard let signingKey else { return signHS256(payload: payload) }
-        let header: JSONValue = [
-            "alg": .string(signingKey.algorithm.jose), "kid": .string(signingKey.keyId), "typ": "JWT",
-        ]
-        let input = "\(Base64URL.encode(header.serialized())).\(Base64URL.encode(payload))"
-        return "\(input).\(Base64URL.encode(signingKey.signature(for: Array(input.utf8))))"
+        guard let signing else { return signHS256(payload: payload) }
+        return sign(payload: payload, with: signing)
     }
 
     /// The HS256 JWT whose payload is exactly `payload` (JSON bytes), signed with the secret.
@@ -57,10 +56,8 @@ struct SupabaseJWT: Sendable {
         else { throw .malformed(parts: 3) }
         let input = Array("\(parts[0]).\(parts[1])".utf8)
         let alg = header["alg"]?.stringValue
-        if let keySet, let kid = header["kid"]?.stringValue, let key = keySet.key(withId: kid) {
+        if let kid = header["kid"]?.stringValue, let key = keys.first(where: { $0.keyId == kid }) {
             guard alg == key.algorithm, Self.isValid(signature, for: input, by: key) else { throw .badSignature }
-        } else if let signingKey, alg == signingKey.algorithm.jose, header["kid"]?.stringValue == signingKey.keyId {
-            guard signingKey.isValidSignature(Array(signature), for: input) else { throw .badSignature }
         } else {
             guard alg == "HS256", HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: input, using: key)
             else { throw .badSignature }
@@ -69,11 +66,16 @@ struct SupabaseJWT: Sendable {
         return claims
     }
 
-    /// `/.well-known/jwks.json`: the signing key's public JWK; empty for HS256 (GoTrue never
-    /// publishes a symmetric key).
+    /// `/.well-known/jwks.json`: the public JWK of every asymmetric key; empty for HS256 (GoTrue
+    /// never publishes a symmetric key).
     var jwks: JSONValue {
-        if let keySet { return .object(["keys": .array(keySet.publicJWKs)]) }
-        return .object(["keys": .array(signingKey?.publicJWK.map { [$0] } ?? [])])
+        .object([
+            "keys": .array(
+                keys.compactMap {
+                    guard case .asymmetric(let key) = $0 else { return nil }
+                    return key.publicJWK
+                })
+        ])
     }
 
     /// `payload` signed with a key of the set, its `kid` in the header.

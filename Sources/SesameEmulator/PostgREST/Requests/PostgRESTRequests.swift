@@ -1,12 +1,23 @@
 import Foundation
+import Hummingbird
 import SesameLocalAPI
 
-/// How PostgREST requests are read: query filters, the `Prefer` header and insert bodies.
-extension PostgRESTRouter {
+/// What a PostgREST operation gets: the request (after the gateway), its body, and the role it
+/// runs as; and how PostgREST's query filters, `Prefer` header and bodies are read.
+struct PostgRESTCall: Sendable {
+    let request: Request
+    let context: EmulatorRequestContext
+    let role: PostgRESTRole
+
+    var query: [String: String] { request.queryFields }
+    /// The `{table}` path parameter.
+    var table: String { context.parameter("table") }
+
     /// `col=eq.value` pairs; any other operator is refused.
-    static func filters(_ query: [String: String]) throws(PostgRESTError) -> [(String, String)] {
+    func filters() throws(PostgRESTError) -> [(String, String)] {
         var out: [(String, String)] = []
-        for (name, value) in query.sorted(by: { $0.key < $1.key }) where !reservedParameters.contains(name) {
+        for (name, value) in query.sorted(by: { $0.key < $1.key })
+        where !PostgRESTOperation.reservedParameters.contains(name) {
             guard value.hasPrefix("eq.") else { throw .badFilter(value) }
             out.append((name, String(value.dropFirst(3))))
         }
@@ -14,9 +25,9 @@ extension PostgRESTRouter {
     }
 
     /// `Prefer: return=minimal, resolution=merge-duplicates` as a dictionary.
-    static func preferences(_ header: String?) -> [String: String] {
+    var preferences: [String: String] {
         var out: [String: String] = [:]
-        for item in (header ?? "").split(separator: ",") {
+        for item in (request.header("prefer") ?? "").split(separator: ",") {
             let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             if pair.count == 2 { out[pair[0]] = pair[1] }
         }
@@ -25,22 +36,22 @@ extension PostgRESTRouter {
 
     /// A function's named arguments: the JSON object of a `POST` (a blank body is none), or
     /// the query of a `GET`.
-    static func arguments(_ request: EmulatorRequest) throws(PostgRESTError) -> [String: JSONValue] {
-        guard request.method == "POST" else {
-            return request.query.filter { !reservedParameters.contains($0.key) }.mapValues(JSONValue.string)
+    func arguments() throws(PostgRESTError) -> [String: JSONValue] {
+        guard request.method == .post else {
+            return query.filter { !PostgRESTOperation.reservedParameters.contains($0.key) }.mapValues(JSONValue.string)
         }
-        if request.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        if context.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         do {
-            return try JSONCoding.decode([String: JSONValue].self, from: request.body)
+            return try JSONCoding.decode([String: JSONValue].self, from: context.body)
         } catch {
             throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
         }
     }
 
     /// The insert body: one row object or an array of them.
-    static func rows(_ body: [UInt8]) throws(PostgRESTError) -> [[String: JSONValue]] {
+    func rows() throws(PostgRESTError) -> [[String: JSONValue]] {
         do {
-            return try JSONCoding.decode(PostgRESTInsertBody.self, from: body).rows
+            return try JSONCoding.decode(PostgRESTInsertBody.self, from: context.body).rows
         } catch {
             throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
         }
@@ -48,7 +59,8 @@ extension PostgRESTRouter {
 }
 
 /// The typed body of a PostgREST insert: a JSON object (one row) or an array of objects. The
-/// columns are the table's, so a row stays a dictionary; ``GoTrueStore/restInsert`` checks them.
+/// columns are the table's, so a row stays a dictionary; ``PostgRESTTables/insert(_:rows:as:upsert:userExists:)``
+/// checks them.
 struct PostgRESTInsertBody: Decodable, Sendable {
     var rows: [[String: JSONValue]]
 

@@ -10,19 +10,17 @@ struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
     var details: String? = nil
     var hint: String? = nil
 
-    var reply: EmulatorReply {
-        var headers: [(String, String)] = []
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [:]
         if httpStatus == 401, code.hasPrefix("PGRST30") {
-            headers.append(("WWW-Authenticate", "Bearer error=\"invalid_token\", error_description=\"\(message)\""))
+            headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\", error_description=\"\(message)\""
         }
-        return .json(
-            [
-                "code": .string(code), "message": .string(message), "details": details.map(JSONValue.string) ?? .null,
-                "hint": hint.map(JSONValue.string) ?? .null,
-            ], status: httpStatus, headers: headers)
+        let body: JSONValue = [
+            "code": .string(code), "message": .string(message), "details": details.map(JSONValue.string) ?? .null,
+            "hint": hint.map(JSONValue.string) ?? .null,
+        ]
+        return Response.json(body, status: status, headers: headers)
     }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 

@@ -9,6 +9,9 @@ struct DatabaseError: Error, Sendable, Equatable {
 
     static let invalidJSON = DatabaseError(
         httpStatus: 400, message: "Invalid data; couldn't parse JSON object, array, or value.")
+    static let methodNotAllowed = DatabaseError(httpStatus: 405, message: "Method not allowed")
+    static let ifMatchOnlyOnPutAndDelete = DatabaseError(
+        httpStatus: 400, message: "if-match is supported only on PUT and DELETE requests.")
     static let payloadTooLarge = DatabaseError(
         httpStatus: 413, message: "Payload too large: the limit is 1048576 bytes.")
 
@@ -30,11 +33,12 @@ struct DatabaseError: Error, Sendable, Equatable {
 
     var json: JSONValue { ["error": .string(message)] }
 
-    var reply: EmulatorReply { .json(json, status: httpStatus) }
+    /// The error in the database's envelope.
+    var response: Response { .json(json, status: status) }
 }
 
 extension DatabaseError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }

@@ -1,3 +1,4 @@
+import Hummingbird
 import SesameLocalAPI
 
 /// Who a database request speaks for, as the rules see it.
@@ -15,8 +16,8 @@ enum DatabaseIdentity: Sendable, Equatable {
     /// then the owner credential; then an ID token in `auth=`, `access_token=` or
     /// `Authorization: Bearer`; else unauthenticated.
     /// - Parameter now: seconds since 1970, for the token's `exp`.
-    static func of(_ request: EmulatorRequest, now: Int) -> DatabaseIdentity {
-        if let text = request.query["auth_variable_override"] {
+    static func of(_ request: Request, query: [String: String], now: Int) -> DatabaseIdentity {
+        if let text = query["auth_variable_override"] {
             guard let override = try? JSONCoding.parse(Array(text.utf8)), override.isNull || override.objectValue != nil
             else { return .invalid("Invalid auth_variable_override: expected a JSON object or null.") }
             return .user(auth: override)
@@ -25,7 +26,7 @@ enum DatabaseIdentity: Sendable, Equatable {
         if let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") {
             bearer = header.dropFirst("bearer ".count).split(separator: " ").first.map(String.init)
         }
-        let token = request.query["auth"] ?? request.query["access_token"] ?? bearer
+        let token = query["auth"] ?? query["access_token"] ?? bearer
         guard let token, !token.isEmpty else { return .user(auth: .null) }
         if token.lowercased() == "owner" { return .owner }
         return idToken(token, now: now)
