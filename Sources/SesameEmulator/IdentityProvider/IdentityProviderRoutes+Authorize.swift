@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import SesameCore
 import SesameLocalAPI
 
@@ -24,18 +25,18 @@ extension IdentityProviderRoutes {
         return nil
     }
 
-    func authorizePage(_ request: EmulatorRequest, fields: [String: String]) -> EmulatorReply {
-        if let problem = Self.authorizeProblem(fields) { return IdentityProviderPages.problem(problem) }
-        let hidden = Self.authorizeFields.compactMap { name in fields[name].map { (name, $0) } }
-        return IdentityProviderPages.authorize(providerId: Self.providerId(request), hidden: hidden)
+    static func authorizePage(providerId: String, fields: [String: String]) -> Response {
+        if let problem = authorizeProblem(fields) { return IdentityProviderPages.problem(problem) }
+        let hidden = authorizeFields.compactMap { name in fields[name].map { (name, $0) } }
+        return IdentityProviderPages.authorize(providerId: providerId, hidden: hidden)
     }
 
     /// `POST authorize`: 302 to `redirect_uri` with `code` and `state`, or with
     /// `error=access_denied`, `error_description` and `state` on a denial.
-    func authorizeDecision(_ request: EmulatorRequest) async -> EmulatorReply {
-        let form = Self.form(request)
+    func authorizeDecision(_ call: Call) async -> Response {
+        let form = call.form
         if let problem = Self.authorizeProblem(form) { return IdentityProviderPages.problem(problem) }
-        let providerId = Self.providerId(request)
+        let providerId = call.providerId
         let redirectUri = form["redirect_uri"] ?? ""
         var parameters: [(String, String)]
         if form["action"] == "deny" {
@@ -45,7 +46,7 @@ extension IdentityProviderRoutes {
             guard Self.looksLikeEmail(email) else {
                 var fields = form
                 fields["email"] = nil
-                return authorizePage(request, fields: fields)
+                return Self.authorizePage(providerId: providerId, fields: fields)
             }
             let identity = FakeIdentity(providerId: providerId, email: email, name: form["name"])
             let authorization = FakeIdentityProvider.AuthorizationRequest(
@@ -57,9 +58,7 @@ extension IdentityProviderRoutes {
             parameters = [("code", code)]
         }
         if let state = form["state"] { parameters.append(("state", state)) }
-        return EmulatorReply(
-            status: 302,
-            headers: [("Location", Self.adding(parameters, to: redirectUri)), ("Cache-Control", "no-store")])
+        return .empty(.found, headers: [.location: Self.adding(parameters, to: redirectUri), .cacheControl: "no-store"])
     }
 
     /// `url` with `parameters` added to its query (before any fragment).
