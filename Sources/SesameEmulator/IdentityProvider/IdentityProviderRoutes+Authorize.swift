@@ -14,12 +14,12 @@ extension IdentityProviderRoutes {
 
     /// Why an authorize request cannot be answered with a redirect, or `nil`.
     static func authorizeProblem(_ fields: [String: String]) -> String? {
-        guard let redirect = nonEmpty(fields["redirect_uri"]) else { return "redirect_uri is missing." }
+        guard let redirect = fields["redirect_uri"].nonEmpty else { return "redirect_uri is missing." }
         guard let url = URLComponents(string: redirect), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { return "redirect_uri must be an absolute http or https URL." }
         if fields["response_type"] != "code" { return "response_type must be code." }
-        if let method = nonEmpty(fields["code_challenge_method"]), !["S256", "plain"].contains(method) {
+        if let method = fields["code_challenge_method"].nonEmpty, !["S256", "plain"].contains(method) {
             return "code_challenge_method must be S256 or plain."
         }
         return nil
@@ -50,10 +50,9 @@ extension IdentityProviderRoutes {
             }
             let identity = FakeIdentity(providerId: providerId, email: email, name: form["name"])
             let authorization = FakeIdentityProvider.AuthorizationRequest(
-                clientId: Self.nonEmpty(form["client_id"]), redirectUri: redirectUri, state: form["state"],
-                scope: Self.nonEmpty(form["scope"]), nonce: Self.nonEmpty(form["nonce"]),
-                codeChallenge: Self.nonEmpty(form["code_challenge"]),
-                codeChallengeMethod: Self.nonEmpty(form["code_challenge_method"]) ?? "plain")
+                clientId: call.field("client_id"), redirectUri: redirectUri, state: form["state"],
+                scope: call.field("scope"), nonce: call.field("nonce"), codeChallenge: call.field("code_challenge"),
+                codeChallengeMethod: call.field("code_challenge_method") ?? "plain")
             let code = await provider.authorize(providerId: providerId, request: authorization, identity: identity)
             parameters = [("code", code)]
         }

@@ -82,10 +82,8 @@ struct IdentityProviderRoutes: Sendable {
                 base: "http://" + (request.header("host") ?? routes.fallbackHost), providerId: providerId)
         }
 
-        func field(_ name: String) -> String? { nonEmpty(form[name]) }
+        func field(_ name: String) -> String? { form[name].nonEmpty }
     }
-
-    static func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// `POST device/code`: RFC 8628 §3.2; Google names the URL `verification_url` and gives no
     /// `verification_uri_complete`.

@@ -59,8 +59,4 @@ extension LegacyEmulatorEndpoints {
         forwardedHead.headerFields[.authorization] = authorization
         return Request(head: forwardedHead, body: request.body)
     }
-
-    func extraCallKeys(for request: EmulatorRequest) -> [String] { [] }
-
-    func gateway(_ request: EmulatorRequest) -> EmulatorRequest { request }
 }

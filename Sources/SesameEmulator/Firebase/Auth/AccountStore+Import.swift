@@ -34,8 +34,6 @@ struct BatchCreateRequest: IdentityToolkitRequest {
         ]
         return .object(Dictionary(uniqueKeysWithValues: fields.compactMap { name, value in value.map { (name, $0) } }))
     }
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 extension AccountStore {
