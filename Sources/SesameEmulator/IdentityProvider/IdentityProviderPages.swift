@@ -38,7 +38,10 @@ enum IdentityProviderPages {
             """
         return Response(
             status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Frame-Options")!: "DENY"],
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("X-Frame-Options")!: "DENY",
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 

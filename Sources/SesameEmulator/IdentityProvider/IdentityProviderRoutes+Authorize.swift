@@ -57,7 +57,8 @@ extension IdentityProviderRoutes {
             parameters = [("code", code)]
         }
         if let state = form["state"] { parameters.append(("state", state)) }
-        return .empty(.found, headers: [.location: Self.adding(parameters, to: redirectUri), .cacheControl: "no-store"])
+        return .empty(
+            .found, headers: [.location: Self.adding(parameters, to: redirectUri), .cacheControl: "no-store"])
     }
 
     /// `url` with `parameters` added to its query (before any fragment).

@@ -17,34 +17,34 @@ struct IdentityProviderRoutes: Sendable {
     static let operations: [EmulatorOperation<Self>] = flowOperations + configOperations
 
     static let flowOperations: [EmulatorOperation<Self>] = [
-            EmulatorOperation(.post, base + "device/code") { routes, request, context in
-                await routes.deviceCode(Call(request, context, routes))
-            },
-            EmulatorOperation(.post, base + "token") { routes, request, context in
-                try await routes.token(Call(request, context, routes))
-            },
-            EmulatorOperation(.get, base + "device") { _, request, context in
-                IdentityProviderPages.device(
-                    providerId: context.parameter("provider"), userCode: request.queryFields["user_code"] ?? "",
-                    problem: nil)
-            },
-            EmulatorOperation(.post, base + "device") { routes, request, context in
-                await routes.devicePage(Call(request, context, routes))
-            },
-            EmulatorOperation(.post, base + "device/approve") { routes, request, context in
-                try await routes.approve(Call(request, context, routes), body: context.body)
-            },
-            EmulatorOperation(.get, base + "authorize") { _, request, context in
-                authorizePage(providerId: context.parameter("provider"), fields: request.queryFields)
-            },
-            EmulatorOperation(.post, base + "authorize") { routes, request, context in
-                await routes.authorizeDecision(Call(request, context, routes))
-            },
-            EmulatorOperation(.get, base + ".well-known/openid-configuration") { routes, request, context in
-                discovery(issuer: Call(request, context, routes).issuer)
-            },
-            EmulatorOperation(.get, base + "jwks") { routes, _, _ in routes.provider.signer.jwks },
-        ]
+        EmulatorOperation(.post, base + "device/code") { routes, request, context in
+            await routes.deviceCode(Call(request, context, routes))
+        },
+        EmulatorOperation(.post, base + "token") { routes, request, context in
+            try await routes.token(Call(request, context, routes))
+        },
+        EmulatorOperation(.get, base + "device") { _, request, context in
+            IdentityProviderPages.device(
+                providerId: context.parameter("provider"), userCode: request.queryFields["user_code"] ?? "",
+                problem: nil)
+        },
+        EmulatorOperation(.post, base + "device") { routes, request, context in
+            await routes.devicePage(Call(request, context, routes))
+        },
+        EmulatorOperation(.post, base + "device/approve") { routes, request, context in
+            try await routes.approve(Call(request, context, routes), body: context.body)
+        },
+        EmulatorOperation(.get, base + "authorize") { _, request, context in
+            authorizePage(providerId: context.parameter("provider"), fields: request.queryFields)
+        },
+        EmulatorOperation(.post, base + "authorize") { routes, request, context in
+            await routes.authorizeDecision(Call(request, context, routes))
+        },
+        EmulatorOperation(.get, base + ".well-known/openid-configuration") { routes, request, context in
+            discovery(issuer: Call(request, context, routes).issuer)
+        },
+        EmulatorOperation(.get, base + "jwks") { routes, _, _ in routes.provider.signer.jwks },
+    ]
 
     /// The test knobs, for all providers or one.
     static let configOperations: [EmulatorOperation<Self>] = [FakeIdentityProvider.prefix + "/config", base + "config"]

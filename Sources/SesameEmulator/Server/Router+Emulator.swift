@@ -44,9 +44,13 @@ extension LegacyEmulatorEndpoints {
 
     func extraCallKeys(for request: Request) -> [String] { extraCallKeys(for: EmulatorRequest(head: request)) }
 
-    func errorResponse(status: Int, message: String) -> Response { errorReply(status: status, message: message).response }
+    func errorResponse(status: Int, message: String) -> Response {
+        errorReply(status: status, message: message).response
+    }
 
-    func unroutedResponse(for request: Request) -> Response { unroutedReply(for: EmulatorRequest(head: request)).response }
+    func unroutedResponse(for request: Request) -> Response {
+        unroutedReply(for: EmulatorRequest(head: request)).response
+    }
 
     func payloadTooLargeResponse() -> Response { payloadTooLargeReply().response }
 

@@ -60,7 +60,9 @@ extension AccountStore {
         guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
             throw .invalid("MISSING_SESSION_INFO")
         }
-        guard let pending = secondFactorSessions.enrollments[sessionInfo] else { throw .invalid("INVALID_SESSION_INFO") }
+        guard let pending = secondFactorSessions.enrollments[sessionInfo] else {
+            throw .invalid("INVALID_SESSION_INFO")
+        }
         let verified = try verifyIdToken(idToken)
         try checkSecondFactorEligible(verified.signInProvider)
         guard pending.localId == verified.user.localId else { throw .invalid("INVALID_SESSION_INFO") }

@@ -43,7 +43,9 @@ extension AuthEndpoints {
                 }
                 for (k, v) in query where k != "key" && fields[k] == nil { fields[k] = .string(v) }
             case "accounts:batchGet":
-                if !body.isEmpty { fields = try IdentityToolkitRequestDecoding.decode([String: JSONValue].self, from: body) }
+                if !body.isEmpty {
+                    fields = try IdentityToolkitRequestDecoding.decode([String: JSONValue].self, from: body)
+                }
                 for (name, value) in query where fields[name] == nil { fields[name] = .string(value) }
             default: return body
             }

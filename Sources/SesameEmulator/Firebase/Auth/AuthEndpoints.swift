@@ -21,7 +21,8 @@ struct AuthEndpoints: EmulatorEndpoints {
             for path in operation.paths {
                 let projectScoped = path.hasPrefix(IdentityToolkitOperation.v1Project)
                 routes.on(RouterPath(path), method: operation.method) { request, context in
-                    try await respond(to: request, body: context.body, operation: operation, projectScoped: projectScoped)
+                    try await respond(
+                        to: request, body: context.body, operation: operation, projectScoped: projectScoped)
                 }
             }
         }
