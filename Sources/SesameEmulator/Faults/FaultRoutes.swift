@@ -9,17 +9,23 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
     let faults: FaultInjector
     let endpoints: Endpoints
 
+    static var operations: [EmulatorOperation<Self>] {
+        let path = FaultSettings.endpoint
+        return [
+            EmulatorOperation(.get, path) { routes, _, _ in await routes.faults.report() },
+            EmulatorOperation(.delete, path) { routes, _, _ in
+                await routes.faults.reset()
+                await routes.endpoints.faultSettingsChanged(await routes.faults.settings)
+                return await routes.faults.report()
+            },
+        ]
+            + [HTTPRequest.Method.post, .patch, .put].map { method in
+                EmulatorOperation(method, path) { routes, _, context in try await routes.change(context.body) }
+            }
+    }
+
     func add(to router: Router<EmulatorRequestContext>) {
-        let path = RouterPath(FaultSettings.endpoint)
-        router.get(path) { _, _ in await faults.report() }
-        router.delete(path) { _, _ in
-            await faults.reset()
-            await endpoints.faultSettingsChanged(await faults.settings)
-            return await faults.report()
-        }
-        for method in [HTTPRequest.Method.post, .patch, .put] {
-            router.on(path, method: method) { _, context in try await change(context.body) }
-        }
+        router.addRoutes(.of(Self.operations, state: self))
     }
 
     private func change(_ body: [UInt8]) async throws(FaultSettingsError) -> FaultReport {

@@ -21,9 +21,7 @@ extension FakeIdentityProvider {
         grants = grants.filter { $0.value.expiresAt > at }
         let code = RandomIdentifier.make(43, from: RandomIdentifier.urlSafe)
         grants[code] = AuthorizationGrant(
-            providerId: providerId, identity: identity, clientId: request.clientId, redirectUri: request.redirectUri,
-            scope: request.scope, nonce: request.nonce, codeChallenge: request.codeChallenge,
-            codeChallengeMethod: request.codeChallengeMethod,
+            providerId: providerId, identity: identity, request: request,
             expiresAt: at + Self.authorizationCodeLifetime * 1000)
         return code
     }
@@ -40,15 +38,16 @@ extension FakeIdentityProvider {
             throw .invalidGrant("The authorization code is unknown or was already used.")
         }
         if now >= grant.expiresAt { throw .invalidGrant("The authorization code has expired.") }
-        if let redirectUri, redirectUri != grant.redirectUri {
+        let request = grant.request
+        if let redirectUri, redirectUri != request.redirectUri {
             throw .invalidGrant("redirect_uri does not match the authorization request.")
         }
-        if let challenge = grant.codeChallenge {
+        if let challenge = request.codeChallenge {
             guard let verifier = codeVerifier, !verifier.isEmpty else {
                 throw .invalidGrant("code_verifier is required: the authorization request had a code_challenge.")
             }
             let computed: String
-            if grant.codeChallengeMethod?.uppercased() == "PLAIN" {
+            if request.codeChallengeMethod?.uppercased() == "PLAIN" {
                 computed = verifier
             } else {
                 computed = Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
@@ -56,6 +55,6 @@ extension FakeIdentityProvider {
             if computed != challenge { throw .invalidGrant("PKCE verification failed: wrong code_verifier.") }
         }
         return issueTokens(
-            for: grant.identity, clientId: grant.clientId, scope: grant.scope, nonce: grant.nonce, issuer: issuer)
+            for: grant.identity, clientId: request.clientId, scope: request.scope, nonce: request.nonce, issuer: issuer)
     }
 }

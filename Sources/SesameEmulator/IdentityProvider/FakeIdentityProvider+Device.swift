@@ -45,7 +45,7 @@ extension FakeIdentityProvider {
             var device = devices[key]
         else {
             throw OAuthError(
-                error: "invalid_user_code", description: "No device is waiting for this code.", status: 404)
+                error: "invalid_user_code", description: "No device is waiting for this code.", httpStatus: 404)
         }
         if now >= device.expiresAt { throw .expiredToken }
         guard device.status == .pending else { throw .invalidRequest("This code was already approved or denied.") }

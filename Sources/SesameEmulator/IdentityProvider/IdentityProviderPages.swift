@@ -1,3 +1,7 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
 /// The fake identity provider's HTML pages: plain forms (no script), with stable element ids
 /// (`user_code`, `email`, `name`, `approve`, `deny`) so a WebDriver test can drive them.
 enum IdentityProviderPages {
@@ -16,7 +20,7 @@ enum IdentityProviderPages {
         return out
     }
 
-    static func page(title: String, body: String, status: Int = 200) -> EmulatorReply {
+    static func page(title: String, body: String, status: HTTPResponse.Status = .ok) -> Response {
         let html = """
             <!DOCTYPE html>
             <html lang="en">
@@ -32,12 +36,13 @@ enum IdentityProviderPages {
             </html>
 
             """
-        return EmulatorReply(
+        return Response(
             status: status,
             headers: [
-                ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-                ("X-Frame-Options", "DENY"),
-            ], body: Array(html.utf8))
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("X-Frame-Options")!: "DENY",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
     private static func field(_ id: String, _ label: String, value: String = "", type: String = "text") -> String {
@@ -55,9 +60,7 @@ enum IdentityProviderPages {
     /// The verification page of the device flow, where a person types the code shown on the device.
     static func device(
         providerId: String, userCode: String, email: String = "", name: String = "", problem: String?
-    )
-        -> EmulatorReply
-    {
+    ) -> Response {
         let notice = problem.map { "<p id=\"problem\" role=\"alert\">\(escape($0))</p>" } ?? ""
         return page(
             title: "Sign in to a device with \(providerId)",
@@ -72,11 +75,11 @@ enum IdentityProviderPages {
                 \(field("name", "Name (optional)", value: name))
                 \(buttons)
                 </form>
-                """, status: problem == nil ? 200 : 400)
+                """, status: problem == nil ? .ok : .badRequest)
     }
 
     /// The answer after a decision on the device page.
-    static func deviceDone(approved: Bool) -> EmulatorReply {
+    static func deviceDone(approved: Bool) -> Response {
         page(
             title: approved ? "Device signed in" : "Sign-in denied",
             body: approved
@@ -85,7 +88,7 @@ enum IdentityProviderPages {
     }
 
     /// The consent page of the browser flow; the request's parameters travel as hidden fields.
-    static func authorize(providerId: String, hidden: [(String, String)]) -> EmulatorReply {
+    static func authorize(providerId: String, hidden: [(String, String)]) -> Response {
         let fields = hidden.map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(escape($0.1))\">" }
             .joined(separator: "\n")
         return page(
@@ -103,7 +106,7 @@ enum IdentityProviderPages {
     }
 
     /// An error page (a request that cannot be answered by a redirect).
-    static func problem(_ message: String, status: Int = 400) -> EmulatorReply {
+    static func problem(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
         page(
             title: "Sign-in problem", body: "<h1>Sign-in problem</h1><p id=\"problem\">\(escape(message))</p>",
             status: status)

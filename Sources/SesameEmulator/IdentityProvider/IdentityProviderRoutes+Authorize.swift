@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import SesameCore
 import SesameLocalAPI
 
@@ -13,29 +14,29 @@ extension IdentityProviderRoutes {
 
     /// Why an authorize request cannot be answered with a redirect, or `nil`.
     static func authorizeProblem(_ fields: [String: String]) -> String? {
-        guard let redirect = nonEmpty(fields["redirect_uri"]) else { return "redirect_uri is missing." }
+        guard let redirect = fields["redirect_uri"].nonEmpty else { return "redirect_uri is missing." }
         guard let url = URLComponents(string: redirect), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { return "redirect_uri must be an absolute http or https URL." }
         if fields["response_type"] != "code" { return "response_type must be code." }
-        if let method = nonEmpty(fields["code_challenge_method"]), !["S256", "plain"].contains(method) {
+        if let method = fields["code_challenge_method"].nonEmpty, !["S256", "plain"].contains(method) {
             return "code_challenge_method must be S256 or plain."
         }
         return nil
     }
 
-    func authorizePage(_ request: EmulatorRequest, fields: [String: String]) -> EmulatorReply {
-        if let problem = Self.authorizeProblem(fields) { return IdentityProviderPages.problem(problem) }
-        let hidden = Self.authorizeFields.compactMap { name in fields[name].map { (name, $0) } }
-        return IdentityProviderPages.authorize(providerId: Self.providerId(request), hidden: hidden)
+    static func authorizePage(providerId: String, fields: [String: String]) -> Response {
+        if let problem = authorizeProblem(fields) { return IdentityProviderPages.problem(problem) }
+        let hidden = authorizeFields.compactMap { name in fields[name].map { (name, $0) } }
+        return IdentityProviderPages.authorize(providerId: providerId, hidden: hidden)
     }
 
     /// `POST authorize`: 302 to `redirect_uri` with `code` and `state`, or with
     /// `error=access_denied`, `error_description` and `state` on a denial.
-    func authorizeDecision(_ request: EmulatorRequest) async -> EmulatorReply {
-        let form = Self.form(request)
+    func authorizeDecision(_ call: Call) async -> Response {
+        let form = call.form
         if let problem = Self.authorizeProblem(form) { return IdentityProviderPages.problem(problem) }
-        let providerId = Self.providerId(request)
+        let providerId = call.providerId
         let redirectUri = form["redirect_uri"] ?? ""
         var parameters: [(String, String)]
         if form["action"] == "deny" {
@@ -45,21 +46,19 @@ extension IdentityProviderRoutes {
             guard Self.looksLikeEmail(email) else {
                 var fields = form
                 fields["email"] = nil
-                return authorizePage(request, fields: fields)
+                return Self.authorizePage(providerId: providerId, fields: fields)
             }
             let identity = FakeIdentity(providerId: providerId, email: email, name: form["name"])
             let authorization = FakeIdentityProvider.AuthorizationRequest(
-                clientId: Self.nonEmpty(form["client_id"]), redirectUri: redirectUri, state: form["state"],
-                scope: Self.nonEmpty(form["scope"]), nonce: Self.nonEmpty(form["nonce"]),
-                codeChallenge: Self.nonEmpty(form["code_challenge"]),
-                codeChallengeMethod: Self.nonEmpty(form["code_challenge_method"]) ?? "plain")
+                clientId: call.field("client_id"), redirectUri: redirectUri, state: form["state"],
+                scope: call.field("scope"), nonce: call.field("nonce"), codeChallenge: call.field("code_challenge"),
+                codeChallengeMethod: call.field("code_challenge_method") ?? "plain")
             let code = await provider.authorize(providerId: providerId, request: authorization, identity: identity)
             parameters = [("code", code)]
         }
         if let state = form["state"] { parameters.append(("state", state)) }
-        return EmulatorReply(
-            status: 302,
-            headers: [("Location", Self.adding(parameters, to: redirectUri)), ("Cache-Control", "no-store")])
+        return .empty(
+            .found, headers: [.location: Self.adding(parameters, to: redirectUri), .cacheControl: "no-store"])
     }
 
     /// `url` with `parameters` added to its query (before any fragment).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import SesameCore
 import SesameLocalAPI
@@ -12,27 +13,50 @@ struct IdentityProviderRoutes: Sendable {
 
     static let base = FakeIdentityProvider.prefix + "/{provider}/"
 
-    func add(to router: Router<EmulatorRequestContext>) {
-        router.route(RouterPath(Self.base + "device/code"), .post) { request in await deviceCode(request) }
-        router.route(RouterPath(Self.base + "token"), .post) { request in await token(request) }
-        router.route(RouterPath(Self.base + "device"), .get) { request in
+    /// Every route of the fake providers.
+    static let operations: [EmulatorOperation<Self>] = flowOperations + configOperations
+
+    static let flowOperations: [EmulatorOperation<Self>] = [
+        EmulatorOperation(.post, base + "device/code") { routes, request, context in
+            await routes.deviceCode(Call(request, context, routes))
+        },
+        EmulatorOperation(.post, base + "token") { routes, request, context in
+            try await routes.token(Call(request, context, routes))
+        },
+        EmulatorOperation(.get, base + "device") { _, request, context in
             IdentityProviderPages.device(
-                providerId: Self.providerId(request), userCode: request.query["user_code"] ?? "", problem: nil)
+                providerId: context.parameter("provider"), userCode: request.queryFields["user_code"] ?? "",
+                problem: nil)
+        },
+        EmulatorOperation(.post, base + "device") { routes, request, context in
+            await routes.devicePage(Call(request, context, routes))
+        },
+        EmulatorOperation(.post, base + "device/approve") { routes, request, context in
+            try await routes.approve(Call(request, context, routes), body: context.body)
+        },
+        EmulatorOperation(.get, base + "authorize") { _, request, context in
+            authorizePage(providerId: context.parameter("provider"), fields: request.queryFields)
+        },
+        EmulatorOperation(.post, base + "authorize") { routes, request, context in
+            await routes.authorizeDecision(Call(request, context, routes))
+        },
+        EmulatorOperation(.get, base + ".well-known/openid-configuration") { routes, request, context in
+            discovery(issuer: Call(request, context, routes).issuer)
+        },
+        EmulatorOperation(.get, base + "jwks") { routes, _, _ in routes.provider.signer.jwks },
+    ]
+
+    /// The test knobs, for all providers or one.
+    static let configOperations: [EmulatorOperation<Self>] = [FakeIdentityProvider.prefix + "/config", base + "config"]
+        .flatMap { (path: String) -> [EmulatorOperation<Self>] in
+            [
+                EmulatorOperation(.get, path) { routes, _, _ in await routes.provider.configuration() },
+                EmulatorOperation(.post, path) { routes, _, context in try await routes.configure(context.body) },
+            ]
         }
-        router.route(RouterPath(Self.base + "device"), .post) { request in await devicePage(request) }
-        router.route(RouterPath(Self.base + "device/approve"), .post) { request in await approve(request) }
-        router.route(RouterPath(Self.base + "authorize"), .get) { request in
-            authorizePage(request, fields: request.query)
-        }
-        router.route(RouterPath(Self.base + "authorize"), .post) { request in await authorizeDecision(request) }
-        for path in [FakeIdentityProvider.prefix + "/config", Self.base + "config"] {
-            router.route(RouterPath(path), .get) { _ in .json(await provider.configuration()) }
-            router.route(RouterPath(path), .post) { request in await configure(request) }
-        }
-        router.route(RouterPath(Self.base + ".well-known/openid-configuration"), .get) { request in
-            discovery(request)
-        }
-        router.route(RouterPath(Self.base + "jwks"), .get) { _ in .json(provider.signer.jwks) }
+
+    func add(to router: Router<EmulatorRequestContext>) {
+        router.addRoutes(.of(Self.operations, state: self))
     }
 
     /// The fault extension's counter name of a fake-provider route: `idp:` and the path after
@@ -44,92 +68,80 @@ struct IdentityProviderRoutes: Sendable {
         return "idp:" + route.dropFirst(prefix.count)
     }
 
-    static func providerId(_ request: EmulatorRequest) -> String { request.parameters["provider"] ?? "" }
+    /// What a provider route reads from its request: the provider, the form (the body's fields,
+    /// the query's where the body has none) and its issuer URL.
+    struct Call: Sendable {
+        let providerId: String
+        let form: [String: String]
+        let issuer: String
 
-    func origin(_ request: EmulatorRequest) -> String { "http://" + (request.header("host") ?? fallbackHost) }
+        init(_ request: Request, _ context: EmulatorRequestContext, _ routes: IdentityProviderRoutes) {
+            providerId = context.parameter("provider")
+            form = context.form(request)
+            issuer = FakeIdentityProvider.issuer(
+                base: "http://" + (request.header("host") ?? routes.fallbackHost), providerId: providerId)
+        }
 
-    func issuer(_ request: EmulatorRequest) -> String {
-        FakeIdentityProvider.issuer(base: origin(request), providerId: Self.providerId(request))
+        func field(_ name: String) -> String? { form[name].nonEmpty }
     }
-
-    /// The form fields of the body, with the query's added where the body has none.
-    static func form(_ request: EmulatorRequest) -> [String: String] {
-        var fields = PercentEncoding.formDictionary(String(decoding: request.body, as: UTF8.self))
-        for (name, value) in request.query where fields[name] == nil { fields[name] = value }
-        return fields
-    }
-
-    static func nonEmpty(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
 
     /// `POST device/code`: RFC 8628 §3.2; Google names the URL `verification_url` and gives no
     /// `verification_uri_complete`.
-    func deviceCode(_ request: EmulatorRequest) async -> EmulatorReply {
-        let form = Self.form(request)
-        let providerId = Self.providerId(request)
+    func deviceCode(_ call: Call) async -> Response {
         let device = await provider.startDeviceAuthorization(
-            providerId: providerId, clientId: Self.nonEmpty(form["client_id"]), scope: Self.nonEmpty(form["scope"]))
-        let page = issuer(request) + "/device"
+            providerId: call.providerId, clientId: call.field("client_id"), scope: call.field("scope"))
+        let page = call.issuer + "/device"
         var answer: [String: JSONValue] = [
             "device_code": .string(device.deviceCode), "user_code": .string(device.userCode),
             "expires_in": .int(await provider.deviceCodeLifetime), "interval": .int(device.interval),
         ]
-        if providerId == "google.com" {
+        if call.providerId == "google.com" {
             answer["verification_url"] = .string(page)
         } else {
             answer["verification_uri"] = .string(page)
             answer["verification_uri_complete"] = .string(
                 page + "?user_code=" + PercentEncoding.queryValue(device.userCode))
         }
-        return .json(.object(answer), headers: [("Cache-Control", "no-store")])
+        return .json(JSONValue.object(answer), headers: [.cacheControl: "no-store"])
     }
 
     /// `POST token`: the device_code and authorization_code grants; always JSON.
-    func token(_ request: EmulatorRequest) async -> EmulatorReply {
-        let form = Self.form(request)
-        let providerId = Self.providerId(request)
-        do throws(OAuthError) {
-            let tokens: FakeIdentityProvider.TokenSet
-            switch form["grant_type"] {
-            case "urn:ietf:params:oauth:grant-type:device_code":
-                guard let code = Self.nonEmpty(form["device_code"]) else {
-                    throw .invalidRequest("device_code is required.")
-                }
-                tokens = try await provider.poll(
-                    deviceCode: code, providerId: providerId, clientId: form["client_id"], issuer: issuer(request))
-            case "authorization_code":
-                guard let code = Self.nonEmpty(form["code"]) else { throw .invalidRequest("code is required.") }
-                tokens = try await provider.exchange(
-                    code: code, providerId: providerId, redirectUri: Self.nonEmpty(form["redirect_uri"]),
-                    codeVerifier: Self.nonEmpty(form["code_verifier"]), issuer: issuer(request))
-            case nil, "":
-                throw .invalidRequest("grant_type is required.")
-            default:
-                throw .init(
-                    error: "unsupported_grant_type",
-                    description: "Supported: urn:ietf:params:oauth:grant-type:device_code, authorization_code.")
-            }
-            return .json(tokens.json, headers: [("Cache-Control", "no-store")])
-        } catch {
-            return error.reply
+    func token(_ call: Call) async throws(OAuthError) -> Response {
+        let tokens: FakeIdentityProvider.TokenSet
+        switch call.form["grant_type"] {
+        case "urn:ietf:params:oauth:grant-type:device_code":
+            guard let code = call.field("device_code") else { throw .invalidRequest("device_code is required.") }
+            tokens = try await provider.poll(
+                deviceCode: code, providerId: call.providerId, clientId: call.form["client_id"], issuer: call.issuer)
+        case "authorization_code":
+            guard let code = call.field("code") else { throw .invalidRequest("code is required.") }
+            tokens = try await provider.exchange(
+                code: code, providerId: call.providerId, redirectUri: call.field("redirect_uri"),
+                codeVerifier: call.field("code_verifier"), issuer: call.issuer)
+        case nil, "":
+            throw .invalidRequest("grant_type is required.")
+        default:
+            throw .init(
+                error: "unsupported_grant_type",
+                description: "Supported: urn:ietf:params:oauth:grant-type:device_code, authorization_code.")
         }
+        return .json(tokens.json, headers: [.cacheControl: "no-store"])
     }
 
     /// `POST device`: the verification page's form.
-    func devicePage(_ request: EmulatorRequest) async -> EmulatorReply {
-        let form = Self.form(request)
-        let providerId = Self.providerId(request)
-        let userCode = form["user_code"] ?? ""
-        let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let name = form["name"] ?? ""
-        let approve = form["action"] != "deny"
+    func devicePage(_ call: Call) async -> Response {
+        let userCode = call.form["user_code"] ?? ""
+        let email = (call.form["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let name = call.form["name"] ?? ""
+        let approve = call.form["action"] != "deny"
         if approve && !Self.looksLikeEmail(email) {
             return IdentityProviderPages.device(
-                providerId: providerId, userCode: userCode, email: email, name: name,
+                providerId: call.providerId, userCode: userCode, email: email, name: name,
                 problem: "Enter an email address to approve.")
         }
-        let identity = approve ? FakeIdentity(providerId: providerId, email: email, name: name) : nil
+        let identity = approve ? FakeIdentity(providerId: call.providerId, email: email, name: name) : nil
         do {
-            try await provider.decide(userCode: userCode, providerId: providerId, identity: identity)
+            try await provider.decide(userCode: userCode, providerId: call.providerId, identity: identity)
             return IdentityProviderPages.deviceDone(approved: approve)
         } catch {
             let problem =
@@ -139,7 +151,7 @@ struct IdentityProviderRoutes: Sendable {
                 default: "This code was already approved or denied."
                 }
             return IdentityProviderPages.device(
-                providerId: providerId, userCode: userCode, email: email, name: name, problem: problem)
+                providerId: call.providerId, userCode: userCode, email: email, name: name, problem: problem)
         }
     }
 
@@ -149,48 +161,39 @@ struct IdentityProviderRoutes: Sendable {
     }
 
     /// `POST device/approve {userCode, email, sub?, name?, deny?}` (test hook).
-    func approve(_ request: EmulatorRequest) async -> EmulatorReply {
-        guard case .object(let body)? = try? JSONCoding.parse(request.body) else {
-            return OAuthError.invalidRequest("The body must be a JSON object.").reply
+    func approve(_ call: Call, body bytes: [UInt8]) async throws(OAuthError) -> JSONValue {
+        guard case .object(let body)? = try? JSONCoding.parse(bytes) else {
+            throw .invalidRequest("The body must be a JSON object.")
         }
-        let providerId = Self.providerId(request)
         let deny = body["deny"]?.boolValue ?? false
         guard let userCode = body["userCode"]?.stringValue, !userCode.isEmpty else {
-            return OAuthError.invalidRequest("userCode is required.").reply
+            throw .invalidRequest("userCode is required.")
         }
         var identity: FakeIdentity?
         if !deny {
             guard let email = body["email"]?.stringValue, Self.looksLikeEmail(email) else {
-                return OAuthError.invalidRequest("email is required to approve.").reply
+                throw .invalidRequest("email is required to approve.")
             }
             identity = FakeIdentity(
-                providerId: providerId, email: email, sub: body["sub"]?.stringValue, name: body["name"]?.stringValue)
+                providerId: call.providerId, email: email, sub: body["sub"]?.stringValue,
+                name: body["name"]?.stringValue)
         }
-        do {
-            try await provider.decide(userCode: userCode, providerId: providerId, identity: identity)
-            return .json([:])
-        } catch {
-            return error.reply
-        }
+        try await provider.decide(userCode: userCode, providerId: call.providerId, identity: identity)
+        return [:]
     }
 
     /// `POST config {deviceCodeLifetimeSeconds?, intervalSeconds?}` (test knob, all providers).
-    func configure(_ request: EmulatorRequest) async -> EmulatorReply {
-        guard case .object(let body)? = try? JSONCoding.parse(request.body.isEmpty ? Array("{}".utf8) : request.body)
-        else { return OAuthError.invalidRequest("The body must be a JSON object.").reply }
-        do {
-            return .json(
-                try await provider.configure(
-                    lifetime: body["deviceCodeLifetimeSeconds"]?.intValue, interval: body["intervalSeconds"]?.intValue))
-        } catch {
-            return error.reply
+    func configure(_ bytes: [UInt8]) async throws(OAuthError) -> JSONValue {
+        guard case .object(let body)? = try? JSONCoding.parse(bytes.isEmpty ? Array("{}".utf8) : bytes) else {
+            throw .invalidRequest("The body must be a JSON object.")
         }
+        return try await provider.configure(
+            lifetime: body["deviceCodeLifetimeSeconds"]?.intValue, interval: body["intervalSeconds"]?.intValue)
     }
 
     /// OpenID Connect discovery for the provider.
-    func discovery(_ request: EmulatorRequest) -> EmulatorReply {
-        let issuer = issuer(request)
-        return .json([
+    static func discovery(issuer: String) -> JSONValue {
+        [
             "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
             "token_endpoint": .string(issuer + "/token"),
             "device_authorization_endpoint": .string(issuer + "/device/code"),
@@ -198,6 +201,6 @@ struct IdentityProviderRoutes: Sendable {
             "grant_types_supported": ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"],
             "id_token_signing_alg_values_supported": ["ES256"], "code_challenge_methods_supported": ["S256", "plain"],
             "subject_types_supported": ["public"],
-        ])
+        ]
     }
 }

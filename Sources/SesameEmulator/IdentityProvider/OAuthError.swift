@@ -1,3 +1,5 @@
+import HTTPTypes
+import Hummingbird
 import SesameLocalAPI
 
 /// An RFC 6749 §5.2 error of the fake identity provider: `{"error","error_description"}`,
@@ -5,7 +7,7 @@ import SesameLocalAPI
 struct OAuthError: Error, Sendable, Equatable {
     var error: String
     var description: String
-    var status: Int = 400
+    var httpStatus = 400
     var interval: Int? = nil
 
     static let authorizationPending = OAuthError(
@@ -20,9 +22,14 @@ struct OAuthError: Error, Sendable, Equatable {
         OAuthError(error: "invalid_request", description: description)
     }
 
-    var reply: EmulatorReply {
+}
+
+extension OAuthError: HTTPResponseError {
+    var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
         var body: [String: JSONValue] = ["error": .string(error), "error_description": .string(description)]
         body["interval"] = interval.map(JSONValue.int)
-        return .json(.object(body), status: status, headers: [("Cache-Control", "no-store")])
+        return .json(JSONValue.object(body), status: status, headers: [.cacheControl: "no-store"])
     }
 }

@@ -40,7 +40,9 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
             case .fail(let delayMs, let status, let message, let retryAfter):
                 await Self.pause(milliseconds: delayMs)
                 var response = endpoints.errorResponse(status: status, message: message)
-                if let retryAfter { response.headers.append(HTTPField(name: .retryAfter, value: retryAfter.headerValue)) }
+                if let retryAfter {
+                    response.headers.append(HTTPField(name: .retryAfter, value: retryAfter.headerValue))
+                }
                 return Self.withCORS(response, origin: origin)
             case .garbage(let delayMs):
                 await Self.pause(milliseconds: delayMs)
@@ -104,7 +106,9 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
     static var garbageResponse: Response {
         Response(
             status: .ok, headers: [.contentType: Response.jsonContentType],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body>sesame-emulator: injected garbage, not JSON</body></html>")))
+            body: ResponseBody(
+                byteBuffer: ByteBuffer(string: "<html><body>sesame-emulator: injected garbage, not JSON</body></html>"))
+        )
     }
 
     /// Waits `milliseconds` (fault `latencyMs`); ends early when the emulator shuts down, so a

@@ -44,9 +44,13 @@ extension LegacyEmulatorEndpoints {
 
     func extraCallKeys(for request: Request) -> [String] { extraCallKeys(for: EmulatorRequest(head: request)) }
 
-    func errorResponse(status: Int, message: String) -> Response { errorReply(status: status, message: message).response }
+    func errorResponse(status: Int, message: String) -> Response {
+        errorReply(status: status, message: message).response
+    }
 
-    func unroutedResponse(for request: Request) -> Response { unroutedReply(for: EmulatorRequest(head: request)).response }
+    func unroutedResponse(for request: Request) -> Response {
+        unroutedReply(for: EmulatorRequest(head: request)).response
+    }
 
     func payloadTooLargeResponse() -> Response { payloadTooLargeReply().response }
 
@@ -59,8 +63,4 @@ extension LegacyEmulatorEndpoints {
         forwardedHead.headerFields[.authorization] = authorization
         return Request(head: forwardedHead, body: request.body)
     }
-
-    func extraCallKeys(for request: EmulatorRequest) -> [String] { [] }
-
-    func gateway(_ request: EmulatorRequest) -> EmulatorRequest { request }
 }

@@ -24,18 +24,6 @@ struct BatchCreateRequest: IdentityToolkitRequest {
     @Field var blockSize: JSONValue?
     @Field var parallelization: JSONValue?
     @Field var dkLen: JSONValue?
-
-    /// The hash parameters, as one object for ``ImportedPasswordHash``.
-    var hashParameters: JSONValue {
-        let fields: [(String, JSONValue?)] = [
-            ("hashAlgorithm", hashAlgorithm), ("signerKey", signerKey), ("saltSeparator", saltSeparator),
-            ("rounds", rounds), ("memoryCost", memoryCost), ("cpuMemCost", cpuMemCost), ("blockSize", blockSize),
-            ("parallelization", parallelization), ("dkLen", dkLen),
-        ]
-        return .object(Dictionary(uniqueKeysWithValues: fields.compactMap { name, value in value.map { (name, $0) } }))
-    }
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 extension AccountStore {
@@ -59,7 +47,7 @@ extension AccountStore {
             }
         }
         var errors: [JSONValue] = []
-        let hash = ImportedPasswordHash(request: body.hashParameters)
+        let hash = ImportedPasswordHash(request: body)
         try hash?.check()
         for (index, entry) in entries.enumerated() {
             do throws(ImportRefusal) {

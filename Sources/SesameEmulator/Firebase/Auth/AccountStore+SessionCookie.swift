@@ -5,8 +5,6 @@ struct CreateSessionCookieRequest: IdentityToolkitRequest {
     @Field var idToken: String?
     /// Seconds, as a number or an int64 string; absent or 0 means the longest, two weeks.
     @Field var validDuration: Int?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 extension AccountStore {

@@ -7,9 +7,10 @@ import SesameLocalAPI
 /// Every operation runs to completion inside the actor without suspending, so each request is
 /// atomic with respect to every other. Operations throw ``IdentityToolkitError`` with the exact message
 /// strings of the Firebase Auth Emulator.
+///
+/// Its state is split by concern: accounts, out-of-band codes, browser sign-ins, second-factor
+/// sessions and token settings, each a value with its own fields.
 actor AccountStore {
-    let projectId: String
-    let tokens: TokenFactory
     let clock: EmulatorClock
     let logger: Logger
 
@@ -19,24 +20,18 @@ actor AccountStore {
     var config = AuthConfig()
     /// Browser sign-ins started by `createAuthUri` with a `providerId`, by session id.
     var idpSessions: [String: IdpSession] = [:]
-    /// Lifetime of newly issued ID tokens (Sesame fault extension `tokenTtlSeconds`).
-    var tokenLifetime = 3600
-    /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).
-    var expiresInText: String?
-    /// Seconds after a sign-in (`auth_time`) within which sensitive calls are accepted; 0 =
-    /// always, as Google's emulator (CLI `--recent-login-seconds`).
-    var recentLoginSeconds = 0
-    /// TOTP enrolments started and not finalized, by `sessionInfo`.
-    var pendingEnrollments: [String: PendingTotpEnrollment] = [:]
-    /// First factors waiting for their second, by `mfaPendingCredential`.
-    var pendingSecondFactors: [String: PendingSecondFactorSignIn] = [:]
+    /// TOTP enrolments and first factors waiting for their second.
+    var secondFactorSessions = SecondFactorSessions()
+    var tokenSettings: TokenSettings
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
-        self.projectId = projectId
-        self.tokens = TokenFactory(projectId: projectId)
+        self.tokenSettings = TokenSettings(factory: TokenFactory(projectId: projectId))
         self.clock = clock
         self.logger = logger
     }
+
+    var projectId: String { tokens.projectId }
+    var tokens: TokenFactory { tokenSettings.factory }
 
     // MARK: Time
 
@@ -133,12 +128,12 @@ actor AccountStore {
         users[user.localId] = user
         let idToken = tokens.idToken(
             for: user, signInProvider: signInProvider, extraClaims: extraClaims, issuedAt: now / 1000,
-            lifetime: tokenLifetime, secondFactor: secondFactor)
+            lifetime: tokenSettings.lifetime, secondFactor: secondFactor)
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims,
             secondFactor: secondFactor, issuedAt: now)
         return IssuedTokens(
-            idToken: idToken, refreshToken: refreshToken, expiresIn: expiresInText ?? String(tokenLifetime))
+            idToken: idToken, refreshToken: refreshToken, expiresIn: tokenSettings.expiresIn)
     }
 
     func newUser(localId: String? = nil) -> UserRecord {
@@ -173,7 +168,7 @@ actor AccountStore {
 
     // MARK: Tuning (Sesame extension)
 
-    func setTokenLifetime(_ seconds: Int) { tokenLifetime = seconds }
-    func setRecentLoginSeconds(_ seconds: Int) { recentLoginSeconds = seconds }
-    func setExpiresInText(_ text: String?) { expiresInText = text }
+    func setTokenLifetime(_ seconds: Int) { tokenSettings.lifetime = seconds }
+    func setRecentLoginSeconds(_ seconds: Int) { tokenSettings.recentLoginSeconds = seconds }
+    func setExpiresInText(_ text: String?) { tokenSettings.expiresInText = text }
 }

@@ -4,7 +4,11 @@ import SesameLocalAPI
 extension AuthEndpoints {
     /// One routed, authorised Identity Toolkit call.
     struct Call: Sendable {
-        let request: EmulatorRequest
+        /// The body, as ``EmulatorMiddleware`` read it.
+        let body: [UInt8]
+        let query: [String: String]
+        /// `Content-Type`, lower-cased (`""` without one).
+        let contentType: String
         /// The operation's name (`accounts:signUp`, `token`…).
         let operation: String
         let privileged: Bool
@@ -16,42 +20,36 @@ extension AuthEndpoints {
         /// The typed body of the call, after the checks every operation shares: `tenantId` is
         /// not supported (501), `targetProjectId` needs privilege.
         func body<Body: IdentityToolkitRequest>(_ type: Body.Type) throws(IdentityToolkitError) -> Body {
-            let body: Body
-            switch operation {
-            case "token": body = try AuthEndpoints.tokenBody(type, request)
-            case "accounts:batchGet":
-                var fields: [String: JSONValue] = [:]
-                if !request.body.isEmpty {
-                    fields = try IdentityToolkitRequestDecoding.decode([String: JSONValue].self, from: request.body)
-                }
-                for (name, value) in request.query where fields[name] == nil { fields[name] = .string(value) }
-                body = try IdentityToolkitRequestDecoding.decode(type, fields: fields)
-            default: body = try IdentityToolkitRequestDecoding.decode(type, from: request.body)
-            }
-            if body.targetProjectId != nil && !privileged { throw .insufficientPermission }
-            if body.tenantId != nil {
+            let json = try jsonBody()
+            let body = try IdentityToolkitRequestDecoding.decode(type, from: json)
+            let tenancy = try IdentityToolkitRequestDecoding.decode(TenancyFields.self, from: json)
+            if tenancy.targetProjectId != nil && !privileged { throw .insufficientPermission }
+            if tenancy.tenantId != nil {
                 throw .notImplemented("NOT_IMPLEMENTED : sesame-emulator does not support multi-tenancy (tenantId).")
             }
             return body
         }
-    }
 
-    /// The Secure Token body: JSON, or form-urlencoded with the query's fields (but `key`) added.
-    static func tokenBody<Body: Decodable>(
-        _ type: Body.Type, _ request: EmulatorRequest
-    ) throws(IdentityToolkitError) -> Body {
-        let contentType = request.header("content-type")?.lowercased() ?? ""
-        let firstByte = request.body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
-        if contentType.contains("json") || firstByte == UInt8(ascii: "{") {
-            return try IdentityToolkitRequestDecoding.decode(type, from: request.body)
+        /// The body as JSON: `accounts:batchGet` adds the query's fields; the Secure Token body
+        /// may be form-urlencoded, with the query's fields (but `key`) added.
+        private func jsonBody() throws(IdentityToolkitError) -> [UInt8] {
+            var fields: [String: JSONValue] = [:]
+            switch operation {
+            case "token":
+                let firstByte = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+                if contentType.contains("json") || firstByte == UInt8(ascii: "{") { return body }
+                for (k, v) in PercentEncoding.formFields(String(decoding: body, as: UTF8.self)) where fields[k] == nil {
+                    fields[k] = .string(v)
+                }
+                for (k, v) in query where k != "key" && fields[k] == nil { fields[k] = .string(v) }
+            case "accounts:batchGet":
+                if !body.isEmpty {
+                    fields = try IdentityToolkitRequestDecoding.decode([String: JSONValue].self, from: body)
+                }
+                for (name, value) in query where fields[name] == nil { fields[name] = .string(value) }
+            default: return body
+            }
+            return JSONValue.object(fields).serialized()
         }
-        var fields: [String: JSONValue] = [:]
-        for (k, v) in PercentEncoding.formFields(String(decoding: request.body, as: UTF8.self)) where fields[k] == nil {
-            fields[k] = .string(v)
-        }
-        for (k, v) in request.query where k != "key" && fields[k] == nil { fields[k] = .string(v) }
-        return try IdentityToolkitRequestDecoding.decode(type, fields: fields)
     }
 }
-
-extension AuthEndpoints: LegacyEmulatorEndpoints {}

@@ -1,30 +1,41 @@
+import HTTPTypes
 import Hummingbird
 import SesameCore
 import SesameLocalAPI
 
 extension AuthEndpoints {
-    /// `/emulator/v1/projects/{p}/oobCodes|accounts|config` and `/emulator/action` (§7).
-    func addEmulatorRoutes(to router: Router<EmulatorRequestContext>) {
+    /// The readiness probe `/`, `/emulator/v1/projects/{p}/oobCodes|accounts|config` and
+    /// `/emulator/action` (§7).
+    static let emulatorOperations: [EmulatorOperation<AuthEndpoints>] = {
         let project = "/emulator/v1/projects/{project}"
-        router.route("\(project)/oobCodes", .get) { _ in .json(await state.listOobCodes()) }
-        router.route("\(project)/accounts", .delete) { _ in .json(await state.deleteAllAccounts()) }
-        router.route("\(project)/config", .get) { _ in .json(await state.configuration()) }
-        router.route("\(project)/config", .patch) { request in
-            let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: request.body)
-            return .json(await state.patchConfiguration(body))
-        }
-        router.route("/emulator/action", .get) { request in await action(request) }
-    }
+        return [
+            EmulatorOperation(.get, "/") { _, _, _ in
+                [
+                    "authEmulator": [
+                        "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
+                        "apiSpec": "/emulator/openapi.json",
+                    ]
+                ] as JSONValue
+            },
+            EmulatorOperation(.get, "\(project)/oobCodes") { auth, _, _ in await auth.state.listOobCodes() },
+            EmulatorOperation(.delete, "\(project)/accounts") { auth, _, _ in await auth.state.deleteAllAccounts() },
+            EmulatorOperation(.get, "\(project)/config") { auth, _, _ in await auth.state.configuration() },
+            EmulatorOperation(.patch, "\(project)/config") { auth, _, context in
+                let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: context.body)
+                return await auth.state.patchConfiguration(body)
+            },
+            EmulatorOperation(.get, "/emulator/action") { auth, request, _ in await auth.action(request.queryFields) },
+        ]
+    }()
 
-    private static func actionError(_ message: String) -> EmulatorReply {
-        .json(["authEmulator": ["error": .string(message)]], status: 400)
+    private static func actionError(_ message: String) -> Response {
+        .json(["authEmulator": ["error": .string(message)]] as JSONValue, status: .badRequest)
     }
 
     /// What a user "clicks" in an emailed link: signIn redirects (303) to `continueUrl` with the
     /// other query parameters; verifyEmail, resetPassword (needs `newPassword`), recoverEmail and
     /// verifyAndChangeEmail apply the code, then redirect to `continueUrl` when one is given.
-    func action(_ request: EmulatorRequest) async -> EmulatorReply {
-        let query = request.query
+    func action(_ query: [String: String]) async -> Response {
         guard let mode = query["mode"], !mode.isEmpty else { return Self.actionError("missing mode query parameter") }
         guard let code = query["oobCode"], !code.isEmpty else {
             return Self.actionError("missing oobCode query parameter")
@@ -73,6 +84,6 @@ extension AuthEndpoints {
             location = String(location[..<hash])
         }
         if !extras.isEmpty { location += (location.contains("?") ? "&" : "?") + extras.joined(separator: "&") }
-        return EmulatorReply(status: 303, headers: [("Location", location + fragment)], body: nil)
+        return .empty(.seeOther, headers: [.location: location + fragment])
     }
 }

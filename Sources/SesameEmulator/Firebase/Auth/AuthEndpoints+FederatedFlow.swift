@@ -1,3 +1,4 @@
+import Hummingbird
 import SesameLocalAPI
 
 /// `accounts:signInWithIdp` when the credential is the fake identity provider's: a browser
@@ -5,10 +6,10 @@ import SesameLocalAPI
 /// an opaque access token it issued (GitHub's `gho_…`). Both are resolved with the
 /// ``FakeIdentityProvider`` first; the account rules are then the ID token's.
 extension AuthEndpoints {
-    static func signInWithIdp(_ store: AccountStore, _ call: Call) async throws(IdentityToolkitError) -> EmulatorReply {
+    static func signInWithIdp(_ store: AccountStore, _ call: Call) async throws(IdentityToolkitError) -> Response {
         let body = try call.body(SignInWithIdpRequest.self)
         let resolved = try await resolveFakeIdpCredential(body, store: store, call: call)
-        return .encoded(try await store.signInWithIdp(body, resolved: resolved))
+        return .json(try await store.signInWithIdp(body, resolved: resolved))
     }
 
     private static func invalidIdpResponse(_ detail: String) -> IdentityToolkitError {

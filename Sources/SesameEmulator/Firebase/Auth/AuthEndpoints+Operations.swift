@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 import SesameLocalAPI
 
 extension AuthEndpoints {
@@ -10,72 +11,72 @@ extension AuthEndpoints {
                 name: "accounts", paths: [IdentityToolkitOperation.v1Project + "accounts"], method: .post,
                 privilegedOnly: false, honoursBearer: true
             ) { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
+                .json(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:signUp", v3: "signupNewUser") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
+                .json(try await store.signUp(call.body(SignUpRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:signInWithPassword", v3: "verifyPassword") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signInWithPassword(call.body(SignInWithPasswordRequest.self)))
+                .json(try await store.signInWithPassword(call.body(SignInWithPasswordRequest.self)))
             },
             .accounts("accounts:sendOobCode", v3: "getOobConfirmationCode") {
                 store, call throws(IdentityToolkitError) in
-                .encoded(
+                .json(
                     try await store.sendOobCode(
                         call.body(SendOobCodeRequest.self), privileged: call.privileged, baseURL: call.baseURL))
             },
             .accounts("accounts:signInWithEmailLink", v3: "emailLinkSignin") {
                 store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
+                .json(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
             },
             .accounts("accounts:signInWithIdp", v3: "verifyAssertion") { store, call throws(IdentityToolkitError) in
                 try await AuthEndpoints.signInWithIdp(store, call)
             },
             .accounts("accounts:signInWithCustomToken", v3: "verifyCustomToken") {
                 store, call throws(IdentityToolkitError) in
-                .encoded(try await store.signInWithCustomToken(call.body(SignInWithCustomTokenRequest.self)))
+                .json(try await store.signInWithCustomToken(call.body(SignInWithCustomTokenRequest.self)))
             },
             .accounts("accounts:update", v3: "setAccountInfo") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.update(call.body(UpdateRequest.self), privileged: call.privileged))
+                .json(try await store.update(call.body(UpdateRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:lookup", v3: "getAccountInfo") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.lookup(call.body(LookupRequest.self), privileged: call.privileged))
+                .json(try await store.lookup(call.body(LookupRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:delete", v3: "deleteAccount") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.delete(call.body(DeleteRequest.self), privileged: call.privileged))
+                .json(try await store.delete(call.body(DeleteRequest.self), privileged: call.privileged))
             },
             .accounts("accounts:createAuthUri", v3: "createAuthUri") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.createAuthUri(call.body(CreateAuthUriRequest.self), baseURL: call.baseURL))
+                .json(try await store.createAuthUri(call.body(CreateAuthUriRequest.self), baseURL: call.baseURL))
             },
             .accounts("accounts:resetPassword", v3: "resetPassword") { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.resetPassword(call.body(ResetPasswordRequest.self)))
+                .json(try await store.resetPassword(call.body(ResetPasswordRequest.self)))
             },
             IdentityToolkitOperation(
                 name: "token", paths: ["/securetoken.googleapis.com/v1/token"], method: .post, privilegedOnly: false,
                 honoursBearer: false
             ) { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.grantToken(call.body(TokenRequest.self)))
+                .json(try await store.grantToken(call.body(TokenRequest.self)))
             },
             .accounts("accounts:batchDelete", privilegedOnly: true) { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.batchDelete(call.body(BatchDeleteRequest.self)))
+                .json(try await store.batchDelete(call.body(BatchDeleteRequest.self)))
             },
             .accounts("accounts:batchGet", method: .get, privilegedOnly: true) {
                 store, call throws(IdentityToolkitError) in
-                .encoded(try await store.batchGet(call.body(BatchGetRequest.self)))
+                .json(try await store.batchGet(call.body(BatchGetRequest.self)))
             },
             .accounts("accounts:query", privilegedOnly: true) { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.query(call.body(QueryRequest.self)))
+                .json(try await store.query(call.body(QueryRequest.self)))
             },
             IdentityToolkitOperation(
                 name: "createSessionCookie",
                 paths: [IdentityToolkitOperation.v1 + "projects/{project}:createSessionCookie"],
                 method: .post, privilegedOnly: true, honoursBearer: true
             ) { store, call throws(IdentityToolkitError) in
-                .encoded(try await store.createSessionCookie(call.body(CreateSessionCookieRequest.self)))
+                .json(try await store.createSessionCookie(call.body(CreateSessionCookieRequest.self)))
             },
             .accounts("accounts:batchCreate", v3: "uploadAccount", privilegedOnly: true) {
                 store, call throws(IdentityToolkitError) in
-                .encoded(try await store.batchCreate(call.body(BatchCreateRequest.self)))
+                .json(try await store.batchCreate(call.body(BatchCreateRequest.self)))
             },
         ] + secondFactorOperations + disabledFeatures.map(IdentityToolkitOperation.disabled)
 
@@ -83,16 +84,16 @@ extension AuthEndpoints {
     /// emulator answered before, for the call counters).
     static let secondFactorOperations: [IdentityToolkitOperation] = [
         .multiFactor("mfaEnrollment:start") { store, call throws(IdentityToolkitError) in
-            .encoded(try await store.mfaEnrollmentStart(call.body(StartMfaEnrollmentRequest.self)))
+            .json(try await store.mfaEnrollmentStart(call.body(StartMfaEnrollmentRequest.self)))
         },
         .multiFactor("mfaEnrollment:finalize") { store, call throws(IdentityToolkitError) in
-            .encoded(try await store.mfaEnrollmentFinalize(call.body(FinalizeMfaEnrollmentRequest.self)))
+            .json(try await store.mfaEnrollmentFinalize(call.body(FinalizeMfaEnrollmentRequest.self)))
         },
         .multiFactor("mfaEnrollment:withdraw") { store, call throws(IdentityToolkitError) in
-            .encoded(try await store.mfaEnrollmentWithdraw(call.body(WithdrawMfaRequest.self)))
+            .json(try await store.mfaEnrollmentWithdraw(call.body(WithdrawMfaRequest.self)))
         },
         .multiFactor("mfaSignIn:finalize") { store, call throws(IdentityToolkitError) in
-            .encoded(try await store.mfaSignInFinalize(call.body(FinalizeMfaSignInRequest.self)))
+            .json(try await store.mfaSignInFinalize(call.body(FinalizeMfaSignInRequest.self)))
         },
     ]
 }

@@ -16,23 +16,18 @@ struct AuthEndpoints: EmulatorEndpoints {
     let identityProvider: FakeIdentityProvider
 
     func addRoutes(to router: Router<EmulatorRequestContext>) {
-        router.route("/", .get) { _ in
-            .json([
-                "authEmulator": [
-                    "ready": true, "docs": "https://firebase.google.com/docs/emulator-suite",
-                    "apiSpec": "/emulator/openapi.json",
-                ]
-            ])
-        }
+        let routes = RouteCollection(context: EmulatorRequestContext.self)
         for operation in Self.operations {
             for path in operation.paths {
                 let projectScoped = path.hasPrefix(IdentityToolkitOperation.v1Project)
-                router.route(RouterPath(path), operation.method) { request in
-                    try await respond(to: request, operation: operation, projectScoped: projectScoped)
+                routes.on(RouterPath(path), method: operation.method) { request, context in
+                    try await respond(
+                        to: request, body: context.body, operation: operation, projectScoped: projectScoped)
                 }
             }
         }
-        addEmulatorRoutes(to: router)
+        router.addRoutes(routes)
+        router.addRoutes(.of(Self.emulatorOperations, state: self))
         IdentityProviderRoutes(provider: identityProvider, fallbackHost: fallbackHost).add(to: router)
     }
 
@@ -41,24 +36,20 @@ struct AuthEndpoints: EmulatorEndpoints {
         Self.operations.flatMap { operation in operation.paths.map { (RouterPath($0).description, operation.name) } },
         uniquingKeysWith: { first, _ in first })
 
-    func callKey(for request: EmulatorRequest, route: String?) -> String? {
+    func callKey(for request: Request, route: String?) -> String? {
         route.flatMap { Self.operationNames[$0] } ?? IdentityProviderRoutes.callKey(route: route)
     }
 
-    func errorReply(status: Int, message: String) -> EmulatorReply {
+    func errorResponse(status: Int, message: String) -> Response {
         let reason = status == 503 ? "backendError" : "invalid"
         return IdentityToolkitError(
             httpStatus: status, message: message, reason: reason, statusName: status == 400 ? nil : message
-        ).reply
+        ).response
     }
 
-    func unroutedReply(for request: EmulatorRequest) -> EmulatorReply {
-        IdentityToolkitError.notFound.reply
-    }
+    func unroutedResponse(for request: Request) -> Response { IdentityToolkitError.notFound.response }
 
-    func payloadTooLargeReply() -> EmulatorReply {
-        IdentityToolkitError.payloadTooLarge.reply
-    }
+    func payloadTooLargeResponse() -> Response { IdentityToolkitError.payloadTooLarge.response }
 
     func faultSettingsChanged(_ settings: FaultSettings) async {
         clockSkew.set(seconds: settings.clockSkewSeconds)
@@ -69,24 +60,26 @@ struct AuthEndpoints: EmulatorEndpoints {
     /// The checks every operation shares (a bearer other than `owner` is 401, no API key 403,
     /// project-scoped paths and admin operations need privilege), then the operation.
     func respond(
-        to request: EmulatorRequest, operation: IdentityToolkitOperation, projectScoped: Bool
-    ) async throws(IdentityToolkitError) -> EmulatorReply {
+        to request: Request, body: [UInt8], operation: IdentityToolkitOperation, projectScoped: Bool
+    ) async throws(IdentityToolkitError) -> Response {
         let privileged = try Self.isPrivileged(request, allowBearer: operation.honoursBearer)
+        let query = request.queryFields
         if !privileged {
-            let key = request.query["key"] ?? request.header("x-goog-api-key") ?? ""
+            let key = query["key"] ?? request.header("x-goog-api-key") ?? ""
             if key.isEmpty { throw .missingAPIKey }
             if projectScoped || operation.privilegedOnly { throw .insufficientPermission }
         }
         return try await operation.perform(
             state,
             Call(
-                request: request, operation: operation.name, privileged: privileged, baseURL: baseURL(request),
+                body: body, query: query, contentType: request.header("content-type")?.lowercased() ?? "",
+                operation: operation.name, privileged: privileged, baseURL: baseURL(request),
                 identityProvider: identityProvider))
     }
 
     /// `Bearer owner` (any case) or `Bearer ya29.…` is privileged; any other bearer value is a
     /// 401 (when bearers are honoured at all); other schemes are ignored.
-    static func isPrivileged(_ request: EmulatorRequest, allowBearer: Bool) throws(IdentityToolkitError) -> Bool {
+    static func isPrivileged(_ request: Request, allowBearer: Bool) throws(IdentityToolkitError) -> Bool {
         guard allowBearer, let header = request.header("authorization") else { return false }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
@@ -95,7 +88,7 @@ struct AuthEndpoints: EmulatorEndpoints {
         throw IdentityToolkitError.unauthenticated
     }
 
-    func baseURL(_ request: EmulatorRequest) -> String {
+    func baseURL(_ request: Request) -> String {
         "http://" + (request.header("host") ?? fallbackHost)
     }
 }

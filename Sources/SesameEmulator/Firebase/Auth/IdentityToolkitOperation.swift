@@ -1,4 +1,5 @@
 import HTTPTypes
+import Hummingbird
 import SesameLocalAPI
 
 /// One Identity Toolkit (or Secure Token) operation the Auth emulator serves: its routes, the
@@ -8,7 +9,7 @@ import SesameLocalAPI
 /// project-scoped, v3 `relyingparty` alias); the table of every operation is
 /// ``AuthEndpoints/operations``.
 struct IdentityToolkitOperation: Sendable {
-    typealias Perform = @Sendable (AccountStore, AuthEndpoints.Call) async throws(IdentityToolkitError) -> EmulatorReply
+    typealias Perform = @Sendable (AccountStore, AuthEndpoints.Call) async throws(IdentityToolkitError) -> Response
 
     /// The v1 name (`accounts:signUp`), also the fault extension's counter name; `token` for the
     /// Secure Token API and `accounts` for the admin create.

@@ -34,19 +34,19 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
     var derivedKeyLength: Int? = nil
 
     /// The parameters of a `batchCreate` request; nil when it names no algorithm served here.
-    init?(request body: JSONValue) {
-        guard let name = body["hashAlgorithm"]?.stringValue, let algorithm = Algorithm(rawValue: name) else {
+    init?(request body: BatchCreateRequest) {
+        guard let name = body.hashAlgorithm?.stringValue, let algorithm = Algorithm(rawValue: name) else {
             return nil
         }
         self.algorithm = algorithm
-        signerKey = body["signerKey"]?.stringValue.flatMap(Self.bytes)
-        saltSeparator = body["saltSeparator"]?.stringValue.flatMap(Self.bytes)
-        rounds = Self.int(body["rounds"])
-        memoryCost = Self.int(body["memoryCost"])
-        cpuMemCost = Self.int(body["cpuMemCost"])
-        blockSize = Self.int(body["blockSize"])
-        parallelization = Self.int(body["parallelization"])
-        derivedKeyLength = Self.int(body["dkLen"])
+        signerKey = body.signerKey?.stringValue.flatMap(Self.bytes)
+        saltSeparator = body.saltSeparator?.stringValue.flatMap(Self.bytes)
+        rounds = Self.int(body.rounds)
+        memoryCost = Self.int(body.memoryCost)
+        cpuMemCost = Self.int(body.cpuMemCost)
+        blockSize = Self.int(body.blockSize)
+        parallelization = Self.int(body.parallelization)
+        derivedKeyLength = Self.int(body.dkLen)
     }
 
     /// Refuses parameters outside what the algorithm allows (firebase-admin's own bounds, and for

@@ -27,20 +27,9 @@ struct OobRecord: Sendable, Equatable {
         o["localId"] = localId.map(JSONValue.string)
         return .object(o)
     }
+}
 
-    init(
-        oobCode: String, email: String, requestType: String, mode: String, oobLink: String, newEmail: String? = nil,
-        localId: String? = nil
-    ) {
-        self.oobCode = oobCode
-        self.email = email
-        self.requestType = requestType
-        self.mode = mode
-        self.oobLink = oobLink
-        self.newEmail = newEmail
-        self.localId = localId
-    }
-
+extension OobRecord {
     init?(exportJSON j: JSONValue) {
         guard let code = j["oobCode"]?.stringValue, let email = j["email"]?.stringValue,
             let type = j["requestType"]?.stringValue

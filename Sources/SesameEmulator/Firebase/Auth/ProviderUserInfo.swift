@@ -14,7 +14,9 @@ struct ProviderUserInfo: Sendable, Equatable, Encodable {
     var photoUrl: String?
     var screenName: String?
     var phoneNumber: String?
+}
 
+extension ProviderUserInfo {
     /// Reads an exported entry (used by import).
     init?(json: JSONValue) {
         guard let providerId = json["providerId"]?.stringValue, let rawId = json["rawId"]?.stringValue else {
@@ -28,19 +30,5 @@ struct ProviderUserInfo: Sendable, Equatable, Encodable {
         photoUrl = json["photoUrl"]?.stringValue
         screenName = json["screenName"]?.stringValue
         phoneNumber = json["phoneNumber"]?.stringValue
-    }
-
-    init(
-        providerId: String, rawId: String, federatedId: String? = nil, email: String? = nil,
-        displayName: String? = nil, photoUrl: String? = nil, screenName: String? = nil, phoneNumber: String? = nil
-    ) {
-        self.providerId = providerId
-        self.rawId = rawId
-        self.federatedId = federatedId
-        self.email = email
-        self.displayName = displayName
-        self.photoUrl = photoUrl
-        self.screenName = screenName
-        self.phoneNumber = phoneNumber
     }
 }

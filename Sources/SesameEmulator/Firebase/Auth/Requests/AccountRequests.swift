@@ -24,8 +24,6 @@ struct UpdateRequest: IdentityToolkitRequest {
     @Field var provider: JSONValue?
     @Field var upgradeToFederatedLogin: JSONValue?
     @Field var returnSecureToken: Bool?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 
     /// One `linkProviderUserInfo` entry (privileged).
     struct LinkedProvider: Decodable, Sendable {
@@ -46,8 +44,6 @@ struct LookupRequest: IdentityToolkitRequest {
     @Field var email: [String]?
     @Field var phoneNumber: [String]?
     var federatedUserId: [FederatedUserId]?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 
     struct FederatedUserId: Decodable, Sendable {
         @Field var providerId: String?
@@ -59,24 +55,18 @@ struct LookupRequest: IdentityToolkitRequest {
 struct DeleteRequest: IdentityToolkitRequest {
     @Field var idToken: String?
     @Field var localId: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:batchDelete` (privileged).
 struct BatchDeleteRequest: IdentityToolkitRequest {
     @Field var localIds: [String]?
     @Field var force: Bool?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:batchGet` (privileged GET; the fields come from the query string).
 struct BatchGetRequest: IdentityToolkitRequest {
     @Field var maxResults: Int?
     @Field var nextPageToken: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:query` (privileged).
@@ -85,8 +75,6 @@ struct QueryRequest: IdentityToolkitRequest {
     @Field var offset: Int?
     @Field var limit: Int?
     @Field var returnUserInfo: Bool?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 
     struct Expression: Decodable, Sendable {
         @Field var email: String?
@@ -101,8 +89,6 @@ struct CreateAuthUriRequest: IdentityToolkitRequest {
     @Field var continueUri: String?
     @Field var providerId: JSONValue?
     @Field var sessionId: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `PATCH /emulator/v1/projects/{p}/config`.

@@ -1,11 +1,14 @@
 import Foundation
 import SesameLocalAPI
 
-/// The typed body of one Identity Toolkit operation. Every operation refuses `tenantId` (501) and
-/// an unprivileged `targetProjectId`, so every body reads them.
-protocol IdentityToolkitRequest: Decodable, Sendable {
-    var tenantId: JSONValue? { get }
-    var targetProjectId: JSONValue? { get }
+/// The typed body of one Identity Toolkit operation.
+protocol IdentityToolkitRequest: Decodable, Sendable {}
+
+/// The fields every operation reads besides its own: it refuses `tenantId` (501) and an
+/// unprivileged `targetProjectId`.
+struct TenancyFields: IdentityToolkitRequest {
+    @Field var tenantId: JSONValue?
+    @Field var targetProjectId: JSONValue?
 }
 
 enum IdentityToolkitRequestDecoding {

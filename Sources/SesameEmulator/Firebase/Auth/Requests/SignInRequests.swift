@@ -13,8 +13,6 @@ struct SignUpRequest: IdentityToolkitRequest {
     @Field var phoneNumber: String?
     @Field var emailVerified: Bool?
     @Field var disabled: Bool?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:signInWithPassword`.
@@ -23,23 +21,17 @@ struct SignInWithPasswordRequest: IdentityToolkitRequest {
     @Field var password: String?
     @Field var idToken: JSONValue?
     @Field var pendingIdToken: JSONValue?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:signInWithCustomToken`.
 struct SignInWithCustomTokenRequest: IdentityToolkitRequest {
     @Field var token: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `securetoken.googleapis.com/v1/token`: form-urlencoded or JSON, snake_case or camelCase.
 struct TokenRequest: IdentityToolkitRequest {
     @Field var grantType: String?
     @Field var refreshToken: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:sendOobCode`. `requestType` is a name or its proto number.
@@ -51,8 +43,6 @@ struct SendOobCodeRequest: IdentityToolkitRequest {
     @Field var continueUrl: String?
     @Field var returnOobLink: Bool?
     @Field var canHandleCodeInApp: Bool?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:signInWithEmailLink`.
@@ -60,16 +50,12 @@ struct SignInWithEmailLinkRequest: IdentityToolkitRequest {
     @Field var email: String?
     @Field var oobCode: String?
     @Field var idToken: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:resetPassword`.
 struct ResetPasswordRequest: IdentityToolkitRequest {
     @Field var oobCode: String?
     @Field var newPassword: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `accounts:signInWithIdp`: the fake IdP credential travels in `requestUri` and `postBody`.
@@ -83,8 +69,6 @@ struct SignInWithIdpRequest: IdentityToolkitRequest {
     @Field var returnSecureToken: Bool?
     /// The `sessionId` of `createAuthUri`, for a browser callback in `requestUri`.
     @Field var sessionId: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `v2/accounts/mfaEnrollment:start`: TOTP (`totpEnrollmentInfo: {}`) only.
@@ -92,8 +76,6 @@ struct StartMfaEnrollmentRequest: IdentityToolkitRequest {
     @Field var idToken: String?
     @Field var totpEnrollmentInfo: JSONValue?
     @Field var phoneEnrollmentInfo: JSONValue?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `v2/accounts/mfaEnrollment:finalize`: `totpVerificationInfo {sessionInfo, verificationCode}`.
@@ -102,16 +84,12 @@ struct FinalizeMfaEnrollmentRequest: IdentityToolkitRequest {
     @Field var displayName: String?
     @Field var totpVerificationInfo: JSONValue?
     @Field var phoneVerificationInfo: JSONValue?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `v2/accounts/mfaEnrollment:withdraw`.
 struct WithdrawMfaRequest: IdentityToolkitRequest {
     @Field var idToken: String?
     @Field var mfaEnrollmentId: String?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }
 
 /// `v2/accounts/mfaSignIn:finalize`: `totpVerificationInfo {verificationCode}`.
@@ -120,6 +98,4 @@ struct FinalizeMfaSignInRequest: IdentityToolkitRequest {
     @Field var mfaEnrollmentId: String?
     @Field var totpVerificationInfo: JSONValue?
     @Field var phoneVerificationInfo: JSONValue?
-    @Field var tenantId: JSONValue?
-    @Field var targetProjectId: JSONValue?
 }

@@ -84,7 +84,7 @@ extension IdentityToolkitError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
     /// The error in its envelope.
-    var reply: EmulatorReply { .encoded(envelope, status: httpStatus) }
+    var response: Response { .json(envelope, status: status) }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response { reply.response }
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 }

@@ -23,7 +23,9 @@ struct MfaEnrollmentRecord: Sendable, Equatable {
         if let displayName { entry["displayName"] = .string(displayName) }
         return .object(entry)
     }
+}
 
+extension MfaEnrollmentRecord {
     /// Reads an entry of an export file; nil for a factor that is not TOTP or has no secret.
     init?(exportJSON j: JSONValue) {
         guard let id = j["mfaEnrollmentId"]?.stringValue, let secret = j["totpInfo"]?["sharedSecretKey"]?.stringValue
@@ -32,13 +34,6 @@ struct MfaEnrollmentRecord: Sendable, Equatable {
         displayName = j["displayName"]?.stringValue
         enrolledAt =
             j["enrolledAt"]?.stringValue.flatMap(RFC3339.parse).map { Int($0.timeIntervalSince1970 * 1000) } ?? 0
-        self.secret = secret
-    }
-
-    init(mfaEnrollmentId: String, displayName: String?, enrolledAt: Int, secret: String) {
-        self.mfaEnrollmentId = mfaEnrollmentId
-        self.displayName = displayName
-        self.enrolledAt = enrolledAt
         self.secret = secret
     }
 }
@@ -67,4 +62,13 @@ struct PendingSecondFactorSignIn: Sendable, Equatable {
 struct SecondFactorClaim: Sendable, Equatable, Codable {
     var identifier: String
     var provider: String
+}
+
+/// The Auth port's second-factor sessions: TOTP enrolments started and not finalized, and
+/// first factors waiting for their second.
+struct SecondFactorSessions: Sendable {
+    /// By `sessionInfo`.
+    var enrollments: [String: PendingTotpEnrollment] = [:]
+    /// By `mfaPendingCredential`.
+    var signIns: [String: PendingSecondFactorSignIn] = [:]
 }
