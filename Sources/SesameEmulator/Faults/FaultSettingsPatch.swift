@@ -27,7 +27,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
                 throw FaultSettingsError(message: "\(key.stringValue) must be \(rule)")
             }
         }
-        func set<T: Sendable>(_ value: T?, _ field: WritableKeyPath<FaultSettings, T> & Sendable) {
+        func set<T: Sendable>(_ value: T?, _ field: any WritableKeyPath<FaultSettings, T> & Sendable) {
             if let value { changes.append { $0[keyPath: field] = value } }
         }
         func integer(_ key: CodingKeys, min: Int, max: Int = .max, _ rule: String? = nil) throws -> Int? {
@@ -38,7 +38,7 @@ struct FaultSettingsPatch: Decodable, Sendable {
         }
         /// A field that `null` clears (an empty string too, for the text ones).
         func clearable<T: Decodable & Sendable>(
-            _ key: CodingKeys, _ rule: String, _ field: WritableKeyPath<FaultSettings, T?> & Sendable
+            _ key: CodingKeys, _ rule: String, _ field: any WritableKeyPath<FaultSettings, T?> & Sendable
         ) throws {
             guard c.contains(key) else { return }
             let value = try value(key, T.self, rule)

@@ -34,7 +34,7 @@ struct AccountSecurityTests {
         try await Support.withDaemon(backend) { emulator, daemon in
             let (old, new) = ("em-old@example.com", "em-new@example.com")
             let uid = try await Support.createAccount(old, username: "Em.Change", on: daemon, at: emulator)
-            try await emulator.createAccount(email: "taken@example.com", password: "secret12")
+            _ = try await emulator.createAccount(email: "taken@example.com", password: "secret12")
             try await daemon.rpcError("email-already-in-use", "changeEmail", ["newEmail": "taken@example.com"])
 
             let result = try await daemon.rpc("changeEmail", ["newEmail": .string(new)])
