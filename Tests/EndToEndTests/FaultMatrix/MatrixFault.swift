@@ -41,6 +41,10 @@ enum MatrixFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// A clock skew is not a failure: the flow must succeed.
     var isSkew: Bool { self == .clockAhead || self == .clockBehind }
 
+    /// The connectivity the state shows after the fault (docs/protocol.md, State and Rate
+    /// limits): a rate limit is `rate-limited`, any other failure `offline`.
+    var expectedConnectivity: SesameConnectivity { self == .rateLimited ? .rateLimited : .offline }
+
     /// The `data.reason` the client gets (docs/protocol.md, code 2000); nil for a skew.
     var expectedReason: String? {
         switch self {

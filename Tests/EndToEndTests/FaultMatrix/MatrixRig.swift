@@ -66,7 +66,9 @@ struct MatrixRig: Sendable {
         if flow.faultsBeforeStart {
             if !fault.isSkew {
                 // The daemon has tried to create its first guest and failed.
-                try await eventually("sesamed is up and offline") { try await client.state().connectivity == .offline }
+                try await eventually("sesamed is up and \(fault.expectedConnectivity)") {
+                    try await client.state().connectivity == fault.expectedConnectivity
+                }
             }
         } else {
             setup = try await flow.prepare(self)
@@ -88,8 +90,8 @@ struct MatrixRig: Sendable {
             }
             if fault != .garbage {
                 // (Other calls may succeed meanwhile and turn it online again, so look at every state.)
-                try await eventually("connectivity turned offline") {
-                    await watch.log.states.contains { $0.connectivity == .offline }
+                try await eventually("connectivity turned \(fault.expectedConnectivity)") {
+                    await watch.log.states.contains { $0.connectivity == fault.expectedConnectivity }
                 }
             }
             if fault.isLateAnswer { try await flow.awaitLateEffect(self, uid: before.user?.uid) }
