@@ -34,7 +34,9 @@ extension SessionHost {
                 logger.warning(
                     "Could not finish the backend cleanup yet; will retry", metadata: ["error": "\(failure)"])
                 plan(
-                    .cleanupFailed(at: now(), random: .random(in: 0...1), retryAfter: failure.retryAfter))
+                    .cleanupFailed(
+                        at: now(), random: .random(in: 0...1),
+                        retryAfter: MaintenancePlan.spread(failure.retryAfter, random: .random(in: 0...1))))
                 return
             }
         }

@@ -153,7 +153,9 @@ extension SessionHost {
             try await createAnonymousUser()
         } catch {
             plan(
-                .anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
+                .anonymousFailed(
+                    at: now(), random: .random(in: 0...1),
+                    retryAfter: MaintenancePlan.spread(error.rateLimitWait, random: .random(in: 0...1))))
         }
     }
 

@@ -67,7 +67,8 @@ extension SessionHost {
                 metadata: ["operation": "\(operation)", "retryAfter": "\(wait)"])
             let retryAt = now().addingTimeInterval(wait)
             // The refresh at the limit's end tells whether it is over (then `online` again).
-            plan(.rateLimited(until: retryAt))
+            let spread = MaintenancePlan.spread(wait, random: .random(in: 0...1)) ?? wait
+            plan(.rateLimited(until: now().addingTimeInterval(spread)))
             return .backendRateLimited(RateLimit(operation: operation, retryAt: retryAt))
         }
         logger.warning("Backend call failed; will retry", metadata: ["error": "\(error)"])

@@ -64,7 +64,9 @@ extension SessionService {
                 }
             } catch {
                 maintenance.handle(
-                    .anonymousFailed(at: now(), random: .random(in: 0...1), retryAfter: error.rateLimitWait))
+                    .anonymousFailed(
+                        at: now(), random: .random(in: 0...1),
+                        retryAfter: MaintenancePlan.spread(error.rateLimitWait, random: .random(in: 0...1))))
                 logger.info(
                     "Could not create the anonymous user yet; will retry",
                     metadata: [
@@ -79,7 +81,9 @@ extension SessionService {
             } catch {
                 if error.isTransient, machine.session != nil {
                     maintenance.handle(
-                        .refreshFailed(at: now(), random: .random(in: 0...1), retryAfter: error.retryAfter))
+                        .refreshFailed(
+                            at: now(), random: .random(in: 0...1),
+                            retryAfter: MaintenancePlan.spread(error.retryAfter, random: .random(in: 0...1))))
                 }
             }
         case .cleanup:

@@ -172,4 +172,15 @@ struct MaintenancePlanTests {
             #expect(next == c.next)
         }
     }
+
+    @Test(
+        "a backend's Retry-After is waited out in full and up to a fifth longer, spread by the random number",
+        arguments: [
+            (30.0, 0.0, 30.0), (30.0, 0.5, 33.0), (30.0, 1.0, 36.0), (30.0, 7.0, 36.0), (30.0, -1.0, 30.0),
+            (30.0, Double.nan, 30.0),
+        ])
+    func retryAfterSpread(retryAfter: Double, random: Double, waited: Double) {
+        #expect(MaintenancePlan.spread(retryAfter, random: random) == waited)
+        #expect(MaintenancePlan.spread(nil, random: random) == nil)
+    }
 }

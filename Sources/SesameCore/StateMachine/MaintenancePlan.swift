@@ -81,6 +81,18 @@ public struct MaintenancePlan: Sendable, Hashable {
         case keyringWritten
     }
 
+    /// The share of a backend's `Retry-After` added at random to a retry (0.2: up to 20 % later),
+    /// so machines limited together do not all come back at the same second.
+    public static let retryAfterSpread = 0.2
+
+    /// `retryAfter` as a retry waits it: never shorter, up to ``retryAfterSpread`` longer
+    /// (`random` in 0...1); nil stays nil.
+    public static func spread(_ retryAfter: TimeInterval?, random: Double) -> TimeInterval? {
+        guard let retryAfter, retryAfter.isFinite, retryAfter > 0 else { return retryAfter }
+        let share = random.isFinite ? max(0, min(1, random)) : 0
+        return retryAfter * (1 + retryAfterSpread * share)
+    }
+
     /// Pause before retrying the username directory steps (times 1...1.5, jittered).
     public static let usernameRetryDelay: TimeInterval = 5
 
