@@ -15,6 +15,8 @@ final class MaintenanceScheduler {
     let refreshSchedule: RefreshSchedule
     /// Seconds a merge waits for a migrator (`merge.hold`); 0 completes merges at once.
     let mergeHold: TimeInterval
+    /// `session.first_guest_window` (``SessionServiceConfiguration/firstGuestWindow``).
+    let firstGuestWindow: TimeInterval
     private(set) var isStopped = false
     private let now: @Sendable () -> Date
     private let sleeper: any Sleeper
@@ -25,8 +27,10 @@ final class MaintenanceScheduler {
     private let child: AsyncStream<@Sendable () async -> Void>.Continuation
 
     init(
-        now: @escaping @Sendable () -> Date, sleeper: any Sleeper, refreshMargin: TimeInterval, mergeHold: TimeInterval
+        now: @escaping @Sendable () -> Date, sleeper: any Sleeper, refreshMargin: TimeInterval, mergeHold: TimeInterval,
+        firstGuestWindow: TimeInterval = 0
     ) {
+        self.firstGuestWindow = firstGuestWindow
         self.now = now
         self.sleeper = sleeper
         self.refreshSchedule = RefreshSchedule(margin: refreshMargin)
@@ -40,6 +44,14 @@ final class MaintenanceScheduler {
     func handle(_ event: MaintenancePlan.Event) {
         plan.handle(event)
         wakeUp.yield()
+    }
+
+    /// On a fresh machine: the first guest at a random moment within ``firstGuestWindow``
+    /// (`random` in 0...1); whether it was put off.
+    func spreadFirstGuest(random: Double) -> Bool {
+        guard firstGuestWindow.isFinite, firstGuestWindow > 0 else { return false }
+        handle(.anonymousNeeded(at: now().addingTimeInterval(firstGuestWindow * max(0, min(1, random)))))
+        return true
     }
 
     /// Plans the next refresh of `session`'s token (nil: none).

@@ -48,7 +48,7 @@ public actor SessionService: SessionHost {
         self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
         self.maintenance = MaintenanceScheduler(
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
-            mergeHold: configuration.mergeHold)
+            mergeHold: configuration.mergeHold, firstGuestWindow: configuration.firstGuestWindow)
         self.features = SessionFeatures(
             usernames: directory.map { UsernameFlows(directory: $0, configuration: configuration) },
             signInFlows: SignInFlows(deviceAuthorization: deviceAuthorization, sleeper: ClockSleeper(clock: clock)),
@@ -85,6 +85,11 @@ public actor SessionService: SessionHost {
             logger.info("No stored session; starting fresh")
         }
         await apply(.loaded(stored))
+        if stored == nil, machine.anonymousFirst, maintenance.spreadFirstGuest(random: .random(in: 0...1)) {
+            logger.info(
+                "A fresh machine: the first guest is created within session.first_guest_window",
+                metadata: ["at": "\(maintenance.plan.anonymousAt.map { "\($0)" } ?? "-")"])
+        }
     }
 
     /// The backend's name (`firebase`, `supabase`), as `hello` reports it.

@@ -13,11 +13,18 @@ public struct SessionServiceConfiguration: Sendable, Hashable {
     public var usernamesRequired: Bool
     /// Names nobody may take (`usernames.reserved`), compared by key.
     public var reservedUsernames: [String]
+    /// On a fresh machine (no keyring), the first guest is created at a random moment within
+    /// this many seconds instead of at once (`session.first_guest_window`), so machines imaged
+    /// and started together spread their sign-ups; meanwhile the machine is signed out (token
+    /// requests answer `no-current-user`, as before any first guest). 0: at once.
+    public var firstGuestWindow: TimeInterval
 
     public init(
         anonymousFirst: Bool = true, refreshMargin: TimeInterval = 300, mergeHold: TimeInterval = 2_592_000,
-        usernamesRequired: Bool = false, reservedUsernames: [String] = ["admin", "root", "support"]
+        usernamesRequired: Bool = false, reservedUsernames: [String] = ["admin", "root", "support"],
+        firstGuestWindow: TimeInterval = 0
     ) {
+        self.firstGuestWindow = firstGuestWindow
         self.anonymousFirst = anonymousFirst
         self.refreshMargin = refreshMargin
         self.mergeHold = mergeHold

@@ -13,6 +13,8 @@ struct DaemonConfiguration: Sendable {
     var databaseURL: String? = nil
     var databaseEmulatorHost: String? = nil
     var anonymousFirst = true
+    /// `session.first_guest_window`: seconds within which a fresh machine creates its first guest.
+    var firstGuestWindow = 0
     var refreshMargin = 300
     /// `session.persistence`: the keyring on disk, or memory only (kiosks).
     var persistence = SessionPersistence.disk
@@ -65,7 +67,10 @@ extension DaemonConfiguration {
             "api_key": .string, "project_id": .string, "auth_emulator_host": .string, "database_url": .string,
             "database_emulator_host": .string,
         ],
-        "session": ["anonymous_first": .bool, "refresh_margin": .integer, "persistence": .string],
+        "session": [
+            "anonymous_first": .bool, "refresh_margin": .integer, "persistence": .string,
+            "first_guest_window": .integer,
+        ],
         "usernames": ["required": .bool, "reserved": .stringArray],
         "merge": ["hold": .integer],
         "socket": [
@@ -199,6 +204,7 @@ extension DaemonConfiguration {
             guard int >= 0 else { throw wrong("zero or more") }
             switch name {
             case "session.refresh_margin": refreshMargin = int
+            case "session.first_guest_window": firstGuestWindow = int
             case "merge.hold": mergeHold = int
             case "socket.max_connections":
                 guard int >= 1 else { throw wrong("at least 1") }

@@ -108,7 +108,8 @@ struct SesameDaemon: AsyncParsableCommand {
             configuration: SessionServiceConfiguration(
                 anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
                 mergeHold: TimeInterval(configuration.mergeHold), usernamesRequired: configuration.usernamesRequired,
-                reservedUsernames: configuration.reservedUsernames),
+                reservedUsernames: configuration.reservedUsernames,
+                firstGuestWindow: TimeInterval(configuration.firstGuestWindow)),
             logger: Logger(label: "sesame.session"))
 
         do {
