@@ -45,7 +45,7 @@ extension GoTrueStore {
     func actionLink(_ code: OneTimeCode, origin: String) -> String {
         let redirect = code.redirectTo ?? origin
         return
-            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
+            "\(origin)\(server.pathPrefix)/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.

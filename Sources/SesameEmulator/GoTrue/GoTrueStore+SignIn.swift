@@ -7,6 +7,8 @@ extension GoTrueStore {
         let rawEmail = body.email ?? ""
         let phone = body.phone ?? ""
         let data = body.data ?? [:]
+        // signup.go and anonymous.go refuse first when GOTRUE_DISABLE_SIGNUP is set.
+        guard configuration.signupEnabled else { throw .signupDisabled }
         if rawEmail.isEmpty && phone.isEmpty {
             guard configuration.anonymousSignIns else { throw .anonymousDisabled }
             let user = GoTrueUser(now: now, email: nil, isAnonymous: true, metadata: data)

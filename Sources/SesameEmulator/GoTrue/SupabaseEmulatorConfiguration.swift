@@ -25,6 +25,11 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     /// `--supabase-jwt-keys` (`GOTRUE_JWT_KEYS`): when set, these keys sign and verify access
     /// tokens and ``signingAlgorithm`` is not used.
     public var jwtKeys: SupabaseJWKSet? = nil
+    /// What the port serves: Supabase's gateway layout (`/auth/v1`, `/rest/v1`, `apikey`
+    /// checked), or GoTrue alone at `/` as a bare GoTrue server listens (no gateway, no PostgREST).
+    public var layout: SupabasePortLayout = .gateway
+    /// Whether new users may sign up (`GOTRUE_DISABLE_SIGNUP` off).
+    public var signupEnabled = true
     /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
     public var jwtExpirySeconds: Int
     /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
@@ -82,4 +87,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         self.anonymousSignIns = anonymousSignIns
         self.deleteFunction = deleteFunction
     }
+}
+
+/// What a Supabase port serves.
+public enum SupabasePortLayout: String, Sendable, CaseIterable {
+    /// Supabase's gateway: GoTrue at `/auth/v1`, PostgREST at `/rest/v1`, each behind the `apikey` check.
+    case gateway
+    /// GoTrue alone at `/`, as the GoTrue server itself listens (supabase-py's and supabase-js's test servers).
+    case gotrue
 }
