@@ -38,6 +38,7 @@ for name, service in compose["services"].items():
         "autoconfirm=" + flag("GOTRUE_MAILER_AUTOCONFIRM", "false"),
         "signup=" + ("false" if flag("GOTRUE_DISABLE_SIGNUP", "false") == "true" else "true"),
         "anonymous=" + flag("GOTRUE_EXTERNAL_ANONYMOUS_USERS_ENABLED", "false"),
+        "phone=" + flag("GOTRUE_EXTERNAL_PHONE_ENABLED", "false"),
         "jwt-secret=" + str(env["GOTRUE_JWT_SECRET"]),
         "jwt-expiry=" + str(env.get("GOTRUE_JWT_EXP", 3600)),
     ]

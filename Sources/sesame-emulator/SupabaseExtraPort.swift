@@ -10,7 +10,7 @@ struct SupabaseExtraPort: ExpressibleByArgument {
     var settings: [(String, String)]
 
     static let names = [
-        "layout", "autoconfirm", "signup", "anonymous", "jwt-secret", "jwt-keys", "jwt-expiry", "signing-key",
+        "layout", "autoconfirm", "signup", "anonymous", "phone", "jwt-secret", "jwt-keys", "jwt-expiry", "signing-key",
     ]
 
     init?(argument: String) {
@@ -37,6 +37,7 @@ struct SupabaseExtraPort: ExpressibleByArgument {
             case "autoconfirm": configuration.autoconfirm = try Self.parse(value, name, Bool.init)
             case "signup": configuration.signupEnabled = try Self.parse(value, name, Bool.init)
             case "anonymous": configuration.anonymousSignIns = try Self.parse(value, name, Bool.init)
+            case "phone": configuration.phoneEnabled = try Self.parse(value, name, Bool.init)
             case "jwt-secret":
                 guard value.utf8.count >= 32 else {
                     throw ValidationError("--supabase-extra-port \(port): jwt-secret must be at least 32 characters")

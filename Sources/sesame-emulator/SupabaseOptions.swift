@@ -90,7 +90,8 @@ struct SupabaseOptions: ParsableArguments {
         help: ArgumentHelp(
             "Also serve Supabase on PORT over the same users, sessions and tables (repeatable), with the "
                 + "main port's settings except those given: layout=gateway|gotrue (gotrue: GoTrue alone at /, no "
-                + "apikey, as a bare GoTrue server), autoconfirm=, signup=, anonymous= (true|false), jwt-secret=, "
+                + "apikey, as a bare GoTrue server), autoconfirm=, signup=, anonymous=, phone= (true|false; phone: "
+                + "/resend takes a number, which no user has), jwt-secret=, "
                 + "jwt-keys=FILE, jwt-expiry=SECONDS, signing-key=es256|rs256|hs256.",
             valueName: "port[:name=value,...]"))
     var supabaseExtraPorts: [SupabaseExtraPort] = []

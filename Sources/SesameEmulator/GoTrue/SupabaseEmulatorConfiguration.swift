@@ -30,6 +30,10 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     public var layout: SupabasePortLayout = .gateway
     /// Whether new users may sign up (`GOTRUE_DISABLE_SIGNUP` off).
     public var signupEnabled = true
+    /// `GOTRUE_EXTERNAL_PHONE_ENABLED`. The emulator sends no SMS and makes no phone users, so
+    /// on it changes `/resend` alone: a valid E.164 number answers `{}`, as GoTrue answers for a
+    /// number no user has; every other phone call answers as with the provider off.
+    public var phoneEnabled = false
     /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
     public var jwtExpirySeconds: Int
     /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).

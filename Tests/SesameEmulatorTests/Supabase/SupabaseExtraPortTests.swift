@@ -14,6 +14,7 @@ struct SupabaseExtraPortTests {
         var configuration = EmulatorConfiguration(supabase: SupabaseEmulatorConfiguration(port: 0))
         var confirmOff = SupabaseEmulatorConfiguration(port: 0, autoconfirm: false)
         confirmOff.layout = .gotrue
+        confirmOff.phoneEnabled = true
         var signupOff = SupabaseEmulatorConfiguration(port: 0, autoconfirm: false)
         signupOff.layout = .gotrue
         signupOff.signupEnabled = false
@@ -98,6 +99,21 @@ struct SupabaseExtraPortTests {
             let anonymous = try await Self.bare(emu, "POST", signupOff + "/signup", [:])
             #expect(anonymous.goTrueCode == "signup_disabled")
             _ = try await emu.passwordSession("somebody@example.com")
+        }
+    }
+
+    /// GoTrue's resend.go with the phone provider on: the number is checked (phone.go's
+    /// validatePhone), then a number no user has answers `{}`; with it off, "Phone logins are disabled".
+    @Test func resendingAnSMSToANumberNoUserHasAnswersEmptyWhereThePhoneProviderIsOn() async throws {
+        try await Self.with { emu, confirmOff, signupOff in
+            let sent = try await Self.bare(emu, "POST", confirmOff + "/resend", ["phone": "+112345678", "type": "sms"])
+            #expect(sent.status == 200)
+            #expect(sent.json == [:])
+            let malformed = try await Self.bare(emu, "POST", confirmOff + "/resend", ["phone": "+0123", "type": "sms"])
+            #expect(malformed.goTrueCode == "validation_failed")
+            #expect(malformed.json["msg"] == "Invalid phone number format (E.164 required)")
+            let off = try await Self.bare(emu, "POST", signupOff + "/resend", ["phone": "+112345678", "type": "sms"])
+            #expect(off.goTrueCode == "phone_provider_disabled")
         }
     }
 }
