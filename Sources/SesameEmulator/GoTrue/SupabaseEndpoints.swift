@@ -67,7 +67,11 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             return Response.json(["error": "Use GET or DELETE"] as JSONValue, status: .methodNotAllowed)
         }
         if let sub = Self.subpath(path, under: server.pathPrefix) {
-            if server.configuration.layout == .gateway, !Self.openAuthPaths.contains(sub), let refused = apiKeyRefusal(request) { return refused.response }
+            if server.configuration.layout == .gateway, !Self.openAuthPaths.contains(sub),
+                let refused = apiKeyRefusal(request)
+            {
+                return refused.response
+            }
             return GoTrueOperation.notFound(request).response(for: request)
         }
         return Response.json(

@@ -22,9 +22,9 @@ struct SupabaseExtraPortTests {
         return configuration
     }
 
-    static func with(_ body: (SupabaseTestEmulator, _ confirmOff: String, _ signupOff: String) async throws -> Void)
-        async throws
-    {
+    typealias Body = (SupabaseTestEmulator, _ confirmOff: String, _ signupOff: String) async throws -> Void
+
+    static func with(_ body: Body) async throws {
         let time = EmulatorTime()
         try await withEmulator(configuration(), time: time) { emulator in
             let extra = emulator.supabaseExtraPorts.map { "http://127.0.0.1:\($0)" }
@@ -98,6 +98,8 @@ struct SupabaseExtraPortTests {
             #expect(refused.json["msg"] == "Signups not allowed for this instance")
             let anonymous = try await Self.bare(emu, "POST", signupOff + "/signup", [:])
             #expect(anonymous.goTrueCode == "signup_disabled")
+            // settings.go reports it as `disable_signup`.
+            #expect(try await Self.bare(emu, "GET", signupOff + "/settings").json["disable_signup"] == true)
             _ = try await emu.passwordSession("somebody@example.com")
         }
     }
