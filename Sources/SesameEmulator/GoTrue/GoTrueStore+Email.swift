@@ -67,6 +67,8 @@ extension GoTrueStore {
         guard body.createUser ?? true else {
             throw .unprocessable("otp_disabled", "Signups not allowed for otp")
         }
+        // magic_link.go signs a new user up through signup.go, which refuses when signups are off.
+        guard configuration.signupEnabled else { throw .signupDisabled }
         try GoTrueMailbox.checkTimer(mail.lastSent[email], now: now)
         var user = GoTrueUser(now: now, email: email, metadata: body.data)
         user.ensureEmailIdentity(now: now)

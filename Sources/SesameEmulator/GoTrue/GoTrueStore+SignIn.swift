@@ -165,6 +165,8 @@ extension GoTrueStore {
             userId = existing.id
             users.link(identity, to: userId, email: nil, now: now)
         } else {
+            // external.go's CreateAccount decision refuses when signups are off.
+            guard configuration.signupEnabled else { throw .signupDisabled }
             var user = GoTrueUser(now: now, email: email)
             if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
             users[user.id] = user

@@ -87,7 +87,8 @@ struct SupabaseExtraPortTests {
         }
     }
 
-    /// GoTrue's signup.go: with `GOTRUE_DISABLE_SIGNUP`, `POST /signup` is 422 `signup_disabled`
+    /// GoTrue's signup.go: with `GOTRUE_DISABLE_SIGNUP`, `POST /signup` (and what would make a
+    /// new user: magic_link.go, external.go) is 422 `signup_disabled`
     /// "Signups not allowed for this instance" (anonymous.go too), while the other ports sign up.
     @Test func aServerWithSignupsDisabledRefusesThemInGoTruesWords() async throws {
         try await Self.with { emu, _, signupOff in
@@ -98,6 +99,17 @@ struct SupabaseExtraPortTests {
             #expect(refused.json["msg"] == "Signups not allowed for this instance")
             let anonymous = try await Self.bare(emu, "POST", signupOff + "/signup", [:])
             #expect(anonymous.goTrueCode == "signup_disabled")
+            // magic_link.go signs a new address up through signup.go: refused the same way.
+            let otp = try await Self.bare(emu, "POST", signupOff + "/otp", ["email": "new-by-otp@example.com"])
+            #expect(otp.goTrueCode == "signup_disabled")
+            // external.go's CreateAccount: a federated sign-in that would make a new user.
+            let token = GoTrueIdTokenTests.idToken([
+                "sub": "g-off", "email": "fed-off@example.com", "email_verified": true,
+            ])
+            let federated = try await Self.bare(
+                emu, "POST", signupOff + "/token?grant_type=id_token",
+                ["provider": "google", "id_token": .string(token)])
+            #expect(federated.goTrueCode == "signup_disabled")
             // settings.go reports it as `disable_signup`.
             #expect(try await Self.bare(emu, "GET", signupOff + "/settings").json["disable_signup"] == true)
             _ = try await emu.passwordSession("somebody@example.com")
