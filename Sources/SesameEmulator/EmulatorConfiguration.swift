@@ -25,6 +25,10 @@ public struct EmulatorConfiguration: Sendable {
     public var logger: Logger
     /// The Supabase surface (GoTrue + PostgREST subset) on its own port; `nil` = not served.
     public var supabase: SupabaseEmulatorConfiguration?
+    /// Further Supabase ports over the same users, sessions and tables as ``supabase``, each with
+    /// its own settings (layout, autoconfirm, signups, keys…): several GoTrue servers sharing
+    /// one database, as supabase-py's test servers do. Needs ``supabase``.
+    public var supabaseExtraPorts: [SupabaseEmulatorConfiguration] = []
     /// Firebase: seconds after a sign-in within which `accounts:delete`, password and email
     /// changes, `VERIFY_AND_CHANGE_EMAIL` and `mfaEnrollment:withdraw` are accepted; older
     /// sign-ins get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`. 0 (the default, as Google's emulator)

@@ -21,6 +21,8 @@ public final class SesameEmulator: Sendable {
     public let configuration: EmulatorConfiguration
     /// The port of the Supabase surface, when ``EmulatorConfiguration/supabase`` is set.
     public let supabasePort: Int?
+    /// The ports of ``EmulatorConfiguration/supabaseExtraPorts``, in their order.
+    public let supabaseExtraPorts: [Int]
     /// The Supabase anon key (an HS256 JWT with `role: anon`, a "legacy API key"), when Supabase
     /// is served.
     public var supabaseAnonKey: String? { supabaseStore?.jwt.apiKey(role: "anon") }
@@ -38,9 +40,11 @@ public final class SesameEmulator: Sendable {
     private let supabaseStore: GoTrueStore?
 
     private init(
-        authPort: Int, databasePort: Int, supabasePort: Int?, configuration: EmulatorConfiguration, group: ServiceGroup,
+        authPort: Int, databasePort: Int, supabasePort: Int?, supabaseExtraPorts: [Int],
+        configuration: EmulatorConfiguration, group: ServiceGroup,
         running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState, supabaseStore: GoTrueStore?
     ) {
+        self.supabaseExtraPorts = supabaseExtraPorts
         self.authPort = authPort
         self.databasePort = databasePort
         self.supabasePort = supabasePort
@@ -105,9 +109,20 @@ public final class SesameEmulator: Sendable {
         ]
         if let supabase = configuration.supabase, let store = supabaseStore {
             let endpoints = SupabaseEndpoints(
-                store: store, fallbackHost: "\(configuration.host):\(supabase.port)", clockSkew: supabaseSkew,
-                identityProvider: identityProvider)
+                store: store, server: store.main, fallbackHost: "\(configuration.host):\(supabase.port)",
+                clockSkew: supabaseSkew, identityProvider: identityProvider)
             apps.append(Self.application(name: "supabase", endpoints: endpoints, port: supabase.port, shared))
+            // Further GoTrue servers over the same state, each with its own settings and keys.
+            for (index, extra) in configuration.supabaseExtraPorts.enumerated() {
+                let key = extra.jwtKeys != nil ? nil : try SupabaseSigningKey.load(extra.signingAlgorithm, from: nil)
+                let endpoints = SupabaseEndpoints(
+                    store: store, server: GoTrueServer(configuration: extra, signingKey: key),
+                    fallbackHost: "\(configuration.host):\(extra.port)", clockSkew: supabaseSkew,
+                    identityProvider: identityProvider)
+                apps.append(Self.application(name: "supabase-\(index)", endpoints: endpoints, port: extra.port, shared))
+            }
+        } else if !configuration.supabaseExtraPorts.isEmpty {
+            throw SesameEmulatorError("further Supabase ports need the main one (EmulatorConfiguration.supabase)")
         }
         // The saver first: graceful shutdown stops services in reverse order, so it saves last.
         let services: [any Service] = (saver.map { [$0] } ?? []) + apps
@@ -125,7 +140,7 @@ public final class SesameEmulator: Sendable {
             if ports.count == apps.count { break }
         }
         guard let authPort = ports["auth"], let databasePort = ports["database"],
-            configuration.supabase == nil || ports["supabase"] != nil
+            configuration.supabase == nil || ports["supabase"] != nil, ports.count == apps.count
         else {
             await group.triggerGracefulShutdown()
             do {
@@ -137,6 +152,7 @@ public final class SesameEmulator: Sendable {
         }
         return SesameEmulator(
             authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"],
+            supabaseExtraPorts: configuration.supabaseExtraPorts.indices.compactMap { ports["supabase-\($0)"] },
             configuration: configuration,
             group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
     }

@@ -26,6 +26,8 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
               sesame-emulator: supabase secret key sb_secret_...
               sesame-emulator: supabase anon key JWT
               sesame-emulator: supabase service_role key JWT
+            Each --supabase-extra-port adds, after the first of these, a line
+              sesame-emulator: supabase extra port listening on http://HOST:PORT
             """)
 
     @Option(help: "Port of the Auth emulator (0 picks a free port).")
@@ -86,6 +88,7 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             host: host, authPort: authPort, databasePort: databasePort, projectId: project,
             importDirectory: importDirectory, logger: logger, supabase: supabase.configuration, dataDirectory: dataDir)
         configuration.recentLoginSeconds = recentLoginSeconds
+        configuration.supabaseExtraPorts = (try? supabase.extraPorts()) ?? []  // validate() has refused bad ones
         let emulator: SesameEmulator
         do {
             emulator = try await SesameEmulator.start(
@@ -116,9 +119,12 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             let service = emulator.supabaseServiceRoleKey, let publishable = emulator.supabasePublishableKey,
             let secret = emulator.supabaseSecretKey
         else { return "" }
+        let extra = emulator.supabaseExtraPorts.map {
+            "sesame-emulator: supabase extra port listening on http://\(host):\($0)\n"
+        }.joined()
         return """
             sesame-emulator: supabase listening on http://\(host):\(port)
-            sesame-emulator: supabase publishable key \(publishable)
+            \(extra)sesame-emulator: supabase publishable key \(publishable)
             sesame-emulator: supabase secret key \(secret)
             sesame-emulator: supabase anon key \(anon)
             sesame-emulator: supabase service_role key \(service)

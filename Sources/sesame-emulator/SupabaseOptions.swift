@@ -85,7 +85,28 @@ struct SupabaseOptions: ParsableArguments {
             valueName: "name"))
     var supabaseRateLimitHeader: String?
 
+    @Option(
+        name: .customLong("supabase-extra-port"),
+        help: ArgumentHelp(
+            "Also serve Supabase on PORT over the same users, sessions and tables (repeatable), with the "
+                + "main port's settings except those given: layout=gateway|gotrue (gotrue: GoTrue alone at /, no "
+                + "apikey, as a bare GoTrue server), autoconfirm=, signup=, anonymous=, phone= (true|false; phone: "
+                + "/resend takes a number, which no user has), jwt-secret=, "
+                + "jwt-keys=FILE, jwt-expiry=SECONDS, signing-key=es256|rs256|hs256.",
+            valueName: "port[:name=value,...]"))
+    var supabaseExtraPorts: [SupabaseExtraPort] = []
+
+    /// The further ports' configurations.
+    func extraPorts() throws -> [SupabaseEmulatorConfiguration] {
+        guard let main = configuration else {
+            if supabaseExtraPorts.isEmpty { return [] }
+            throw ValidationError("--supabase-extra-port needs --supabase-port")
+        }
+        return try supabaseExtraPorts.map { try $0.configuration(over: main) }
+    }
+
     func validate() throws {
+        _ = try extraPorts()
         if let supabasePort, !(0...65535).contains(supabasePort) {
             throw ValidationError("--supabase-port must be between 0 and 65535")
         }

@@ -90,7 +90,8 @@ extension GoTrueOperation {
                 "google": true, "apple": true, "azure": true, "facebook": true, "keycloak": true, "kakao": true,
                 "github": true,
             ],
-            "disable_signup": false, "mailer_autoconfirm": .bool(configuration.autoconfirm),
+            "disable_signup": .bool(!configuration.signupEnabled),
+            "mailer_autoconfirm": .bool(configuration.autoconfirm),
             "phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
         ]
     }

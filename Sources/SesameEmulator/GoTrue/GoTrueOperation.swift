@@ -79,8 +79,11 @@ struct GoTrueCall: Sendable {
     let identityProvider: FakeIdentityProvider
     /// `http://host:port` of this port, as the client addressed it.
     let origin: String
+    /// Where GoTrue lives on this port (``GoTrueServer/pathPrefix``).
+    let pathPrefix: String
 
-    var issuer: String { origin + GoTrueOperation.prefix }
+    /// GoTrue's URL on this port (its `API_EXTERNAL_URL`), the tokens' `iss`.
+    var issuer: String { origin + pathPrefix }
     var bearer: String? { request.bearerToken }
     var query: [String: String] { request.queryFields }
 
@@ -106,9 +109,12 @@ extension SupabaseEndpoints {
             routes.on(RouterPath(operation.path), method: operation.method) { request, context in
                 if operation.gate == .apiKey || operation.gate == .admin { try checkAPIKey(request) }
                 let call = GoTrueCall(
-                    request: request, context: context, identityProvider: identityProvider, origin: origin(request))
-                if operation.gate == .admin { try await store.requireAdmin(bearer: call.bearer) }
-                var response = try await operation.perform(store, call).response(from: request, context: context)
+                    request: request, context: context, identityProvider: identityProvider, origin: origin(request),
+                    pathPrefix: server.pathPrefix)
+                var response = try await GoTrueServer.$current.withValue(server) {
+                    if operation.gate == .admin { try await store.requireAdmin(bearer: call.bearer) }
+                    return try await operation.perform(store, call).response(from: request, context: context)
+                }
                 if operation.gate != .browser, GoTrueOperation.isVersioned(request.header("X-Supabase-Api-Version")) {
                     response.headers.append(
                         HTTPField(name: GoTrueOperation.apiVersionField, value: GoTrueOperation.apiVersion))

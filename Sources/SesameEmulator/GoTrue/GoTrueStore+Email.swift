@@ -45,7 +45,7 @@ extension GoTrueStore {
     func actionLink(_ code: OneTimeCode, origin: String) -> String {
         let redirect = code.redirectTo ?? origin
         return
-            "\(origin)/auth/v1/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
+            "\(origin)\(server.pathPrefix)/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
@@ -67,6 +67,8 @@ extension GoTrueStore {
         guard body.createUser ?? true else {
             throw .unprocessable("otp_disabled", "Signups not allowed for otp")
         }
+        // magic_link.go signs a new user up through signup.go, which refuses when signups are off.
+        guard configuration.signupEnabled else { throw .signupDisabled }
         try GoTrueMailbox.checkTimer(mail.lastSent[email], now: now)
         var user = GoTrueUser(now: now, email: email, metadata: body.data)
         user.ensureEmailIdentity(now: now)

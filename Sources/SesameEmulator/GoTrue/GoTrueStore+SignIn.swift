@@ -7,6 +7,8 @@ extension GoTrueStore {
         let rawEmail = body.email ?? ""
         let phone = body.phone ?? ""
         let data = body.data ?? [:]
+        // signup.go and anonymous.go refuse first when GOTRUE_DISABLE_SIGNUP is set.
+        guard configuration.signupEnabled else { throw .signupDisabled }
         if rawEmail.isEmpty && phone.isEmpty {
             guard configuration.anonymousSignIns else { throw .anonymousDisabled }
             let user = GoTrueUser(now: now, email: nil, isAnonymous: true, metadata: data)
@@ -163,6 +165,8 @@ extension GoTrueStore {
             userId = existing.id
             users.link(identity, to: userId, email: nil, now: now)
         } else {
+            // external.go's CreateAccount decision refuses when signups are off.
+            guard configuration.signupEnabled else { throw .signupDisabled }
             var user = GoTrueUser(now: now, email: email)
             if email != nil && (verified || configuration.autoconfirm) { user.emailConfirmedAt = now }
             users[user.id] = user

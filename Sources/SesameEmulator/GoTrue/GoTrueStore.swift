@@ -4,8 +4,9 @@ import SesameLocalAPI
 /// The single owner of the Supabase surface's state, one value-type part per concern, so that a
 /// user's deletion cascades atomically to its sessions, codes, challenges and PostgREST rows.
 actor GoTrueStore {
-    let configuration: SupabaseEmulatorConfiguration
-    let jwt: SupabaseJWT
+    /// The main Supabase port's server; a request on another port binds its own
+    /// (``GoTrueServer/current``).
+    let main: GoTrueServer
     let clock: EmulatorClock
 
     var users = GoTrueUsers()
@@ -18,11 +19,17 @@ actor GoTrueStore {
     static let minimumPasswordLength = 6
 
     init(configuration: SupabaseEmulatorConfiguration, clock: EmulatorClock, signingKey: SupabaseSigningKey? = nil) {
-        self.configuration = configuration
-        self.jwt = SupabaseJWT(secret: configuration.jwtSecret, signingKey: signingKey, keySet: configuration.jwtKeys)
+        self.main = GoTrueServer(configuration: configuration, signingKey: signingKey)
         self.clock = clock
         self.challenges = GoTrueChallenges(limits: MFARateLimiter(perMinute: configuration.mfaRateLimitPerMinute))
     }
+
+    /// The server of the port the current request came in on.
+    nonisolated var server: GoTrueServer { GoTrueServer.current ?? main }
+    /// That server's settings (autoconfirm, signups, lifetimes…).
+    nonisolated var configuration: SupabaseEmulatorConfiguration { server.configuration }
+    /// That server's keys.
+    nonisolated var jwt: SupabaseJWT { server.jwt }
 
     var now: Int { clock.milliseconds() }
     var nowSeconds: Int { now / 1000 }

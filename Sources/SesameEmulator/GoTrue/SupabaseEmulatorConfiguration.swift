@@ -25,6 +25,15 @@ public struct SupabaseEmulatorConfiguration: Sendable {
     /// `--supabase-jwt-keys` (`GOTRUE_JWT_KEYS`): when set, these keys sign and verify access
     /// tokens and ``signingAlgorithm`` is not used.
     public var jwtKeys: SupabaseJWKSet? = nil
+    /// What the port serves: Supabase's gateway layout (`/auth/v1`, `/rest/v1`, `apikey`
+    /// checked), or GoTrue alone at `/` as a bare GoTrue server listens (no gateway, no PostgREST).
+    public var layout: SupabasePortLayout = .gateway
+    /// Whether new users may sign up (`GOTRUE_DISABLE_SIGNUP` off).
+    public var signupEnabled = true
+    /// `GOTRUE_EXTERNAL_PHONE_ENABLED`. The emulator sends no SMS and makes no phone users, so
+    /// on it changes `/resend` alone: a valid E.164 number answers `{}`, as GoTrue answers for a
+    /// number no user has; every other phone call answers as with the provider off.
+    public var phoneEnabled = false
     /// Lifetime of access tokens, in seconds (`GOTRUE_JWT_EXP`).
     public var jwtExpirySeconds: Int
     /// How long a rotated refresh token may still be used (`GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL`).
@@ -82,4 +91,12 @@ public struct SupabaseEmulatorConfiguration: Sendable {
         self.anonymousSignIns = anonymousSignIns
         self.deleteFunction = deleteFunction
     }
+}
+
+/// What a Supabase port serves.
+public enum SupabasePortLayout: String, Sendable, CaseIterable {
+    /// Supabase's gateway: GoTrue at `/auth/v1`, PostgREST at `/rest/v1`, each behind the `apikey` check.
+    case gateway
+    /// GoTrue alone at `/`, as the GoTrue server itself listens (supabase-py's and supabase-js's test servers).
+    case gotrue
 }

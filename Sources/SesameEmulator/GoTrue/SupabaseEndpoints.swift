@@ -5,7 +5,10 @@ import SesameLocalAPI
 /// The Supabase port: GoTrue at `/auth/v1`, PostgREST at `/rest/v1`, behind the `apikey` check
 /// of Supabase's gateway, plus the emulator-only `/sesame/v1/supabase/messages`.
 struct SupabaseEndpoints: EmulatorEndpoints {
+    /// The state, shared by every Supabase port.
     let store: GoTrueStore
+    /// This port's settings and keys.
+    let server: GoTrueServer
     /// `host:port` used for links and `iss` when a request has no `Host` header.
     let fallbackHost: String
     /// Set by the fault extension's `clockSkewSeconds`; read by the store's clock.
@@ -20,7 +23,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     func callKey(for request: Request, route: String?) -> String? {
         guard route != nil else { return nil }
         let path = request.decodedPath
-        if let sub = Self.subpath(path, under: GoTrueOperation.prefix) { return GoTrueOperation.callKey(sub) }
+        if let sub = Self.subpath(path, under: server.pathPrefix) { return GoTrueOperation.callKey(sub) }
         if let sub = Self.subpath(path, under: PostgRESTOperation.prefix) { return "rest:" + sub }
         return IdentityProviderRoutes.callKey(route: route)
     }
@@ -28,7 +31,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
     /// test can count refreshes alone.
     func extraCallKeys(for request: Request) -> [String] {
-        guard Self.subpath(request.decodedPath, under: GoTrueOperation.prefix) == "token",
+        guard Self.subpath(request.decodedPath, under: server.pathPrefix) == "token",
             let grant = request.queryFields["grant_type"],
             ["refresh_token", "password", "id_token", "pkce"].contains(grant)
         else { return [] }
@@ -48,8 +51,12 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             await store.clearMessages()
             return await store.messagesJSON()
         }
-        router.addRoutes(goTrueRoutes(), atPath: RouterPath(GoTrueOperation.prefix))
         IdentityProviderRoutes(provider: identityProvider, fallbackHost: fallbackHost).add(to: router)
+        guard server.configuration.layout == .gateway else {
+            router.addRoutes(goTrueRoutes())
+            return
+        }
+        router.addRoutes(goTrueRoutes(), atPath: RouterPath(GoTrueOperation.prefix))
         router.addRoutes(postgRESTRoutes(), atPath: RouterPath(PostgRESTOperation.prefix))
     }
 
@@ -59,8 +66,12 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         if path == Self.messagesPath {
             return Response.json(["error": "Use GET or DELETE"] as JSONValue, status: .methodNotAllowed)
         }
-        if let sub = Self.subpath(path, under: GoTrueOperation.prefix) {
-            if !Self.openAuthPaths.contains(sub), let refused = apiKeyRefusal(request) { return refused.response }
+        if let sub = Self.subpath(path, under: server.pathPrefix) {
+            if server.configuration.layout == .gateway, !Self.openAuthPaths.contains(sub),
+                let refused = apiKeyRefusal(request)
+            {
+                return refused.response
+            }
             return GoTrueOperation.notFound(request).response(for: request)
         }
         return Response.json(

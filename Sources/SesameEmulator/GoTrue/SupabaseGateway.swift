@@ -16,11 +16,11 @@ import SesameLocalAPI
 extension SupabaseEndpoints {
     /// The role an API key stands for, or nil for a key of no use here.
     func apiKeyRole(_ key: String) -> String? {
-        let supabase = store.configuration
+        let supabase = server.configuration
         if key == supabase.publishableKey { return "anon" }
         if key == supabase.secretKey { return "service_role" }
         guard !key.hasPrefix("sb_") else { return nil }
-        let role = (try? store.jwt.verify(key, now: store.clock.milliseconds() / 1000))?["role"]?.stringValue
+        let role = (try? server.jwt.verify(key, now: store.clock.milliseconds() / 1000))?["role"]?.stringValue
         return role == "anon" || role == "service_role" ? role : nil
     }
 
@@ -47,11 +47,13 @@ extension SupabaseEndpoints {
     /// The gateway's key check.
     /// - Throws: ``SupabaseGatewayError`` (401) for a missing or unknown key.
     func checkAPIKey(_ request: Request) throws(SupabaseGatewayError) {
+        guard server.configuration.layout == .gateway else { return }
         if let refusal = apiKeyRefusal(request) { throw refusal }
     }
 
     /// The request as the gateway hands it on: `Authorization` rewritten for an opaque key.
     func gateway(_ request: Request) -> Request {
+        guard server.configuration.layout == .gateway else { return request }
         let path = request.decodedPath
         let auth = Self.subpath(path, under: GoTrueOperation.prefix)
         let gated = auth.map { !Self.openAuthPaths.contains($0) } ?? path.hasPrefix(PostgRESTOperation.prefix + "/")
@@ -61,10 +63,10 @@ extension SupabaseEndpoints {
         }
         var head = request.head
         switch key {
-        case store.configuration.secretKey:
-            head.headerFields[.authorization] = "Bearer " + store.jwt.apiKey(role: "service_role")
-        case store.configuration.publishableKey:
-            head.headerFields[.authorization] = "Bearer " + store.jwt.apiKey(role: "anon")
+        case server.configuration.secretKey:
+            head.headerFields[.authorization] = "Bearer " + server.jwt.apiKey(role: "service_role")
+        case server.configuration.publishableKey:
+            head.headerFields[.authorization] = "Bearer " + server.jwt.apiKey(role: "anon")
         default: head.headerFields[.authorization] = key
         }
         return Request(head: head, body: request.body)

@@ -79,7 +79,9 @@ extension SupabaseEndpoints {
                 routes.on(RouterPath(operation.path), method: method) { request, context in
                     try checkAPIKey(request)
                     let call = PostgRESTCall(request: request, context: context, role: try role(request))
-                    return try await operation.perform(store, call).response(from: request, context: context)
+                    return try await GoTrueServer.$current.withValue(server) {
+                        try await operation.perform(store, call).response(from: request, context: context)
+                    }
                 }
             }
         }
@@ -91,7 +93,7 @@ extension SupabaseEndpoints {
         guard let bearer = request.bearerToken else { return PostgRESTRole(role: "anon", uid: nil) }
         let claims: [String: JSONValue]
         do {
-            claims = try store.jwt.verify(bearer, now: store.clock.milliseconds() / 1000)
+            claims = try server.jwt.verify(bearer, now: store.clock.milliseconds() / 1000)
         } catch {
             throw .jwt(error)
         }

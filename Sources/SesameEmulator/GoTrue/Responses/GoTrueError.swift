@@ -85,6 +85,7 @@ extension GoTrueError {
         "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
     static let refreshTokenAlreadyUsed = badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used")
     static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
+    static let signupDisabled = unprocessable("signup_disabled", "Signups not allowed for this instance")
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
     static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
     /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
