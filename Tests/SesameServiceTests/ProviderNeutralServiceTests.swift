@@ -138,7 +138,8 @@ struct ProviderNeutralServiceTests {
             let planned = try #require(await harness.service.nextPlannedWork)
             #expect(planned.timeIntervalSince(harness.clock.date) >= 59.9)
             #expect(await harness.provider.count("signUp") == 1)
-            harness.clock.advance(by: .seconds(60))
+            // The retry comes after retry-after and at most a fifth later (MaintenancePlan.spread).
+            harness.clock.advance(by: .seconds(60 * (1 + MaintenancePlan.retryAfterSpread)))
             _ = try await next(&events) { $0.reason == .anonymousCreated }
             #expect(await harness.provider.count("signUp") == 2)
         }
