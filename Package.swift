@@ -25,6 +25,7 @@ let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
 let serviceLifecycle: Target.Dependency = .product(name: "ServiceLifecycle", package: lifecycle)
 let unixSignals: Target.Dependency = .product(name: "UnixSignals", package: lifecycle)
 let toml: Target.Dependency = .product(name: "TOMLKit", package: "TOMLKit")
+let prometheus: Target.Dependency = .product(name: "Prometheus", package: "swift-prometheus")
 
 func library(_ name: String, _ dependencies: [Target.Dependency] = []) -> Target {
     .target(name: name, dependencies: dependencies, swiftSettings: strict)
@@ -55,6 +56,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Tests only: child processes (Foundation's Process.run() can crash a runner with many descriptors).
         .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
@@ -116,7 +118,7 @@ let package = Package(
             [
                 "SesameCore", "SesameService", "SesameFirebase", "SesameSupabase", "SesameOAuth", "SesameHTTP",
                 "SesameKeyring", "SesameSocketServer", "SesameSystemd", "SesameLocalAPI",
-                arguments, toml, logging, serviceLifecycle, nioPosix, nioLocks, unixSignals,
+                arguments, toml, logging, serviceLifecycle, nioPosix, nioLocks, unixSignals, prometheus,
             ]),
         // libFuzzer target for the request decoder (scripts/fuzz.sh); inert in normal builds.
         executable("FuzzLocalAPI", ["SesameLocalAPI"]),

@@ -60,9 +60,19 @@ extension SessionHost {
         do throws(RemoteAuthError) {
             let grant: TokenGrant
             do throws(RemoteAuthError) {
-                grant = try await provider.refresh(session.refreshToken)
+                // A refresh is `refresh` (to the metrics, and when limited), whichever method
+                // needed the token.
+                let answer: Result<TokenGrant, RemoteAuthError> = await BackendOperation.$current.withValue(
+                    BackendOperation.refresh
+                ) {
+                    do throws(RemoteAuthError) {
+                        return .success(try await provider.refresh(session.refreshToken))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                grant = try answer.get()
             } catch {
-                // A refresh is limited as `refresh`, whichever method needed the token.
                 await apply(
                     BackendOperation.$current.withValue(BackendOperation.refresh) { connectivityEvent(after: error) })
                 throw error

@@ -186,10 +186,19 @@ public final class LocalAPIServer: Service, Sendable {
         }
         let id = ObjectIdentifier(channel)
         let (slots, connections) = (self.slots, self.connections)
-        connections.withLockedValue { $0[id] = channel }
+        let changed = configuration.connectionsChanged
+        changed?(
+            connections.withLockedValue {
+                $0[id] = channel
+                return $0.count
+            })
         channel.closeFuture.whenComplete { _ in
             slots.withLockedValue { $0.release(peer.uid) }
-            connections.withLockedValue { $0[id] = nil }
+            changed?(
+                connections.withLockedValue {
+                    $0[id] = nil
+                    return $0.count
+                })
         }
         if configuration.idleTimeout > 0 {
             // Every quarter of the idle timeout the connection is told (``IdleTick``), by a timer

@@ -35,6 +35,9 @@ public struct LocalAPIServerConfiguration: Sendable {
     /// Subscribers flushed by one event loop task when a notification fans out (the loop
     /// writes to a full chunk while the next is being queued).
     public var fanOutChunk: Int
+    /// Told the number of open connections after each connection opens or closes (the
+    /// daemon's metrics); called on the connection's event loop, so it must return at once.
+    public var connectionsChanged: (@Sendable (Int) -> Void)?
     /// Seconds between two forced refreshes of one reader uid (``ForcedRefreshLimiter``).
     var forcedRefreshInterval: Double = 10
     /// The uids outside the per-uid share; nil: root and the daemon's uid.

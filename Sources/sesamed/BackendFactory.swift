@@ -27,8 +27,9 @@ struct Backend: Sendable {
 }
 
 enum BackendFactory {
-    /// Builds the adapters `backend.provider` chooses, over one shared transport.
-    static func make(_ configuration: DaemonConfiguration) -> Backend {
+    /// Builds the adapters `backend.provider` chooses, over one shared transport (counted in
+    /// `metrics` when there are metrics).
+    static func make(_ configuration: DaemonConfiguration, metrics: DaemonMetrics? = nil) -> Backend {
         switch configuration.backend.provider {
         case .firebase:
             let firebase = FirebaseConfiguration(
@@ -36,28 +37,35 @@ enum BackendFactory {
                 authEmulatorHost: configuration.authEmulatorHost, databaseURL: configuration.databaseURL,
                 databaseEmulatorHost: configuration.databaseEmulatorHost,
                 requestTimeout: configuration.backend.requestTimeout)
-            let transport = AsyncHTTPClientTransport(configuration: firebase)
+            let client = AsyncHTTPClientTransport(configuration: firebase)
+            let transport = metered(client, metrics)
             let logger = Logger(label: "sesame.firebase")
             return Backend(
                 name: "firebase",
                 location: configuration.authEmulatorHost.map { "firebase emulator \($0)" } ?? "firebase",
                 provider: FirebaseAuthProvider(configuration: firebase, transport: transport, logger: logger),
                 directory: FirebaseUsernameDirectory(configuration: firebase, transport: transport, logger: logger),
-                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: transport)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: client)
         case .supabase:
             let supabase = SupabaseConfiguration(
                 url: configuration.backend.supabaseURL, anonKey: configuration.backend.supabaseAnonKey,
                 deleteFunction: configuration.backend.supabaseDeleteFunction,
                 requestTimeout: configuration.backend.requestTimeout)
-            let transport = AsyncHTTPClientTransport(
+            let client = AsyncHTTPClientTransport(
                 connectTimeout: supabase.connectTimeout, requestTimeout: supabase.requestTimeout)
+            let transport = metered(client, metrics)
             let logger = Logger(label: "sesame.supabase")
             return Backend(
                 name: "supabase", location: "supabase \(supabase.url)",
                 provider: SupabaseAuthProvider(configuration: supabase, transport: transport, logger: logger),
                 directory: SupabaseUsernameDirectory(configuration: supabase, transport: transport, logger: logger),
-                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: transport)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: client)
         }
+    }
+
+    /// `transport`, counted in `metrics` when there are metrics.
+    static func metered(_ transport: any HTTPTransport, _ metrics: DaemonMetrics?) -> any HTTPTransport {
+        metrics.map { MeteredTransport(wrapped: transport, metrics: $0) } ?? transport
     }
 
     /// The device flow client of the `[oauth]` tables, pointed at the emulator's fake providers

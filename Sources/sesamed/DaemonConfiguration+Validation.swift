@@ -22,6 +22,24 @@ extension DaemonConfiguration {
         }
     }
 
+    /// `metrics.textfile_path`: an absolute path of a `.prom` file (node_exporter's textfile
+    /// collector reads only those) in a directory that exists.
+    func validateMetrics(origin: String) throws(ConfigurationError) {
+        guard let path = metricsTextfilePath else { return }
+        guard path.hasPrefix("/"), path.hasSuffix(".prom") else {
+            throw ConfigurationError(
+                message: "\(origin)'metrics.textfile_path' must be an absolute path ending in .prom, not \(path)")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigurationError(
+                message:
+                    "\(origin)'metrics.textfile_path': the directory \(directory) does not exist; create it or choose another"
+            )
+        }
+    }
+
     static func isValidPrincipal(_ entry: String) -> Bool {
         let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[1].isEmpty else { return false }

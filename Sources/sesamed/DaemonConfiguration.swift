@@ -44,6 +44,8 @@ struct DaemonConfiguration: Sendable {
     var oauthProviders: [String: OAuthProviderConfiguration] = [:]
     /// `provisioning.token_file` as written; nil: not set.
     var provisioningTokenFile: String? = nil
+    /// `metrics.textfile_path`: where the metrics are kept for node_exporter; nil: no metrics file.
+    var metricsTextfilePath: String? = nil
     /// Where the provisioning token is read from, resolved against `$CREDENTIALS_DIRECTORY`.
     var provisioningToken: ProvisioningTokenSource = .notConfigured
 }
@@ -81,6 +83,7 @@ extension DaemonConfiguration {
         "keyring": ["path": .string],
         "memory": ["release_when_idle": .seconds],
         "provisioning": ["token_file": .string],
+        "metrics": ["textfile_path": .string],
     ]) { first, _ in first }
 
     /// Builds the configuration.
@@ -186,6 +189,7 @@ extension DaemonConfiguration {
             case "socket.group": socketGroupName = string
             case "keyring.path": keyringPath = string
             case "provisioning.token_file": provisioningTokenFile = optional
+            case "metrics.textfile_path": metricsTextfilePath = optional
             case "session.persistence":
                 guard let value = SessionPersistence(rawValue: string) else { throw wrong("\"disk\" or \"memory\"") }
                 persistence = value
@@ -274,6 +278,7 @@ extension DaemonConfiguration {
                 message: "the socket path \(socketPath) is longer than 107 bytes; choose a shorter one")
         }
         try validateSocketLimits(origin: origin)
+        try validateMetrics(origin: origin)
         for (name, entries) in [
             ("access.managers", managers), ("access.readers", readers), ("access.observers", observers),
         ] {

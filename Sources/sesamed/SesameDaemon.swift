@@ -100,7 +100,8 @@ struct SesameDaemon: AsyncParsableCommand {
         let store: any SessionStore = keyring ?? DiscardingSessionStore()
 
         if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
-        let backend = BackendFactory.make(configuration)
+        let metrics = configuration.metricsTextfilePath.map { _ in DaemonMetrics() }
+        let backend = BackendFactory.make(configuration, metrics: metrics)
         let service = SessionService(
             provider: backend.provider, store: store, directory: backend.directory,
             deviceAuthorization: backend.deviceAuthorization,
@@ -128,12 +129,16 @@ struct SesameDaemon: AsyncParsableCommand {
             daemonUid: getuid(), managers: configuration.managers.compactMap(AccessPolicy.Principal.init),
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
             observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
+        var serverConfiguration = LocalAPIServerConfiguration(
+            endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
+            maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
+            socketGroup: configuration.socketGroup, access: access, version: Self.version)
+        if let metrics {
+            serverConfiguration.connectionsChanged = { @Sendable count in metrics.recordConnections(count) }
+        }
         let server = LocalAPIServer(
-            configuration: LocalAPIServerConfiguration(
-                endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
-                maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
-                socketGroup: configuration.socketGroup, access: access, version: Self.version),
-            service: service, instance: UUID().uuidString.lowercased(), logger: Logger(label: "sesame.socket"))
+            configuration: serverConfiguration, service: service, instance: UUID().uuidString.lowercased(),
+            logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(
             notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)
 
@@ -151,6 +156,7 @@ struct SesameDaemon: AsyncParsableCommand {
                 "backend": "\(backend.location)",
             ])
 
+        let metricsServices = await metricsFile(configuration, metrics: metrics, service: service)
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: [
@@ -159,7 +165,8 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: SessionMaintenance(service)),
                     .init(service: server),
                     .init(service: systemd),
-                ] + idleMemory(configuration, server: server, service: service),
+                ] + idleMemory(configuration, server: server, service: service)
+                    + metricsServices,
                 logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { watcher in
             watcher.addTask {
@@ -209,6 +216,19 @@ struct SesameDaemon: AsyncParsableCommand {
                 service: IdleMemory(
                     delay: .seconds(configuration.releaseWhenIdle), activity: activity,
                     logger: Logger(label: "sesame.memory")))
+        ]
+    }
+
+    /// The metrics file's writer, when `metrics.textfile_path` is set.
+    func metricsFile(
+        _ configuration: DaemonConfiguration, metrics: DaemonMetrics?, service: SessionService
+    ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        guard let path = configuration.metricsTextfilePath, let metrics else { return [] }
+        return [
+            .init(
+                service: MetricsTextfile(
+                    path: path, metrics: metrics, events: await service.events(),
+                    logger: Logger(label: "sesame.metrics")))
         ]
     }
 

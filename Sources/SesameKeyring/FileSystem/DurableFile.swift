@@ -10,7 +10,7 @@ import Darwin
 /// with `O_EXCL` and the requested mode, written in full, `fsync`ed, renamed over the target,
 /// then the directory `fsync`ed. After a crash at any point the target holds either its old or
 /// its new bytes. All functions block; call them off any event loop.
-enum DurableFile {
+public enum DurableFile {
     /// The prefix of temporary files made next to `path`; leftovers after a crash match it.
     static func temporaryPrefix(for path: String) -> String { "\(path).tmp-" }
 
@@ -26,7 +26,7 @@ enum DurableFile {
     ///   - path: the target; its directory must exist.
     ///   - mode: the permission bits of the new file (the umask still applies, so 0600 stays 0600).
     /// - Throws: ``SystemCallError``; the target is then unchanged and the temporary file removed.
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(SystemCallError) {
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) throws(SystemCallError) {
         let temporary = try writeTemporary(next: path, bytes: bytes, mode: mode)
         do {
             try SystemCallError.check("rename", path) { rename(temporary, path) }

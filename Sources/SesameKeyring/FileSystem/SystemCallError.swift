@@ -6,17 +6,17 @@ import Darwin
 
 /// A failed system call: which operation, on which path, and the `errno` it left.
 ///
-/// Internal to the keyring; the store turns it into a ``SessionStoreError`` with a message for
-/// people before it leaves the module.
-struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
+/// The store turns it into a ``SessionStoreError`` with a message for people before it leaves
+/// the store; ``DurableFile``'s other users (the metrics file) log its description.
+public struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The call that failed, e.g. `"open"` or `"fsync"`.
-    var operation: String
+    public var operation: String
     /// The path the call worked on.
-    var path: String
+    public var path: String
     /// The `errno` value after the call.
-    var code: Int32
+    public var code: Int32
 
-    var description: String { "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))" }
+    public var description: String { "\(operation) \(path): \(String(cString: strerror(code))) (errno \(code))" }
 
     /// Runs a system call that returns -1 on failure, retrying on `EINTR`.
     /// - Returns: the call's non-negative result.
