@@ -84,6 +84,8 @@ func (c *conn) call(ctx context.Context, method string, params any) (json.RawMes
 	c.mu.Unlock()
 
 	c.writing.Lock()
+	deadline, _ := ctx.Deadline() // a daemon that stops reading fails the write at the caller's deadline
+	_ = c.socket.SetWriteDeadline(deadline)
 	_, err = c.socket.Write(line)
 	c.writing.Unlock()
 	if err != nil {

@@ -48,7 +48,9 @@ func (s *stateLogic) snapshot(state json.RawMessage) ([]State, error) {
 func (s *stateLogic) notification(method string, params json.RawMessage) ([]State, bool) {
 	return s.tracker.notification(method, params)
 }
-func (s *stateLogic) resynced(state json.RawMessage) ([]State, bool) { return s.tracker.resynced(state) }
+func (s *stateLogic) resynced(state json.RawMessage) ([]State, bool) {
+	return s.tracker.resynced(state)
+}
 
 type mergeLogic struct{ given map[string]bool }
 
