@@ -154,7 +154,7 @@ type SignInResult struct {
 	Merge *Merge `json:"merge"`
 }
 
-// SignInFlow is an interactive sign-in flow (startSignIn).
+// SignInFlow is an interactive sign-in flow: where the person goes, and how it stands.
 type SignInFlow struct {
 	FlowID                  string    `json:"flowId"`
 	ProviderID              string    `json:"providerId"`
