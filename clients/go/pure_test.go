@@ -162,3 +162,20 @@ func TestBackoffDoublesToTwoSecondsWithJitter(t *testing.T) {
 		t.Fatal("reset starts over")
 	}
 }
+
+// A state event this version does not know (a newer api/local-api.json marks it as advancing
+// sequence) still moves the state: its fields are merged in, named after the event.
+func TestANewStateEventMergesItsFields(t *testing.T) {
+	stateEvents["accessRequestsChanged"] = true
+	defer delete(stateEvents, "accessRequestsChanged")
+	var tr tracker
+	tr.connected("i1")
+	if _, err := tr.snapshot(json.RawMessage(`{"status":"anonymous","user":null,"sequence":4,"accessRequests":[]}`), "snapshot"); err != nil {
+		t.Fatal(err)
+	}
+	states, resync := tr.notification("accessRequestsChanged", json.RawMessage(`{"accessRequests":[{"requestId":"r1"}],"sequence":5}`))
+	if resync || len(states) != 1 || states[0].Reason != "access-requests-changed" || states[0].Sequence != 5 ||
+		len(states[0].AccessRequests) != 1 || states[0].Status != "anonymous" {
+		t.Fatalf("%+v %v", states, resync)
+	}
+}

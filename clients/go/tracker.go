@@ -134,6 +134,15 @@ func (t *tracker) apply(method string, params object, sequence int64) []State {
 		next, reason = copyObject(t.state), "connectivity-changed"
 		next["connectivity"] = orNull(params["connectivity"])
 		next["rateLimit"] = orNull(params["rateLimit"])
+	case objectOf(params["state"]) != nil: // a newer state event carrying the state
+		next, reason = objectOf(params["state"]), kebab(method)
+	case t.state != nil: // a newer state event carrying the fields that changed
+		next, reason = copyObject(t.state), kebab(method)
+		for key, value := range params {
+			if key != "sequence" {
+				next[key] = value
+			}
+		}
 	}
 	var status string
 	if next == nil || json.Unmarshal(next["status"], &status) != nil {
@@ -196,4 +205,17 @@ func orNull(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("null")
 	}
 	return raw
+}
+
+// kebab is a notification's name as a reason: accessRequestsChanged → access-requests-changed.
+func kebab(method string) string {
+	var out []byte
+	for i := 0; i < len(method); i++ {
+		if c := method[i]; c >= 'A' && c <= 'Z' {
+			out = append(out, '-', c+'a'-'A')
+		} else {
+			out = append(out, c)
+		}
+	}
+	return string(out)
 }
