@@ -1,6 +1,7 @@
 package sesame
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -260,5 +261,29 @@ func TestManyCallsAtOnceShareOneConnectionBeyondTheInFlightLimit(t *testing.T) {
 	}
 	if client.current.nextID < uint64(cap(errs)+1) {
 		t.Fatalf("the calls went over %d ids of one connection", client.current.nextID)
+	}
+}
+
+func TestStreamsCloseWhenTheirContextEndsOrTheClientCloses(t *testing.T) {
+	d := startDaemon(t)
+	client := d.client()
+	ctx, cancel := context.WithCancel(testContext(t))
+	states, err := client.Subscribe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next(t, states, "the snapshot")
+	cancel()
+	for range states { // drains to the close
+	}
+	merges, err := client.Merges(testContext(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client.Close()
+	for range merges {
+	}
+	if _, err = client.Subscribe(testContext(t)); !errors.Is(err, ErrClientClosed) {
+		t.Fatalf("Subscribe after Close: %v", err)
 	}
 }
