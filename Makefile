@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-make-run test-node test-browser test-sql fuzz bench soak \
+	test-first-hour test-make-run test-node test-go test-browser test-sql fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help figures
 
 all: build
@@ -61,7 +61,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour test-make-run
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-browser test-sql test-first-hour test-make-run
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
@@ -77,6 +77,9 @@ test-python:
 
 test-node:
 	clients/node/run-tests.sh "$(BUILD_DIR)"
+
+test-go:
+	clients/go/run-tests.sh "$(BUILD_DIR)"
 
 test-fuzz:
 	scripts/fuzz.sh 30

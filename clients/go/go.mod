@@ -1,0 +1,3 @@
+module github.com/sesame/sesame/clients/go
+
+go 1.19
