@@ -34,6 +34,9 @@ public struct EmulatorConfiguration: Sendable {
     /// sign-ins get `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`. 0 (the default, as Google's emulator)
     /// never refuses; production's window is 300.
     public var recentLoginSeconds = 0
+    /// Per-address limits by name (``RateLimit/documented``'s names), each port applying those
+    /// of its service; empty (the default, `--rate-limits off`) limits nothing.
+    public var rateLimits: [String: RateLimit] = [:]
 
     /// The RTDB namespace used when a request has no `?ns=`: `<projectId>-default-rtdb`.
     public var defaultNamespace: String { "\(projectId)-default-rtdb" }

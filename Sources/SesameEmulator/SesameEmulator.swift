@@ -102,7 +102,9 @@ public final class SesameEmulator: Sendable {
             identityProvider: identityProvider)
         let databaseEndpoints = DatabaseEndpoints(
             state: database, defaultNamespace: configuration.defaultNamespace, clockSkew: databaseSkew)
-        let shared = PortSettings(host: configuration.host, logger: logger, bound: boundContinuation, saver: saver)
+        let shared = PortSettings(
+            host: configuration.host, logger: logger, bound: boundContinuation, saver: saver,
+            rateLimits: configuration.rateLimits, clock: configuration.clock)
         var apps: [any Service] = [
             Self.application(name: "auth", endpoints: authEndpoints, port: configuration.authPort, shared),
             Self.application(name: "database", endpoints: databaseEndpoints, port: configuration.databasePort, shared),
@@ -163,14 +165,19 @@ public final class SesameEmulator: Sendable {
         var logger: Logger
         var bound: AsyncStream<(String, Int)>.Continuation
         var saver: DataDirectorySaver?
+        /// Each port's per-address limits (``EmulatorConfiguration/rateLimits``).
+        var rateLimits: [String: RateLimit]
+        var clock: EmulatorClock
     }
 
     private static func application<E: EmulatorEndpoints>(
         name: String, endpoints: E, port: Int, _ settings: PortSettings
     ) -> some Service {
         let faults = FaultInjector()
+        let limits = RateLimiter(limits: settings.rateLimits, clock: settings.clock)
         let router = Router(context: EmulatorRequestContext.self)
-        router.add(middleware: EmulatorMiddleware(endpoints: endpoints, faults: faults))
+        router.add(middleware: EmulatorMiddleware(endpoints: endpoints, faults: faults, limits: limits))
+        router.get(RouterPath(RateLimitReport.endpoint)) { _, _ in await limits.report() }
         if let saver = settings.saver { router.add(middleware: ChangeNoticeMiddleware { saver.noteChange() }) }
         FaultRoutes(faults: faults, endpoints: endpoints).add(to: router)
         endpoints.addRoutes(to: router)

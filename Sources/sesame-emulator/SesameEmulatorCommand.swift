@@ -65,6 +65,9 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "info"
 
+    @OptionGroup(title: "Rate limits (per source address)")
+    var rateLimits: RateLimitOptions
+
     @OptionGroup(title: "Supabase (GoTrue + PostgREST subset)")
     var supabase: SupabaseOptions
 
@@ -88,6 +91,7 @@ struct SesameEmulatorCommand: AsyncParsableCommand {
             host: host, authPort: authPort, databasePort: databasePort, projectId: project,
             importDirectory: importDirectory, logger: logger, supabase: supabase.configuration, dataDirectory: dataDir)
         configuration.recentLoginSeconds = recentLoginSeconds
+        configuration.rateLimits = rateLimits.limits
         configuration.supabaseExtraPorts = (try? supabase.extraPorts()) ?? []  // validate() has refused bad ones
         let emulator: SesameEmulator
         do {

@@ -19,8 +19,12 @@ struct RawExchange: Sendable {
     var end: End
 
     /// Sends `request` verbatim to `127.0.0.1:port` and reads until the server ends the connection.
-    static func send(_ request: String, port: Int) async throws -> RawExchange {
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    /// `source`: the local address to connect from (another loopback address is another client).
+    static func send(_ request: String, port: Int, from source: String? = nil) async throws -> RawExchange {
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel =
+            try await bootstrap
             .connect(host: "127.0.0.1", port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -38,6 +38,42 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         return ["token:" + grant]
     }
 
+    /// GoTrue's per-address limiters (internal/api/api.go): a sign-up without an address is an
+    /// anonymous one; `/token` counts only its refresh grant.
+    func rateLimitName(for request: Request, callKey: String?, body: [UInt8]) -> String? {
+        guard let callKey, request.method != .get || callKey == "verify" else { return nil }
+        switch callKey {
+        case "signup":
+            let fields = (try? JSONCoding.parse(body))?.objectValue ?? [:]
+            let anonymous = (fields["email"]?.stringValue ?? "").isEmpty && (fields["phone"]?.stringValue ?? "").isEmpty
+            return anonymous ? "anonymous_users" : "otp"
+        case "token": return request.queryFields["grant_type"] == "refresh_token" ? "token_refresh" : nil
+        case "verify": return "verify"
+        case "otp", "recover", "resend", "magiclink": return "otp"
+        case "user": return request.method == .put ? "otp" : nil
+        default: return nil
+        }
+    }
+
+    /// With `--supabase-rate-limit-header`, the header's first comma-separated value, as GoTrue
+    /// keys its limiters (middleware.go); without it, or when the request lacks it, the peer.
+    func rateLimitKey(for request: Request, peer: String) -> String {
+        guard let name = server.configuration.rateLimitHeader, let value = request.header(name) else { return peer }
+        let first = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let key = first.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+        return key.isEmpty ? peer : String(key)
+    }
+
+    /// GoTrue's answer over a limit (middleware.go): 429 `over_request_rate_limit`, "Request rate
+    /// limit reached", with no `Retry-After`.
+    func rateLimitedResponse() -> Response {
+        let body: JSONValue = [
+            "code": 429, "error_code": "over_request_rate_limit", "msg": "Request rate limit reached",
+        ]
+        return Response.json(
+            body, status: .tooManyRequests, headers: [GoTrueError.codeField: "over_request_rate_limit"])
+    }
+
     static func subpath(_ path: String, under prefix: String) -> String? {
         guard path.hasPrefix(prefix + "/") else { return nil }
         var sub = path.dropFirst(prefix.count + 1)

@@ -19,6 +19,18 @@ protocol EmulatorEndpoints: Sendable {
     /// such as `token:refresh_token` on the Supabase port). Default: none.
     func extraCallKeys(for request: Request) -> [String]
 
+    /// The per-address limit (``RateLimit/documented``'s name) a request counts against, nil for
+    /// none. `callKey` is ``callKey(for:route:)``'s; `body` is the request's (read). Default: none.
+    func rateLimitName(for request: Request, callKey: String?, body: [UInt8]) -> String?
+
+    /// Whom a request's limits count against: the peer's address unless the service names the
+    /// client otherwise (GoTrue's `GOTRUE_RATE_LIMIT_HEADER`). Default: `peer`.
+    func rateLimitKey(for request: Request, peer: String) -> String
+
+    /// The answer for a request over its limit: the service's own 429. Default: ``errorResponse(status:message:)``
+    /// with 429 and the service's message.
+    func rateLimitedResponse() -> Response
+
     /// Adds the port's routes.
     func addRoutes(to router: Router<EmulatorRequestContext>)
 
@@ -51,6 +63,15 @@ extension EmulatorEndpoints {
 
     /// Default: none.
     func extraCallKeys(for request: Request) -> [String] { [] }
+
+    /// Default: none.
+    func rateLimitName(for request: Request, callKey: String?, body: [UInt8]) -> String? { nil }
+
+    /// Default: the peer's address.
+    func rateLimitKey(for request: Request, peer: String) -> String { peer }
+
+    /// Default: a 429 in the port's envelope.
+    func rateLimitedResponse() -> Response { errorResponse(status: 429, message: "Too many requests") }
 
     /// Default: nothing.
     func faultSettingsChanged(_ settings: FaultSettings) async {}

@@ -15,6 +15,7 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
 
     let endpoints: Endpoints
     let faults: FaultInjector
+    let limits: RateLimiter
 
     func handle(
         _ request: Request, context: EmulatorRequestContext,
@@ -27,8 +28,9 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
                 requestHeaders: request.header("access-control-request-headers"))
         }
         let path = request.decodedPath
+        let own = path.hasPrefix(FaultSettings.endpoint) || path.hasPrefix(RateLimitReport.endpoint)
+        let key = own ? nil : endpoints.callKey(for: request, route: context.endpointPath)
         if !path.hasPrefix(FaultSettings.endpoint) {
-            let key = endpoints.callKey(for: request, route: context.endpointPath)
             let extraKeys = key == nil ? [] : endpoints.extraCallKeys(for: request)
             switch await faults.admit(path: path, key: key, extraKeys: extraKeys) {
             case .drop:
@@ -56,6 +58,13 @@ struct EmulatorMiddleware<Endpoints: EmulatorEndpoints>: RouterMiddleware {
             var response = endpoints.payloadTooLargeResponse()
             response.headers.append(HTTPField(name: .connection, value: "close"))
             return Self.withCORS(response, origin: origin)
+        }
+        if limits.active, let name = endpoints.rateLimitName(for: request, callKey: key, body: body),
+            await !limits.admit(
+                name,
+                address: endpoints.rateLimitKey(for: request, peer: context.channel.remoteAddress?.ipAddress ?? ""))
+        {
+            return Self.withCORS(endpoints.rateLimitedResponse(), origin: origin)
         }
         var request = endpoints.gateway(request)
         request.body = RequestBody(buffer: ByteBuffer(bytes: body))

@@ -40,6 +40,15 @@ struct AuthEndpoints: EmulatorEndpoints {
         route.flatMap { Self.operationNames[$0] } ?? IdentityProviderRoutes.callKey(route: route)
     }
 
+    /// New account creation (`accounts:signUp`, a guest or an address) is limited per address.
+    func rateLimitName(for request: Request, callKey: String?, body: [UInt8]) -> String? {
+        callKey == "accounts:signUp" ? "account_creation" : nil
+    }
+
+    /// Identity Toolkit's answer over a limit: `TOO_MANY_ATTEMPTS_TRY_LATER` in its envelope,
+    /// with no `Retry-After` (none is documented; clients back off by themselves).
+    func rateLimitedResponse() -> Response { errorResponse(status: 429, message: "TOO_MANY_ATTEMPTS_TRY_LATER") }
+
     func errorResponse(status: Int, message: String) -> Response {
         let reason = status == 503 ? "backendError" : "invalid"
         return IdentityToolkitError(
