@@ -35,6 +35,9 @@ extension AccountStore {
         if let continueUrl, !AccountStore.isAbsoluteURI(continueUrl) {
             throw .invalid("INVALID_CONTINUE_URI : ((expected an absolute URI with valid scheme and host))")
         }
+        // A link domain must be a custom domain of the project's Firebase Hosting; the emulator's
+        // project has none, so every one is refused as production refuses an unknown one.
+        if body.linkDomain.nonEmpty != nil { throw .invalid(Self.invalidHostingLinkDomain) }
         let record: OobRecord
         var responseEmail: String
         switch requestType {
@@ -208,4 +211,7 @@ extension AccountStore {
         users[user.localId] = user
         return user
     }
+
+    static let invalidHostingLinkDomain =
+        "INVALID_HOSTING_LINK_DOMAIN : The provided hosting link domain is not configured in Firebase Hosting or is not owned by the current project. This cannot be a default hosting domain (web.app or firebaseapp.com)."
 }

@@ -25,8 +25,30 @@ extension AuthEndpoints {
                 return await auth.state.patchConfiguration(body)
             },
             EmulatorOperation(.get, "/emulator/action") { auth, request, _ in await auth.action(request.queryFields) },
+            EmulatorOperation(.post, "/oauth2.googleapis.com/token") { _, request, context in
+                Self.serviceAccountToken(context.form(request))
+            },
         ]
     }()
+
+    /// Google's OAuth token endpoint for a service account's signed JWT (the JWT bearer grant of
+    /// RFC 7523), as the Admin SDK and google-auth use it: an access token the emulator treats
+    /// as privileged (`ya29.…`). The assertion's signature is not checked: the emulator has no
+    /// Google keys, and trusts any caller as Google's emulator trusts `Bearer owner`.
+    static func serviceAccountToken(_ form: [String: String]) -> Response {
+        let grant = form["grant_type"] ?? ""
+        guard grant == "urn:ietf:params:oauth:grant-type:jwt-bearer" else {
+            return .json(
+                ["error": "unsupported_grant_type", "error_description": .string("Invalid grant_type: \(grant)")]
+                    as JSONValue, status: .badRequest)
+        }
+        guard let assertion = form["assertion"], assertion.split(separator: ".").count == 3 else {
+            return .json(
+                ["error": "invalid_grant", "error_description": "Invalid JWT."] as JSONValue, status: .badRequest)
+        }
+        let token = "ya29.sesame-emulator-" + RandomIdentifier.make(40, from: RandomIdentifier.urlSafe)
+        return .json(["access_token": .string(token), "expires_in": 3599, "token_type": "Bearer"] as JSONValue)
+    }
 
     private static func actionError(_ message: String) -> Response {
         .json(["authEmulator": ["error": .string(message)]] as JSONValue, status: .badRequest)

@@ -43,6 +43,7 @@ struct SendOobCodeRequest: IdentityToolkitRequest {
     @Field var continueUrl: String?
     @Field var returnOobLink: Bool?
     @Field var canHandleCodeInApp: Bool?
+    @Field var linkDomain: String?
 }
 
 /// `accounts:signInWithEmailLink`.
