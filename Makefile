@@ -25,7 +25,7 @@ DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-make-run test-node test-browser test-sql fuzz bench soak \
+	test-first-hour test-make-run test-node test-c test-browser test-sql fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help figures
 
 all: build
@@ -33,7 +33,7 @@ all: build
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
-	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python and Node clients,"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python, Node and C clients,"
 	@echo "             the browser sign-in in headless Chromium, and README.md's commands against make run: make test-first-hour)"
 	@echo "make test-make-run  make run in a pseudo-terminal: a quiet build, the session, a clean Ctrl-C (part of make test)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
@@ -61,7 +61,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-browser test-sql test-first-hour test-make-run
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-c test-browser test-sql test-first-hour test-make-run
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
@@ -77,6 +77,10 @@ test-python:
 
 test-node:
 	clients/node/run-tests.sh "$(BUILD_DIR)"
+
+# libsesame, the C client (clients/c): -Werror build, unit and tracker tests, end-to-end under ASan, Valgrind.
+test-c:
+	clients/c/run-tests.sh "$(BUILD_DIR)"
 
 test-fuzz:
 	scripts/fuzz.sh 30
@@ -153,4 +157,4 @@ test-systemd: deb
 	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(DEB_BIN_DIR)/sesame-emulator"
 
 clean:
-	rm -rf .build run dist
+	rm -rf .build run dist clients/c/build clients/c/build-asan

@@ -41,6 +41,14 @@ cd "$HERE"
 python3 scripts/generate.py --check
 CFLAGS_TEST=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -Iinclude -Isrc -Itests $(pkg-config --cflags json-c))
 
+# The manual pages format without a warning.
+if command -v groff >/dev/null 2>&1; then
+    for page in man/*.3; do
+        warnings=$(groff -man -ww -z "$page" 2>&1)
+        [ -z "$warnings" ] || { echo "$page: $warnings" >&2; exit 1; }
+    done
+fi
+
 # The library as shipped, and its exports.
 make -s BUILD=build
 soname=$(readelf -d build/libsesame.so.0 | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')
@@ -82,3 +90,12 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 build-asan/test-e2e "$BIN_DIR" "${e
 cc "${CFLAGS_TEST[@]}" -o build/test-leaks tests/leaks.c tests/harness.c -Lbuild -lsesame -Wl,-rpath,"$HERE/build"
 valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
     build/test-leaks "$BIN_DIR"
+
+# New methods in api/local-api.json (new object types too) generate and compile with no hand edit.
+rm -rf build/new-methods
+python3 tests/new_methods.py build/new-methods
+cp include/sesame.h include/sesame-types.h build/new-methods/include/
+cp src/internal.h build/new-methods/src/
+cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wmissing-prototypes -fsyntax-only -Ibuild/new-methods/include \
+    $(pkg-config --cflags json-c) build/new-methods/src/methods.c
+echo "ok   the rendered methods compile"

@@ -6,7 +6,9 @@ description of the local API. A method added there needs no edit here: a param o
 this script does not know travels as JSON text. With --check it writes nothing and exits 1 while
 a generated file is stale.
 
-Usage: python3 clients/c/scripts/generate.py [--check]"""
+Usage: python3 clients/c/scripts/generate.py [--check] [--api FILE --output DIR]
+(--api and --output: render another description into DIR, as run-tests.sh does to prove a new
+method compiles with no edit here.)"""
 from __future__ import annotations
 
 import json
@@ -139,7 +141,7 @@ def result_decl(method: dict) -> tuple[str | None, str]:
     result = method["result"]
     if result == "Empty":
         return None, ""
-    if result == "String":
+    if result == "String" and "resultField" in method:
         return "char **result", f"the answer's `{method['resultField']}` (free() it)"
     if result in RESULTS:
         return f"{RESULTS[result]} **result", "free it with sesame_free()"
@@ -211,8 +213,8 @@ def render_methods(api: dict) -> dict[str, str]:
         if kind == "Empty":
             body.append("    json_object_put(answer);")
             body.append("    return 0;")
-        elif kind == "String":
-            fallback = snake(method["resultFallback"])
+        elif kind == "String" and "resultField" in method:
+            fallback = snake(method["resultFallback"]) if "resultFallback" in method else "NULL"
             body.append(f'    return sesame__string_result(answer, "{method["resultField"]}", {fallback}, result, error);')
         elif kind in RESULTS:
             parser = "sesame__parse_" + RESULTS[kind][len("sesame_"):]
@@ -228,9 +230,16 @@ def render_methods(api: dict) -> dict[str, str]:
     return {"include/sesame-methods.h": "\n".join(header), "src/methods.c": "\n".join(source)}
 
 
+def option(name: str, default: Path) -> Path:
+    arguments = sys.argv[1:]
+    return Path(arguments[arguments.index(name) + 1]) if name in arguments else default
+
+
 def main() -> int:
+    api = option("--api", REPO / "api" / "local-api.json")
+    target = option("--output", C_DIR)
     outputs = render_reasons(read_reasons((REPO / "docs" / "protocol.md").read_text(encoding="utf-8")))
-    outputs.update(render_methods(json.loads((REPO / "api" / "local-api.json").read_text(encoding="utf-8"))))
+    outputs.update(render_methods(json.loads(api.read_text(encoding="utf-8"))))
     if "--check" in sys.argv[1:]:
         stale = [path for path, text in outputs.items()
                  if not (C_DIR / path).exists() or (C_DIR / path).read_text(encoding="utf-8") != text]
@@ -238,7 +247,8 @@ def main() -> int:
             print(f"clients/c/{path} is out of date: run python3 clients/c/scripts/generate.py", file=sys.stderr)
         return 1 if stale else 0
     for path, text in outputs.items():
-        (C_DIR / path).write_text(text, encoding="utf-8")
+        (target / path).parent.mkdir(parents=True, exist_ok=True)
+        (target / path).write_text(text, encoding="utf-8")
     return 0
 
 
