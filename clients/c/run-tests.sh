@@ -97,5 +97,5 @@ python3 tests/new_methods.py build/new-methods
 cp include/sesame.h include/sesame-types.h build/new-methods/include/
 cp src/internal.h build/new-methods/src/
 cc -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wmissing-prototypes -fsyntax-only -Ibuild/new-methods/include \
-    $(pkg-config --cflags json-c) build/new-methods/src/methods.c
+    $(pkg-config --cflags json-c) build/new-methods/src/methods-*.c
 echo "ok   the rendered methods compile"

@@ -41,6 +41,9 @@ PARAM_TYPES = {
 }
 
 # Results with a struct of their own (sesame-types.h) and a hand-written parser in src/models.c.
+# The generated calls go into src/methods-N.c, this many to a file (files stay under 300 lines).
+METHODS_PER_FILE = 14
+
 RESULTS = {
     "State": "sesame_state", "SignInResult": "sesame_sign_in_result", "Token": "sesame_token",
     "Hello": "sesame_hello", "UsernameAvailability": "sesame_username_availability",
@@ -178,10 +181,14 @@ def render_methods(api: dict) -> dict[str, str]:
               "/** An optional number left out of the request. */", "#define SESAME_OMIT NAN",
               "/** A nullable string sent as JSON null (updateProfile's displayName: clears it). */",
               "SESAME_API extern const char sesame_json_null[];", "#define SESAME_NULL sesame_json_null", ""]
-    source = [f"/* {banner} */", '#include "internal.h"', "", "#include <math.h>", ""]
+    prologue = [f"/* {banner} */", '#include "internal.h"', "", "#include <math.h>", ""]
+    sources: list[list[str]] = []
     for method in api["methods"]:
         if method.get("clients") is False:
             continue
+        if not sources or len(sources[-1]) > METHODS_PER_FILE:
+            sources.append([])
+        source = sources[-1]
         name = "sesame_rpc_" + snake(method["name"])
         args = ["sesame_t *sesame"]
         docs = []
@@ -225,9 +232,12 @@ def render_methods(api: dict) -> dict[str, str]:
             body += ["invalid:", "    json_object_put(params);",
                      f'    return sesame__invalid_argument(error, "{method["name"]}: a required argument is NULL or not valid");']
         body += ["}", ""]
-        source += body
+        source.append("\n".join(body))
     header += ["#ifdef __cplusplus", "}", "#endif", "#endif", ""]
-    return {"include/sesame-methods.h": "\n".join(header), "src/methods.c": "\n".join(source)}
+    outputs = {"include/sesame-methods.h": "\n".join(header)}
+    for number, source in enumerate(sources, 1):
+        outputs[f"src/methods-{number}.c"] = "\n".join(prologue + source)
+    return outputs
 
 
 def option(name: str, default: Path) -> Path:
@@ -243,9 +253,12 @@ def main() -> int:
     if "--check" in sys.argv[1:]:
         stale = [path for path, text in outputs.items()
                  if not (C_DIR / path).exists() or (C_DIR / path).read_text(encoding="utf-8") != text]
+        stale += [f"src/{p.name}" for p in (C_DIR / "src").glob("methods-*.c") if f"src/{p.name}" not in outputs]
         for path in stale:
             print(f"clients/c/{path} is out of date: run python3 clients/c/scripts/generate.py", file=sys.stderr)
         return 1 if stale else 0
+    for old in (target / "src").glob("methods-*.c"):
+        old.unlink()
     for path, text in outputs.items():
         (target / path).parent.mkdir(parents=True, exist_ok=True)
         (target / path).write_text(text, encoding="utf-8")
