@@ -124,6 +124,9 @@ bench: deps
 	mkdir -p .build/bench-tools
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/echo-floor bench/echo-floor.c
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/sesame-load bench/sesame-load.c
+	$(MAKE) -C clients/c
+	$(CC) -O2 -Wall -Wextra -Werror -Iclients/c/include -o .build/bench-tools/libsesame-load bench/libsesame-load.c \
+		-Lclients/c/build -lsesame -Wl,-rpath,$(CURDIR)/clients/c/build
 	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" --tools .build/bench-tools
 	$$($(SWIFT_BUILD) -c release --show-bin-path)/sesame-emulator-bench
 

@@ -89,7 +89,28 @@ int sesame__dial(const char *path, bool nonblocking);
 /* Encodes {"jsonrpc":"2.0","id":id,"method":...,"params":...} and a \n; frees nothing. NULL: OOM. */
 char *sesame__encode_request(long long id, const char *method, json_object *params, size_t *length);
 
+/* ---- scan.c: members of an answer found in place (the calls' hot path) -------------------- */
+/* The value of `key` among the members of the object starting at `object` (spaces allowed):
+ * true with [*value, *value_end); false when absent or the text is not such an object. */
+bool sesame__scan_member(const char *object, const char *end, const char *key, const char **value,
+                         const char **value_end);
+/* Several members in one pass: values[k] is keys[k]'s value, or {NULL, NULL}; returns how many
+ * were found, or -1 when the text is not an object. */
+typedef struct sesame__span {
+    const char *start, *end;
+} sesame__span;
+int sesame__scan_members(const char *object, const char *end, const char *const *keys, int count,
+                         sesame__span *values);
+/* A JSON string value decoded into malloc'd UTF-8; NULL when it is not a valid string. */
+char *sesame__scan_string(const char *value, const char *end);
+/* A JSON integer value. */
+bool sesame__scan_integer(const char *value, const char *end, long long *number);
+
 /* ---- transport.c ---------------------------------------------------------------------------- */
+/* Sends method with params_text (a JSON object's text, or NULL) and waits for its answer: 0 with
+ * the result's text in [*result, *result_end) (valid until the handle's next call), or -1. */
+int sesame__exchange(sesame_t *sesame, const char *method, const char *params_text, bool retryable,
+                     double extra_wait_ms, const char **result, const char **result_end, sesame_error *error);
 /* Sends method with params (taken) and waits for its answer: 0 with *answer (the result,
  * owned by the caller), or -1 with error. A retryable read is sent once more on a new
  * connection when the first closed before its answer; extra_wait_ms lengthens the timeout. */

@@ -1,7 +1,6 @@
 /* A connection for calls: discovery, connecting, one request at a time with its answer matched
  * by id, reconnection on the next call after the connection dropped. */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,9 @@ struct sesame {
     int timeout_ms;
     long long next_id;
     sesame__lines lines;
+    char *request;            /* the request line being sent, reused */
+    size_t request_capacity;
+    json_tokener *tokener;    /* reused for answers that become objects */
 };
 
 static const char SYSTEM_SOCKET[] = "/run/sesame/sesamed.sock";
@@ -49,10 +51,18 @@ static int unavailable(sesame_error *error, const char *path, int number) {
     return sesame__fail(error, SESAME_REASON_DAEMON_UNAVAILABLE, message);
 }
 
+/* Reads wait at most the timeout (SO_RCVTIMEO), so a call needs no poll before its read. */
+static void apply_timeout(sesame_t *sesame) {
+    struct timeval limit = {.tv_sec = sesame->timeout_ms / 1000, .tv_usec = (sesame->timeout_ms % 1000) * 1000};
+    if (sesame->fd >= 0) setsockopt(sesame->fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+}
+
 static int dial(sesame_t *sesame, sesame_error *error) {
     sesame->fd = sesame__dial(sesame->path, false);
     sesame__lines_clear(&sesame->lines);
-    return sesame->fd < 0 ? unavailable(error, sesame->path, errno) : 0;
+    if (sesame->fd < 0) return unavailable(error, sesame->path, errno);
+    apply_timeout(sesame);
+    return 0;
 }
 
 int sesame_connect(const char *socket_path, sesame_t **out, sesame_error *error) {
@@ -65,7 +75,8 @@ int sesame_connect(const char *socket_path, sesame_t **out, sesame_error *error)
         socket_path = found;
     }
     sesame_t *sesame = calloc(1, sizeof *sesame);
-    if (sesame == NULL || (sesame->path = strdup(socket_path)) == NULL) {
+    if (sesame == NULL || (sesame->path = strdup(socket_path)) == NULL || (sesame->tokener = json_tokener_new()) == NULL) {
+        if (sesame != NULL) free(sesame->path);
         free(sesame);
         return sesame__oom(error);
     }
@@ -83,6 +94,8 @@ void sesame_close(sesame_t *sesame) {
     if (sesame == NULL) return;
     if (sesame->fd >= 0) close(sesame->fd);
     sesame__lines_free(&sesame->lines);
+    json_tokener_free(sesame->tokener);
+    free(sesame->request);
     free(sesame->path);
     free(sesame);
 }
@@ -93,6 +106,7 @@ const char *sesame_socket_path(const sesame_t *sesame) {
 
 void sesame_set_timeout(sesame_t *sesame, int milliseconds) {
     sesame->timeout_ms = milliseconds < 0 ? 0 : milliseconds;
+    apply_timeout(sesame);
 }
 
 static void drop(sesame_t *sesame) {
@@ -120,97 +134,133 @@ static bool send_all(int fd, const char *data, size_t length) {
 
 enum outcome { ANSWERED, FAILED, CLOSED };
 
-/* Reads until the answer with `id`: ANSWERED (*message set), FAILED (error set) or CLOSED. */
-static enum outcome await_answer(sesame_t *sesame, long long id, long long deadline, json_object **message,
-                                 sesame_error *error) {
+/* Reads until the answer with `id`: ANSWERED with its result's text, FAILED (error set: the
+ * daemon's error, a timeout, a broken stream) or CLOSED. */
+static enum outcome await_answer(sesame_t *sesame, long long id, long long deadline, const char **result,
+                                 const char **result_end, sesame_error *error) {
     for (;;) {
         bool overflow = false;
         char *line;
         while ((line = sesame__lines_next(&sesame->lines, &overflow)) != NULL) {
-            json_object *parsed = json_tokener_parse(line);
-            json_object *answer_id = NULL;
-            if (parsed != NULL && json_object_is_type(parsed, json_type_object) &&
-                json_object_object_get_ex(parsed, "id", &answer_id) && json_object_is_type(answer_id, json_type_int) &&
-                json_object_get_int64(answer_id) == id) {
-                *message = parsed;
+            static const char *const KEYS[] = {"id", "result", "error"};
+            sesame__span members[3];
+            long long answered = 0;
+            if (sesame__scan_members(line, line + strlen(line), KEYS, 3, members) < 1 || members[0].start == NULL ||
+                !sesame__scan_integer(members[0].start, members[0].end, &answered) || answered != id)
+                continue; /* a notification, or the answer to an abandoned call */
+            if (members[2].start != NULL) {
+                json_object *wire = json_tokener_parse(line);
+                sesame__error_from_wire(error, sesame__member_object(wire, "error"));
+                json_object_put(wire);
+                return FAILED;
+            }
+            if (members[1].start != NULL) {
+                *result = members[1].start;
+                *result_end = members[1].end;
                 return ANSWERED;
             }
-            json_object_put(parsed); /* a notification, or the answer to an abandoned call */
+            sesame__fail(error, SESAME_REASON_BAD_RESPONSE, "the daemon's answer has neither result nor error");
+            return FAILED;
         }
         if (overflow) {
             drop(sesame);
             sesame__fail(error, SESAME_REASON_BAD_RESPONSE, "the daemon sent a line longer than the protocol allows");
             return FAILED;
         }
-        int wait = -1;
-        if (deadline > 0) {
-            long long left = deadline - now_ms();
-            if (left <= 0) {
+        long got = sesame__lines_read(&sesame->lines, sesame->fd);
+        if (got > 0 || (got < 0 && errno == EINTR)) continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (deadline > 0 && now_ms() >= deadline) {
                 drop(sesame); /* its answer may still come: a new connection keeps ids simple */
                 sesame__fail(error, SESAME_REASON_TIMEOUT, "sesamed did not answer in time");
                 return FAILED;
             }
-            wait = left > 1000000 ? 1000000 : (int)left;
+            continue;
         }
-        struct pollfd ready = {.fd = sesame->fd, .events = POLLIN};
-        int count = poll(&ready, 1, wait);
-        if (count < 0 && errno != EINTR) return CLOSED;
-        if (count <= 0) continue;
-        long got = sesame__lines_read(&sesame->lines, sesame->fd);
-        if (got == 0 || (got < 0 && errno != EAGAIN && errno != EINTR)) return CLOSED;
+        return CLOSED;
     }
 }
 
-int sesame__request(sesame_t *sesame, const char *method, json_object *params, bool retryable,
-                    double extra_wait_ms, json_object **answer, sesame_error *error) {
-    int status = -1;
-    *answer = NULL;
-    if (sesame == NULL) {
-        json_object_put(params);
-        return sesame__invalid_argument(error, "the sesame handle is NULL");
+static char *append(char *out, const char *text, size_t length) {
+    memcpy(out, text, length);
+    return out + length;
+}
+
+/* The request line {"jsonrpc":"2.0","id":ID,"method":METHOD,"params":PARAMS}\n in the handle's
+ * buffer, put together by hand: snprintf alone would cost a third of a token call. */
+static bool encode(sesame_t *sesame, long long id, const char *method, const char *params_text, size_t *length) {
+    static const char HEAD[] = "{\"jsonrpc\":\"2.0\",\"id\":", METHOD[] = ",\"method\":\"", PARAMS[] = "\",\"params\":";
+    size_t method_length = strlen(method), params_length = params_text ? strlen(params_text) : 0;
+    size_t need = sizeof HEAD + sizeof METHOD + sizeof PARAMS + method_length + params_length + 32;
+    if (need > sesame->request_capacity) {
+        char *larger = realloc(sesame->request, need);
+        if (larger == NULL) return false;
+        sesame->request = larger;
+        sesame->request_capacity = need;
     }
+    char digits[24], *d = digits + sizeof digits;
+    unsigned long long value = id < 0 ? 0 : (unsigned long long)id;
+    do {
+        *--d = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    char *out = append(sesame->request, HEAD, sizeof HEAD - 1);
+    out = append(out, d, (size_t)(digits + sizeof digits - d));
+    out = append(out, METHOD, sizeof METHOD - 1);
+    out = append(out, method, method_length);
+    if (params_text != NULL) {
+        out = append(out, PARAMS, sizeof PARAMS - 1);
+        out = append(out, params_text, params_length);
+    } else {
+        *out++ = '"';
+    }
+    out = append(out, "}\n", 2);
+    *length = (size_t)(out - sesame->request);
+    return true;
+}
+
+int sesame__exchange(sesame_t *sesame, const char *method, const char *params_text, bool retryable,
+                     double extra_wait_ms, const char **result, const char **result_end, sesame_error *error) {
+    if (sesame == NULL) return sesame__invalid_argument(error, "the sesame handle is NULL");
     for (int attempt = 0; attempt < 2; attempt++) {
-        if (sesame->fd < 0 && dial(sesame, error) != 0) break;
+        if (sesame->fd < 0 && dial(sesame, error) != 0) return -1;
         long long id = sesame->next_id++;
         size_t length = 0;
-        char *line = sesame__encode_request(id, method, params, &length);
-        if (line == NULL) {
-            sesame__oom(error);
-            break;
-        }
-        bool sent = send_all(sesame->fd, line, length);
-        free(line);
-        if (!sent) {
+        if (!encode(sesame, id, method, params_text, &length)) return sesame__oom(error);
+        if (!send_all(sesame->fd, sesame->request, length)) {
             drop(sesame); /* the daemon closed this connection before reading: safe to send again */
             if (attempt == 1) sesame__fail(error, SESAME_REASON_CONNECTION_LOST, "the connection to sesamed closed while sending");
             continue;
         }
         long long deadline = sesame->timeout_ms > 0 ? now_ms() + sesame->timeout_ms + (long long)extra_wait_ms : 0;
-        json_object *message = NULL;
-        enum outcome outcome = await_answer(sesame, id, deadline, &message, error);
-        if (outcome == FAILED) break;
-        if (outcome == CLOSED) {
-            drop(sesame);
-            if (retryable && attempt == 0) continue;
-            sesame__fail(error, SESAME_REASON_CONNECTION_LOST,
-                         "the connection to sesamed closed before its answer (the daemon restarted?): the call may or may not have taken effect");
-            break;
-        }
-        json_object *wire_error = sesame__member_object(message, "error");
-        json_object *result = NULL;
-        if (wire_error != NULL) {
-            sesame__error_from_wire(error, wire_error);
-        } else if (json_object_object_get_ex(message, "result", &result)) {
-            *answer = json_object_get(result);
-            status = 0;
-        } else {
-            sesame__fail(error, SESAME_REASON_BAD_RESPONSE, "the daemon's answer has neither result nor error");
-        }
-        json_object_put(message);
-        break;
+        enum outcome outcome = await_answer(sesame, id, deadline, result, result_end, error);
+        if (outcome == ANSWERED) return 0;
+        if (outcome == FAILED) return -1;
+        drop(sesame);
+        if (retryable && attempt == 0) continue;
+        return sesame__fail(error, SESAME_REASON_CONNECTION_LOST,
+                            "the connection to sesamed closed before its answer (the daemon restarted?): the call may or may not have taken effect");
     }
+    return -1;
+}
+
+int sesame__request(sesame_t *sesame, const char *method, json_object *params, bool retryable,
+                    double extra_wait_ms, json_object **answer, sesame_error *error) {
+    const char *result = NULL, *result_end = NULL;
+    *answer = NULL;
+    int status = sesame__exchange(sesame, method, params ? sesame__json_text(params) : NULL, retryable, extra_wait_ms,
+                                  &result, &result_end, error);
     json_object_put(params);
-    return status;
+    if (status != 0) return -1;
+    json_tokener_reset(sesame->tokener);
+    *answer = json_tokener_parse_ex(sesame->tokener, result, (int)(result_end - result));
+    if (*answer == NULL && json_tokener_get_error(sesame->tokener) == json_tokener_success) return 0; /* null */
+    if (json_tokener_get_error(sesame->tokener) != json_tokener_success) {
+        json_object_put(*answer);
+        *answer = NULL;
+        return sesame__fail(error, SESAME_REASON_BAD_RESPONSE, "the daemon's answer is not valid JSON");
+    }
+    return 0;
 }
 
 int sesame_call(sesame_t *sesame, const char *method, const char *params_json, char **result_json,

@@ -156,6 +156,29 @@ static void lines_are_split_and_blank_ones_skipped(void) {
     close(pair[1]);
 }
 
+static void answers_are_scanned_in_place(void) {
+    const char line[] = "{\"jsonrpc\":\"2.0\", \"id\" : 7,\"result\":{\"a\":[1,{\"b\":\"}\"}],\"token\":\"x\\\"y\\u00e9\\ud83d\\ude00\\n\",\"n\":-1.5e3,\"t\":true}}";
+    const char *end = line + strlen(line), *value, *value_end;
+    static const char *const KEYS[] = {"id", "result", "error"};
+    sesame__span spans[3];
+    CHECK(sesame__scan_members(line, end, KEYS, 3, spans) == 2);
+    long long id = 0;
+    CHECK(sesame__scan_integer(spans[0].start, spans[0].end, &id) && id == 7);
+    CHECK(spans[2].start == NULL);
+    CHECK(sesame__scan_member(spans[1].start, spans[1].end, "token", &value, &value_end));
+    char *token = sesame__scan_string(value, value_end);
+    CHECK_STR(token, "x\"y\xc3\xa9\xf0\x9f\x98\x80\n");
+    free(token);
+    CHECK(sesame__scan_member(spans[1].start, spans[1].end, "t", &value, &value_end) && value_end - value == 4);
+    CHECK(!sesame__scan_member(spans[1].start, spans[1].end, "b", &value, &value_end)); /* only the top level */
+    /* Broken text is never an answer. */
+    const char *broken[] = {"{\"id\":7,", "{\"id\":7 \"result\":{}}", "{\"id\":\"7}", "[1]", "{\"id\":tru}", "{\"id\":-}"};
+    for (size_t i = 0; i < sizeof broken / sizeof broken[0]; i++)
+        CHECK(sesame__scan_members(broken[i], broken[i] + strlen(broken[i]), KEYS, 3, spans) == -1);
+    CHECK(!sesame__scan_integer("7.5", "7.5" + 3, &id));
+    CHECK(sesame__scan_string("\"\\x\"", "\"\\x\"" + 4) == NULL);
+}
+
 #include "unit_fake.h"
 
 int main(void) {
@@ -166,6 +189,7 @@ int main(void) {
     RUN(states_are_read_whole);
     RUN(results_are_typed);
     RUN(lines_are_split_and_blank_ones_skipped);
+    RUN(answers_are_scanned_in_place);
     run_fake_daemon_tests();
     printf("%d failures\n", check_failures);
     return check_failures ? 1 : 0;
