@@ -19,7 +19,7 @@ swift_build = @echo "$(SWIFT) build $(1)" && $(SWIFT_BUILD) $(1)
 BUILD_DIR := $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev libqrencode-dev pkg-config systemd python3-venv socat
 # `make deb` and `make test-systemd` only.
-DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
+DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl libjson-c-dev
 # Release binaries with the Swift runtime linked statically, for the package (own scratch path).
 DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
@@ -155,6 +155,7 @@ deb-binaries: deb-deps
 
 deb: deb-binaries
 	scripts/build-deb.sh "$(DEB_BIN_DIR)" dist
+	scripts/build-deb-libsesame.sh dist
 
 test-systemd: deb
 	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(DEB_BIN_DIR)/sesame-emulator"

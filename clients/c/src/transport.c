@@ -44,7 +44,9 @@ int sesame_resolve_socket_path(char *buffer, size_t size) {
 
 static int unavailable(sesame_error *error, const char *path, int number) {
     char message[512];
-    if (number == ENOENT || number == ECONNREFUSED)
+    if (number == EACCES)
+        snprintf(message, sizeof message, "permission denied on %s: join group sesame (its members may use the machine's session)", path);
+    else if (number == ENOENT || number == ECONNREFUSED)
         snprintf(message, sizeof message, "sesamed is not running (nothing listens on %s): start it (systemctl start sesamed)", path);
     else
         snprintf(message, sizeof message, "cannot connect to %s: %s", path, strerror(number));
