@@ -1,6 +1,7 @@
 /* Unit tests of libsesame's pure parts (times, reasons, discovery, errors, objects, framing,
  * tracker-free request building) and of the calls' wire behaviour against a scripted fake
  * daemon in a child process (params as sent, client-side rules, errors, a retried read). */
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>

@@ -1,6 +1,12 @@
 /* A scripted fake daemon in a child process, for the calls' wire behaviour: it answers most
  * methods with an error whose data holds the params it received, closes the connection on the
- * first getIdToken (a read the client sends once more) and on signOut (a change it must not). */
+ * first getIdToken (a read the client sends once more) and on signOut (a change it must not).
+ * For subscriptions it greets, answers subscribe with a state of sequence 1 followed by a
+ * notification of sequence 3 (a gap), answers getState with sequence 3, and refuses a
+ * migrator subscription (permission-denied). */
+
+static const char FAKE_STATE[] = "{\"status\":\"anonymous\",\"user\":{\"uid\":\"g1\",\"isAnonymous\":true},"
+                                 "\"connectivity\":\"%s\",\"pendingMerges\":[],\"sequence\":%d}";
 
 static void fake_serve(int listener) {
     int closed_token = 0;
@@ -21,6 +27,20 @@ static void fake_serve(int listener) {
                     open = false;
                 } else if (strcmp(method, "getIdToken") == 0) {
                     snprintf(answer, sizeof answer, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"token\":\"a.b.c\",\"uid\":\"u\"}}\n", id);
+                } else if (strcmp(method, "hello") == 0) {
+                    snprintf(answer, sizeof answer, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"server\":\"fake\",\"instance\":\"i1\"}}\n", id);
+                } else if (strcmp(method, "subscribe") == 0 && params && json_object_object_get(params, "migrator")) {
+                    snprintf(answer, sizeof answer,
+                             "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"error\":{\"code\":3000,\"message\":\"needs manager\",\"data\":{\"reason\":\"permission-denied\",\"requiredRole\":\"manager\"}}}\n", id);
+                } else if (strcmp(method, "subscribe") == 0) {
+                    char state[512], later[512];
+                    snprintf(state, sizeof state, FAKE_STATE, "online", 1);
+                    snprintf(later, sizeof later, "{\"jsonrpc\":\"2.0\",\"method\":\"connectivityChanged\",\"params\":{\"connectivity\":\"offline\",\"sequence\":3}}");
+                    snprintf(answer, sizeof answer, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{\"subscription\":1,\"state\":%s}}\n%s\n", id, state, later);
+                } else if (strcmp(method, "getState") == 0) {
+                    char state[512];
+                    snprintf(state, sizeof state, FAKE_STATE, "offline", 3);
+                    snprintf(answer, sizeof answer, "{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":%s}\n", id, state);
                 } else if (strcmp(method, "sendSignInLink") == 0) {
                     snprintf(answer, sizeof answer, "{\"jsonrpc\":\"2.0\",\"method\":\"note\"}\n{\"jsonrpc\":\"2.0\",\"id\":%lld,\"result\":{}}\n", id);
                 } else {
@@ -35,6 +55,61 @@ static void fake_serve(int listener) {
         sesame__lines_free(&lines);
         close(fd);
     }
+}
+
+struct fake_seen {
+    long long sequences[8];
+    char reasons[8][32];
+    int states, errors;
+    sesame_reason error;
+};
+
+static void fake_on_state(const sesame_state *state, void *data) {
+    struct fake_seen *seen = data;
+    if (seen->states < 8) {
+        seen->sequences[seen->states] = state->sequence;
+        snprintf(seen->reasons[seen->states++], sizeof seen->reasons[0], "%s", state->reason);
+    }
+}
+
+static void fake_on_error(const sesame_error *error, void *data) {
+    struct fake_seen *seen = data;
+    seen->errors++;
+    seen->error = error->reason;
+}
+
+/* Dispatches as an event loop would until `states` states came or the subscription ended. */
+static int fake_pump(sesame_subscription_t *subscription, struct fake_seen *seen, int states) {
+    for (int rounds = 0; rounds < 200 && seen->states < states; rounds++) {
+        struct pollfd ready = {.fd = sesame_subscription_fd(subscription), .events = POLLIN};
+        if (poll(&ready, 1, 5000) <= 0) return 0;
+        if (sesame_dispatch(subscription) < 0) return -1;
+    }
+    return 1;
+}
+
+static void subscriptions_against_a_fake_daemon(const char *path) {
+    struct fake_seen seen = {0};
+    sesame_callbacks callbacks = {.on_state = fake_on_state, .on_error = fake_on_error};
+    sesame_subscription_t *subscription = NULL;
+    CHECK(sesame_subscribe(path, 0, &callbacks, &seen, &subscription, NULL) == 0);
+    CHECK(sesame_subscription_state(subscription) == NULL);
+    CHECK(fake_pump(subscription, &seen, 2) == 1);
+    /* The snapshot, then the gap repaired by getState (the held notification is stale then). */
+    CHECK(seen.states == 2 && seen.sequences[0] == 1 && seen.sequences[1] == 3);
+    CHECK_STR(seen.reasons[0], "snapshot");
+    CHECK_STR(seen.reasons[1], "resynchronized");
+    CHECK_STR(sesame_subscription_state(subscription)->connectivity, "offline");
+    CHECK(seen.errors == 0);
+    sesame_unsubscribe(subscription);
+
+    /* A refused subscription ends: on_error says why, dispatch returns -1. */
+    struct fake_seen refused = {0};
+    CHECK(sesame_subscribe(path, SESAME_SUBSCRIBE_MIGRATOR, &callbacks, &refused, &subscription, NULL) == 0);
+    CHECK(fake_pump(subscription, &refused, 1) == -1);
+    CHECK(refused.states == 0 && refused.errors == 1 && refused.error == SESAME_REASON_PERMISSION_DENIED);
+    CHECK(sesame_dispatch(subscription) == -1);
+    sesame_unsubscribe(subscription);
 }
 
 /* The params the fake received for the last call (from the error's data). */
@@ -106,6 +181,10 @@ static void run_fake_daemon_tests(void) {
     CHECK(sesame_call(sesame, "reload", "[1]", &raw, &error) == -1 && error.reason == SESAME_REASON_INVALID_ARGUMENT);
     printf("%s calls against a fake daemon\n", check_failures == before ? "ok  " : "FAIL");
     sesame_close(sesame);
+    before = check_failures;
+    subscriptions_against_a_fake_daemon(path);
+    printf("%s subscriptions against a fake daemon (snapshot, gap repaired, refusal)\n",
+           check_failures == before ? "ok  " : "FAIL");
 
     kill(child, SIGTERM);
     waitpid(child, NULL, 0);
