@@ -65,7 +65,7 @@ make -s BUILD=build-asan SANITIZE=1
 SAN=(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
 cc "${CFLAGS_TEST[@]}" "${SAN[@]}" -o build-asan/test-unit tests/unit.c src/*.c $(pkg-config --libs json-c)
 cc "${CFLAGS_TEST[@]}" "${SAN[@]}" -o build-asan/test-tracker tests/tracker.c src/*.c $(pkg-config --libs json-c)
-cc "${CFLAGS_TEST[@]}" "${SAN[@]}" -o build-asan/test-e2e tests/e2e.c tests/harness.c \
+cc "${CFLAGS_TEST[@]}" "${SAN[@]}" -o build-asan/test-e2e tests/e2e.c tests/examples.c tests/harness.c \
     -Lbuild-asan -lsesame -Wl,-rpath,"$HERE/build-asan"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
 build-asan/test-unit
@@ -76,7 +76,7 @@ mkdir -p build/examples
 cc -std=c11 -Wall -Wextra -Werror -Iinclude -o build/examples/token examples/token.c -Lbuild -lsesame -Wl,-rpath,"$HERE/build"
 cc -std=c11 -Wall -Wextra -Werror -Iinclude $(pkg-config --cflags glib-2.0) -o build/examples/glib-watch examples/glib-watch.c \
     -Lbuild -lsesame $(pkg-config --libs glib-2.0) -Wl,-rpath,"$HERE/build"
-examples=(build/examples/token)
+examples=(build/examples/token build/examples/glib-watch)
 if command -v rustc >/dev/null 2>&1; then
     rustc --edition 2021 -O -L build -C link-args="-Wl,-rpath,$HERE/build" -o build/examples/tauri-token examples/tauri/sesame.rs
     examples+=(build/examples/tauri-token)

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "examples.h"
 #include "sesame.h"
 
 static const char *bin_dir;
@@ -248,25 +249,6 @@ static void a_merge_is_given_to_the_migrator_and_acknowledged(void) {
     daemon_stop(&d);
 }
 
-/* Each example program prints a token (three dot-separated parts) from a real daemon. */
-static void examples_print_a_token(int count, char **programs) {
-    daemon_process d;
-    CHECK(daemon_start(&d, &emu, bin_dir) == 0);
-    for (int i = 0; i < count; i++) {
-        char command[8192], output[160], line[8192] = "";
-        snprintf(output, sizeof output, "%s/example.out", d.directory);
-        snprintf(command, sizeof command, "SESAME_SOCKET='%s' '%s' > '%s'", d.socket_path, programs[i], output);
-        CHECK(system(command) == 0);
-        FILE *file = fopen(output, "r");
-        CHECK(file != NULL && fgets(line, sizeof line, file) != NULL);
-        if (file) fclose(file);
-        char *dot = strchr(line, '.');
-        CHECK(dot != NULL && strchr(dot + 1, '.') != NULL);
-        printf("     %s printed a token\n", programs[i]);
-    }
-    daemon_stop(&d);
-}
-
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s BIN_DIR [EXAMPLE...]\n", argv[0]);
@@ -279,9 +261,20 @@ int main(int argc, char **argv) {
     RUN(the_snapshot_then_each_change_and_a_guest_upgraded);
     RUN(a_daemon_restart_mid_stream_gives_nothing_stale_or_twice);
     RUN(a_merge_is_given_to_the_migrator_and_acknowledged);
-    if (argc > 2) {
+    char *token_examples[8];
+    int token_count = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strstr(argv[i], "glib-watch") != NULL) {
+            int before = check_failures;
+            check_failures += the_glib_example_watches_the_state(&emu, bin_dir, argv[i]);
+            printf("%s the_glib_example_watches_the_state\n", check_failures == before ? "ok  " : "FAIL");
+        } else if (token_count < 8) {
+            token_examples[token_count++] = argv[i];
+        }
+    }
+    if (token_count > 0) {
         int before = check_failures;
-        examples_print_a_token(argc - 2, argv + 2);
+        check_failures += examples_print_a_token(&emu, bin_dir, token_count, token_examples);
         printf("%s examples_print_a_token\n", check_failures == before ? "ok  " : "FAIL");
     }
     emulator_stop(&emu);
