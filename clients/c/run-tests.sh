@@ -76,6 +76,12 @@ mkdir -p build/examples
 cc -std=c11 -Wall -Wextra -Werror -Iinclude -o build/examples/token examples/token.c -Lbuild -lsesame -Wl,-rpath,"$HERE/build"
 cc -std=c11 -Wall -Wextra -Werror -Iinclude $(pkg-config --cflags glib-2.0) -o build/examples/glib-watch examples/glib-watch.c \
     -Lbuild -lsesame $(pkg-config --libs glib-2.0) -Wl,-rpath,"$HERE/build"
+# The headers serve C++ too (Qt): they compile and link from a C++17 translation unit.
+if command -v g++ >/dev/null 2>&1; then
+    printf '#include <sesame.h>\nint main() { sesame_error e; char *t = sesame_get_id_token(nullptr, 0, &e); return t == nullptr; }\n' \
+        | g++ -x c++ -std=c++17 -Wall -Wextra -Werror -Iinclude -o build/examples/cxx-token - -Lbuild -lsesame
+    echo "ok   the headers compile and link as C++17"
+fi
 examples=(build/examples/token build/examples/glib-watch)
 if command -v rustc >/dev/null 2>&1; then
     rustc --edition 2021 -O -L build -C link-args="-Wl,-rpath,$HERE/build" -o build/examples/tauri-token examples/tauri/sesame.rs
