@@ -6,8 +6,9 @@
 # libsesame-dev) compiles there and gets a token from the system and the user instance.
 #
 # The machine has no network and no compiler: gcc, libc6-dev, pkg-config and libjson-c-dev
-# (libsesame-dev's Depends) are downloaded once on the host by apt against the machine's own
-# package status, into $cache/libsesame-build-debs, and installed with dpkg -i.
+# (libsesame-dev's Depends) are downloaded on the host by apt, resolved against the machine's
+# own package status, into $cache/libsesame-build-debs (emptied first, so only this run's set
+# is installed), and installed with dpkg -i.
 
 libsesame_dir=$(dirname "$deb")
 libsesame0_deb=$(ls -t "$libsesame_dir"/libsesame0_*.deb 2> /dev/null | head -1)
@@ -16,9 +17,15 @@ if [ -z "$libsesame0_deb" ] || [ -z "$libsesame_dev_deb" ]; then
     fail "libsesame: libsesame0 and libsesame-dev .debs beside $deb (make deb builds them)"
 else
     build_debs="$cache/libsesame-build-debs"
+    rm -rf "$build_debs"
     mkdir -p "$build_debs/partial"
-    if apt-get -q -y -o Dir::State::status="$machine_root/var/lib/dpkg/status" -o Dir::Cache::archives="$build_debs" \
-            --download-only --no-install-recommends install gcc libc6-dev pkg-config libjson-c-dev > "$cache/libsesame-apt.log" 2>&1; then
+    download_build_debs() {
+        apt-get -q -y -o Dir::State::status="$machine_root/var/lib/dpkg/status" -o Dir::Cache::archives="$build_debs" \
+            --download-only --no-install-recommends install gcc libc6-dev pkg-config libjson-c-dev
+    }
+    # The host's package lists may be older than the mirror: refresh them once when a download fails.
+    if download_build_debs > "$cache/libsesame-apt.log" 2>&1 \
+            || { apt-get -q update >> "$cache/libsesame-apt.log" 2>&1 && download_build_debs >> "$cache/libsesame-apt.log" 2>&1; }; then
         rm -rf "$machine_root/root/libsesame-build-debs"
         mkdir -p "$machine_root/root/libsesame-build-debs"
         cp "$build_debs"/*.deb "$machine_root/root/libsesame-build-debs/" 2> /dev/null || true
