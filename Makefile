@@ -19,13 +19,13 @@ swift_build = @echo "$(SWIFT) build $(1)" && $(SWIFT_BUILD) $(1)
 BUILD_DIR := $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null || echo .build/debug)
 APT_PACKAGES := libsystemd-dev libqrencode-dev pkg-config systemd python3-venv socat
 # `make deb` and `make test-systemd` only.
-DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl
+DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl libjson-c-dev
 # Release binaries with the Swift runtime linked statically, for the package (own scratch path).
 DEB_SCRATCH := .build-deb
 DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --show-bin-path)
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
-	test-first-hour test-make-run test-node test-go test-browser test-sql fuzz bench soak \
+	test-first-hour test-make-run test-node test-go test-c test-browser test-sql fuzz bench soak \
 	install deb deb-binaries test-systemd test-sanitizers clean help figures
 
 all: build
@@ -33,7 +33,7 @@ all: build
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
-	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python and Node clients,"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python, Node and C clients,"
 	@echo "             the browser sign-in in headless Chromium, and README.md's commands against make run: make test-first-hour)"
 	@echo "make test-make-run  make run in a pseudo-terminal: a quiet build, the session, a clean Ctrl-C (part of make test)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
@@ -61,7 +61,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-browser test-sql test-first-hour test-make-run
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-c test-browser test-sql test-first-hour test-make-run
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
@@ -80,6 +80,10 @@ test-node:
 
 test-go:
 	clients/go/run-tests.sh "$(BUILD_DIR)"
+
+# libsesame, the C client (clients/c): -Werror build, unit and tracker tests, end-to-end under ASan, Valgrind.
+test-c:
+	clients/c/run-tests.sh "$(BUILD_DIR)"
 
 test-fuzz:
 	scripts/fuzz.sh 30
@@ -123,6 +127,9 @@ bench: deps
 	mkdir -p .build/bench-tools
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/echo-floor bench/echo-floor.c
 	$(CC) -O2 -Wall -Wextra -o .build/bench-tools/sesame-load bench/sesame-load.c
+	$(MAKE) -C clients/c
+	$(CC) -O2 -Wall -Wextra -Werror -Iclients/c/include -o .build/bench-tools/libsesame-load bench/libsesame-load.c \
+		-Lclients/c/build -lsesame -Wl,-rpath,$(CURDIR)/clients/c/build
 	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" --tools .build/bench-tools
 	$$($(SWIFT_BUILD) -c release --show-bin-path)/sesame-emulator-bench
 
@@ -151,9 +158,10 @@ deb-binaries: deb-deps
 
 deb: deb-binaries
 	scripts/build-deb.sh "$(DEB_BIN_DIR)" dist
+	scripts/build-deb-libsesame.sh dist
 
 test-systemd: deb
 	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(DEB_BIN_DIR)/sesame-emulator"
 
 clean:
-	rm -rf .build run dist
+	rm -rf .build run dist clients/c/build clients/c/build-asan

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,8 @@ int main(int argc, char **argv) {
     memset(reply, 'x', length - 1);
     reply[length - 1] = '\n';
     raise_fd_limit();
+    /* A load generator that exits with a request in flight must not kill the floor (SIGPIPE). */
+    signal(SIGPIPE, SIG_IGN);
 
     int listener = listen_on(argv[1]);
     int poll = epoll_create1(EPOLL_CLOEXEC);

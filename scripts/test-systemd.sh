@@ -257,6 +257,8 @@ check "watchdog: the journal names the SIGABRT" grep -q "Watchdog timeout" "$cac
 # shellcheck source=scripts/test-systemd-fleet.sh
 . "$(dirname "$0")/test-systemd-fleet.sh"
 
+. "$(dirname "$0")/test-systemd-libsesame.sh"  # libsesame0/-dev: pkg-config, the C example gets a token
+
 # --- Clean stop ------------------------------------------------------------------------------
 on systemd-analyze log-level debug
 pid=$(on systemctl show -p MainPID --value sesamed.service)

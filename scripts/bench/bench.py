@@ -30,13 +30,13 @@ GET_STATE = '{"jsonrpc":"2.0","id":{ID},"method":"getState"}'
 TRIGGER = '{"jsonrpc":"2.0","id":{N},"method":"updateProfile","params":{"displayName":"bench-{N}"}}'
 
 
-def load(tools: str, *arguments: str, server_pid: int | None = None) -> dict:
-    """Runs one sesame-load measurement; adds the server's CPU seconds when its pid is given."""
+def load(tools: str, *arguments: str, server_pid: int | None = None, tool: str = "sesame-load") -> dict:
+    """Runs one sesame-load (or libsesame-load) measurement; adds the server's CPU seconds when its pid is given."""
     before = cpu_seconds(server_pid) if server_pid else 0.0
-    run = subprocess.run([os.path.join(tools, "sesame-load"), *arguments], capture_output=True, text=True,
+    run = subprocess.run([os.path.join(tools, tool), *arguments], capture_output=True, text=True,
                          preexec_fn=Processes.pin(0))
     if run.returncode != 0:
-        raise RuntimeError(f"sesame-load {arguments[0]} failed: {run.stderr.strip()}")
+        raise RuntimeError(f"{tool} {arguments[0]} failed: {run.stderr.strip()}")
     result = json.loads(run.stdout.strip().splitlines()[-1])
     if server_pid:
         result["server_cpu_s"] = cpu_seconds(server_pid) - before
@@ -96,7 +96,15 @@ def main() -> int:
         # taking the CPU) hits one round of one server, and the goals take the median over the
         # rounds of each round's ratio to the floor measured beside it.
         cells = {name: ([], []) for name, *_ in servers}
+        # libsesame (clients/c): one sesame_get_id_token call, and the floor's round trip timed the
+        # same way (send to the answer's last byte read), 1 client, in each round.
+        libsesame = ([], [])
         for _ in range(args.rounds):
+            if os.path.exists(os.path.join(args.tools, "libsesame-load")):
+                libsesame[0].append(load(args.tools, "call", daemon_socket, str(args.seconds), "0.3", "60",
+                                         server_pid=p.daemon.pid, tool="libsesame-load"))
+                libsesame[1].append(load(args.tools, "raw", echo_socket, str(args.seconds), "0.3", GET_ID_TOKEN,
+                                         server_pid=p.echo.pid, tool="libsesame-load"))
             for name, path, line, pid in servers:
                 seconds = str(args.seconds)
                 cells[name][0].append(load(args.tools, "latency", path, "1", seconds, "0.3", line, server_pid=pid))
@@ -108,7 +116,8 @@ def main() -> int:
                                  '"userUpdated"',
                                  server_pid=p.daemon.pid)
 
-    report(cells, fanout, idle_kib, per_connection_kib, ready_ms, len(reply.encode()), args.clients, args.rounds)
+    report(cells, fanout, idle_kib, per_connection_kib, ready_ms, len(reply.encode()), args.clients, args.rounds,
+           libsesame)
     spent = [after - before for before, after in zip(started, cpu_times())]
     steal = spent[7] / max(1, sum(spent)) * 100
     print(f"\nCPU time stolen by the hypervisor during the run: {steal:.1f} %"
@@ -125,7 +134,7 @@ def paired(runs: list[dict], floors: list[dict], key: str) -> float:
     return statistics.median(run[key] / floor[key] for run, floor in zip(runs, floors))
 
 
-def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients, rounds) -> None:
+def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients, rounds, libsesame=([], [])) -> None:
     floor_one, floor_many = cells["floor"]
     print(f"sesame bench: {os.cpu_count()} cores; servers pinned to core 1, load generator to core 0; "
           f"getIdToken answer {reply_bytes} bytes; {clients} clients for throughput; medians of {rounds} rounds\n")
@@ -143,8 +152,17 @@ def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, c
               f"{paired(nio_many, floor_many, 'rps') * 100:.0f} % of the C floor; sesamed reaches "
               f"{paired(cells['getIdToken'][1], nio_many, 'rps') * 100:.0f} % (getIdToken) and "
               f"{paired(cells['getState'][1], nio_many, 'rps') * 100:.0f} % (getState) of that.")
+    calls, floor_trips = libsesame
+    for label, runs in (("libsesame: one sesame_get_id_token call", calls),
+                        ("echo floor, timed as a call (send to last byte read)", floor_trips)):
+        if runs:
+            print(f"| {label} | {median(runs, 'p50_us'):.1f} / {median(runs, 'p99_us'):.1f} µs | "
+                  f"{median(runs, 'rps'):.0f} | | {median(runs, 'server_cpu_s'):.2f} / {median(runs, 'cpu_s'):.2f} |")
     print()
     goals = []
+    if calls:
+        goals.append(("libsesame sesame_get_id_token p50, 1 client", paired(calls, floor_trips, "p50_us"), 1.2,
+                      "× floor", "≤"))
     for name in ("getIdToken", "getState"):
         one, many = cells[name]
         goals.append((f"{name} p50, 1 client", paired(one, floor_one, "p50_us"), 1.3, "× floor", "≤"))
