@@ -39,6 +39,8 @@ public struct LocalAPIServerConfiguration: Sendable {
     var forcedRefreshInterval: Double = 10
     /// The uids outside the per-uid share; nil: root and the daemon's uid.
     var exemptUids: Set<UInt32>?
+    /// Where peers' processes are read (`/proc`; tests put a table here).
+    var processSource: any ProcessSource = SystemProcessSource()
     /// Tests only: the role of a peer instead of ``access``'s.
     var roleOfPeer: (@Sendable (PeerCredentials) -> LocalAPIRole)?
     /// Tests only: runs between `bind()` and setting the socket file's mode.

@@ -127,7 +127,8 @@ struct SesameDaemon: AsyncParsableCommand {
         let access = AccessPolicy(
             daemonUid: getuid(), managers: configuration.managers.compactMap(AccessPolicy.Principal.init),
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
-            observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
+            observers: configuration.observers.compactMap(AccessPolicy.Principal.init),
+            rootInContainers: configuration.rootInContainers)
         let server = LocalAPIServer(
             configuration: LocalAPIServerConfiguration(
                 endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
