@@ -63,7 +63,10 @@ public final class LocalAPIServer: Service, Sendable {
         self.inspector = PeerInspector(source: configuration.processSource)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
-            forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)))
+            forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)),
+            accessRequests: AccessRequests(
+                hub: hub, limits: configuration.accessRequestLimits,
+                store: configuration.accessGrantsPath.map(AccessGrantStore.init(path:)), now: service.now))
     }
 
     /// Has the service publish to the hub; its snapshot is in before this returns.
@@ -212,7 +215,11 @@ public final class LocalAPIServer: Service, Sendable {
                 "peer.exe": "\(peer.process.executable ?? "-")", "peer.unit": "\(peer.process.unit ?? "-")",
             ])
         let output = ConnectionOutput(channel: channel)
-        let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
+        let access = ConnectionAccess(peer: peer, configured: role, output: output)
+        let accessRequests = dispatcher.accessRequests
+        accessRequests.attach(access)
+        channel.closeFuture.whenComplete { _ in accessRequests.detach(access) }
+        let caller = LocalAPIDispatcher.Caller(access: access)
         try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(
                 dispatcher: dispatcher, caller: caller, hub: hub, activity: activity,

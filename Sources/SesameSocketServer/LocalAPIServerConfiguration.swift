@@ -35,6 +35,11 @@ public struct LocalAPIServerConfiguration: Sendable {
     /// Subscribers flushed by one event loop task when a notification fans out (the loop
     /// writes to a full chunk while the next is being queued).
     public var fanOutChunk: Int
+    /// Where the grants remembered `always` are kept (`<state dir>/access-grants.json`); nil:
+    /// nowhere, so they last until the daemon stops.
+    public var accessGrantsPath: String?
+    /// How long access requests wait, and how many may (``AccessRequests``).
+    var accessRequestLimits = AccessRequests.Limits()
     /// Seconds between two forced refreshes of one reader uid (``ForcedRefreshLimiter``).
     var forcedRefreshInterval: Double = 10
     /// The uids outside the per-uid share; nil: root and the daemon's uid.

@@ -129,11 +129,14 @@ struct SesameDaemon: AsyncParsableCommand {
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
             observers: configuration.observers.compactMap(AccessPolicy.Principal.init),
             rootInContainers: configuration.rootInContainers)
+        var serverConfiguration = LocalAPIServerConfiguration(
+            endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
+            maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
+            socketGroup: configuration.socketGroup, access: access, version: Self.version)
+        // The grants remembered `always`, per uid and executable, beside the keyring.
+        serverConfiguration.accessGrantsPath = configuration.stateDirectory + "/access-grants.json"
         let server = LocalAPIServer(
-            configuration: LocalAPIServerConfiguration(
-                endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
-                maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
-                socketGroup: configuration.socketGroup, access: access, version: Self.version),
+            configuration: serverConfiguration,
             service: service, instance: UUID().uuidString.lowercased(), logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(
             notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)

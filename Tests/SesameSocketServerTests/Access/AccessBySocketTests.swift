@@ -18,9 +18,11 @@ struct AccessBySocketTests {
     /// then another, so that the test's own processes are ordinary peers).
     static func withHarness(
         managers: [String] = [], readers: [String] = [], rootInContainers: Bool = false, ordinaryUid: Bool = false,
-        _ body: (SocketHarness) async throws -> Void
+        _ body: (SocketHarness) async throws -> Void,
+        configure: (inout LocalAPIServerConfiguration) -> Void = { _ in }
     ) async throws {
         let harness = try await SocketHarness.start { configuration in
+            configure(&configuration)
             configuration.endpoint = .path(configuration.endpoint.path ?? "", mode: 0o666)
             configuration.access = AccessPolicy(
                 daemonUid: ordinaryUid && !isRoot ? 4_000_000 : getuid(),
@@ -37,29 +39,10 @@ struct AccessBySocketTests {
         }
     }
 
-    /// The role `hello` gives `command` (socat, given its addresses here): it sends the request
-    /// and keeps the connection open (`shut-none`) until the answer is read, then is ended.
+    /// The role `hello` gives `command`.
     static func role(of command: [String], socket: String) async throws -> String? {
-        let directory = try makeTemporaryDirectory("peer")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (input, output) = (directory + "/in", directory + "/out")
-        try (#"{"jsonrpc":"2.0","id":1,"method":"hello"}"# + "\n").write(
-            toFile: input, atomically: true, encoding: .utf8)
-        let process = try await SpawnedProcess.launch(
-            command[0], Array(command.dropFirst()) + ["-t", "60", "-", "UNIX-CONNECT:\(socket),shut-none"],
-            environment: SpawnedProcess.environment(), stdin: .file(input), stdout: .file(output))
-        defer { process.signal(SIGKILL) }
-        func answer() -> String? {
-            guard let text = try? String(contentsOfFile: output, encoding: .utf8), text.contains("\n") else {
-                return nil
-            }
-            return text.split(separator: "\n").first.map(String.init)
-        }
-        try await eventually("the client has its answer or ended", timeout: .seconds(30)) {
-            answer() != nil || !process.isRunning
-        }
-        let parsed = try? JSONValue.parse(answer() ?? "")
-        return parsed?["result"]?["role"]?.stringValue
+        let answer = try await PeerClient.call(command, #"{"jsonrpc":"2.0","id":1,"method":"hello"}"#, socket: socket)
+        return answer?["result"]?["role"]?.stringValue
     }
 
     /// Whether `command`'s role is `expected` (a throwing call the expectation can hold).
