@@ -24,6 +24,7 @@ RESULTS = {
     "SignInFlow": ("SesameSignInFlow", "try SesameSignInFlow.decode({})"),
     "TotpEnrollment": ("SesameTotpEnrollment", "try SesameTotpEnrollment.decode({})"),
     "Reauthentication": ("SesameReauthentication", "SesameReauthentication(json: {})"),
+    "AccessGrants": ("[SesameAccessGrant]", "try SesameAccessGrant.decodeList({})"),
 }
 GROUPS = {
     "session": (

@@ -188,7 +188,7 @@ def call_swift(api: dict) -> str:
 
 
 def handler_of(method: dict) -> str | None:
-    if method["venue"] == "eventLoop":
+    if method["venue"] in ("eventLoop", "connection"):
         return None
     return method.get("handler", "session")
 

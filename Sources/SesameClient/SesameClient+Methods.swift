@@ -126,4 +126,36 @@ extension SesameClient {
         let params: [String: JSONValue] = ["mergeId": .string(mergeId)]
         return try SesameState.decode(try await call(.completeMerge, params))
     }
+
+    /// Asks the managers for `role` (`observer`, `reader` or `manager`) and waits for the answer;
+    /// returns the role this connection has then.
+    /// - Throws: `permission-denied` when it is denied or not answered in time.
+    public func requestAccess(role: String, reason: String? = nil, waitingAtLeast held: Duration) async throws -> String
+    {
+        var params: [String: JSONValue] = ["role": .string(role)]
+        if let reason { params["reason"] = .string(reason) }
+        let result = try await call(.requestAccess, params, waitingAtLeast: held)
+        return result["role"]?.stringValue ?? role
+    }
+
+    /// Allows or denies a program's open request (`State.accessRequests`); `remember` is
+    /// `connection`, `boot` or `always`.
+    public func answerAccessRequest(requestId: String, allow: Bool = false, remember: String? = nil) async throws {
+        var params: [String: JSONValue] = ["requestId": .string(requestId)]
+        if allow { params["allow"] = true }
+        if let remember { params["remember"] = .string(remember) }
+        _ = try await call(.answerAccessRequest, params)
+    }
+
+    /// The roles managers granted to programs.
+    public func listAccessGrants() async throws -> [SesameAccessGrant] {
+        try SesameAccessGrant.decodeList(try await call(.listAccessGrants))
+    }
+
+    /// Withdraws a grant (`listAccessGrants`); connections that held it fall back to the role
+    /// `[access]` gives them.
+    public func revokeAccessGrant(grantId: String) async throws {
+        let params: [String: JSONValue] = ["grantId": .string(grantId)]
+        _ = try await call(.revokeAccessGrant, params)
+    }
 }

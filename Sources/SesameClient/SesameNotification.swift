@@ -19,6 +19,9 @@ public struct SesameNotification: Sendable, Hashable {
         case shutdown(reason: String)
         /// A sign-in flow started, changed status or ended; `state.signInPrompt` shows the open one.
         case signInFlowChanged(flow: SesameSignInFlow, state: SesameState)
+        /// Managers only: a program asked for a role, or its request was answered, expired or
+        /// withdrawn; the open requests.
+        case accessRequestsChanged([SesameAccessRequest])
         /// Local: the connection to the daemon was lost; the client is reconnecting.
         case connectionLost(SesameClientError)
         /// Local: the client is connected (again) to this daemon instance and subscribed, so no

@@ -9,6 +9,7 @@ public enum LocalAPIEvent: String, Sendable, Hashable, CaseIterable {
     case accountMerge
     case shutdown
     case signInFlowChanged
+    case accessRequestsChanged
 
     /// What `subscribe` without `events` delivers: everything but `accountMerge`.
     public static let defaultSet: Set<LocalAPIEvent> = Set(allCases).subtracting([.accountMerge])
@@ -17,7 +18,7 @@ public enum LocalAPIEvent: String, Sendable, Hashable, CaseIterable {
     public var advancesSequence: Bool {
         switch self {
         case .authStateChanged, .idTokenChanged, .userUpdated, .connectivityChanged, .signInFlowChanged: true
-        case .accountMerge, .shutdown: false
+        case .accountMerge, .shutdown, .accessRequestsChanged: false
         }
     }
 }

@@ -37,18 +37,22 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
     case changePassword
     case changeEmail
     case confirmPasswordReset
+    case requestAccess
+    case answerAccessRequest
+    case listAccessGrants
+    case revokeAccessGrant
 
     /// The least role that may call the method (`subscribe` with `migrator` needs manager).
     public var requiredRole: LocalAPIRole {
         switch self {
-        case .hello: .none
+        case .hello, .requestAccess: .none
         case .getState, .subscribe, .unsubscribe, .checkUsername, .confirmPasswordReset: .observer
         case .getIdToken: .reader
         case .signInAnonymously, .createAccount, .signIn, .sendSignInLink, .completeSignInLink, .signInWithIdp,
             .linkCredential, .unlink, .signOut, .deleteAccount, .reload, .updateProfile, .sendPasswordReset,
             .sendEmailVerification, .setUsername, .completeMerge, .startSignIn, .completeSignIn, .awaitSignIn,
             .cancelSignIn, .signInWithCustomToken, .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor,
-            .reauthenticate, .changePassword, .changeEmail:
+            .reauthenticate, .changePassword, .changeEmail, .answerAccessRequest, .listAccessGrants, .revokeAccessGrant:
             .manager
         }
     }
@@ -60,6 +64,9 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
         /// On the event loop when the answer published with the state fits (a held token fresh
         /// enough), else by the session service.
         case eventLoopWhenCached
+        /// On the event loop by what the connection is (consent: its role, its requests), answered
+        /// at once or when a manager decides.
+        case connection
         /// By the session service.
         case service
     }
@@ -68,6 +75,7 @@ public enum LocalAPIMethod: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .hello, .getState, .subscribe, .unsubscribe: .eventLoop
         case .getIdToken: .eventLoopWhenCached
+        case .requestAccess, .answerAccessRequest, .listAccessGrants, .revokeAccessGrant: .connection
         case .signInAnonymously, .createAccount, .signIn, .sendSignInLink, .completeSignInLink, .signInWithIdp,
             .linkCredential, .unlink, .signOut, .deleteAccount, .reload, .updateProfile, .sendPasswordReset,
             .sendEmailVerification, .setUsername, .checkUsername, .completeMerge, .startSignIn, .completeSignIn,

@@ -8,6 +8,8 @@ public enum LocalAPINotification: Sendable, Hashable {
     case accountMerge(merge: WireMerge, sequence: Int64)
     case shutdown(reason: String, sequence: Int64)
     case signInFlowChanged(flow: WireSignInFlow, state: WireState, sequence: Int64)
+    /// Managers only; carries the current `sequence` without adding one.
+    case accessRequestsChanged(accessRequests: [SesameAccessRequest], sequence: Int64)
 
     public var event: LocalAPIEvent {
         switch self {
@@ -18,6 +20,7 @@ public enum LocalAPINotification: Sendable, Hashable {
         case .accountMerge: .accountMerge
         case .shutdown: .shutdown
         case .signInFlowChanged: .signInFlowChanged
+        case .accessRequestsChanged: .accessRequestsChanged
         }
     }
 
@@ -25,7 +28,7 @@ public enum LocalAPINotification: Sendable, Hashable {
         switch self {
         case .authStateChanged(_, _, _, let s), .idTokenChanged(_, _, let s), .userUpdated(_, let s),
             .connectivityChanged(_, _, let s), .accountMerge(_, let s), .shutdown(_, let s),
-            .signInFlowChanged(_, _, let s):
+            .signInFlowChanged(_, _, let s), .accessRequestsChanged(_, let s):
             s
         }
     }
@@ -52,6 +55,8 @@ public enum LocalAPINotification: Sendable, Hashable {
             .object(["reason": .string(reason), "sequence": .integer(sequence)])
         case .signInFlowChanged(let flow, let state, let sequence):
             .object(["flow": flow.json, "state": state.json, "sequence": .integer(sequence)])
+        case .accessRequestsChanged(let requests, let sequence):
+            .object(["accessRequests": .array(requests.map(\.json)), "sequence": .integer(sequence)])
         }
     }
 
@@ -93,6 +98,10 @@ public enum LocalAPINotification: Sendable, Hashable {
                 let state = WireState(json: stateJSON)
             else { return nil }
             self = .signInFlowChanged(flow: flow, state: state, sequence: sequence)
+        case .accessRequestsChanged:
+            guard let requests = params["accessRequests"]?.arrayValue else { return nil }
+            self = .accessRequestsChanged(
+                accessRequests: requests.compactMap { SesameAccessRequest(json: $0) }, sequence: sequence)
         }
     }
 }

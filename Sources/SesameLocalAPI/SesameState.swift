@@ -20,6 +20,8 @@ public struct SesameState: Sendable, Hashable {
     public var secondFactor: SesameSecondFactorChallenge?
     /// The backend's rate limit while `connectivity` is `rate-limited` (PROTOCOL.md, "Rate limits").
     public var rateLimit: SesameRateLimit?
+    /// Programs' open requests for a role (PROTOCOL.md, "Access"); empty for roles below manager.
+    public var accessRequests: [SesameAccessRequest] = []
     /// Why SesameClient's `stateChanges` yielded this state; nil for the results of calls.
     /// Not part of the wire object.
     public var changeReason: SesameChangeReason?
@@ -74,7 +76,7 @@ public struct SesameState: Sendable, Hashable {
             "connectivity": .string(connectivity.rawValue), "needsUsername": .bool(needsUsername),
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
             "signInPrompt": signInPrompt?.json ?? .null, "secondFactor": secondFactor?.json ?? .null,
-            "rateLimit": rateLimit?.json ?? .null,
+            "rateLimit": rateLimit?.json ?? .null, "accessRequests": .array(accessRequests.map(\.json)),
         ])
     }
 
@@ -91,6 +93,7 @@ public struct SesameState: Sendable, Hashable {
         self.signInPrompt = json["signInPrompt"].flatMap { SesameSignInPrompt(json: $0) }
         self.secondFactor = json["secondFactor"].flatMap { SesameSecondFactorChallenge(json: $0) }
         self.rateLimit = json["rateLimit"].flatMap { SesameRateLimit(json: $0) }
+        self.accessRequests = json["accessRequests"]?.arrayValue?.compactMap { SesameAccessRequest(json: $0) } ?? []
         self.changeReason = nil
     }
 }

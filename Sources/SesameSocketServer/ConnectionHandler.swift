@@ -164,7 +164,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// `line` is valid during this call only: what outlives it (a call for the session
     /// service) copies the id.
     private func handle(_ line: UnsafeRawBufferPointer, context: ChannelHandlerContext) {
-        if let memo, let idRange = memo.id(in: line) {
+        if let memo, memo.role == caller.role, let idRange = memo.id(in: line) {
             plan(memo.typed, id: UnsafeRawBufferPointer(rebasing: line[idRange]), context: context)
             return
         }
@@ -181,7 +181,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 send(.failure(error), id: id)
             case .success(let typed):
                 if let idRange, typed.method.venue != .service, RequestMemo.isSimpleID(id) {
-                    memo = RequestMemo(line: line, id: idRange, typed: typed)
+                    memo = RequestMemo(line: line, id: idRange, typed: typed, role: caller.role)
                 }
                 plan(typed, id: id, context: context)
             }
@@ -200,6 +200,14 @@ final class ConnectionHandler: ChannelInboundHandler {
             let ownedID = Array(id)
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             bridge.submit(call, method: method, on: context.eventLoop) { answer in
+                let (handler, context) = loopBound.value
+                handler.finished(answer, id: ownedID, context: context)
+            }
+        case .waiting(let answer):
+            machine.started()
+            let ownedID = Array(id)
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            answer.hop(to: context.eventLoop).whenSuccess { answer in
                 let (handler, context) = loopBound.value
                 handler.finished(answer, id: ownedID, context: context)
             }

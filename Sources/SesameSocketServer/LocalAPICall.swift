@@ -81,6 +81,14 @@ enum LocalAPICall: Sendable {
     /// Sets a new password with the link (or code and email) of a reset email.
     case confirmPasswordReset(
         proof: EmailSignInProof, email: String?, newPassword: String, replacingChallenge: Bool = false)
+    /// Asks the managers for a role; answers once one of them decides (or at the request's expiry).
+    case requestAccess(role: String, reason: String?)
+    /// Allows or denies an open access request, remembered for the connection, the boot or always.
+    case answerAccessRequest(requestId: String, allow: Bool, remember: String)
+    /// The roles granted to programs: per connection, for the boot, or always.
+    case listAccessGrants
+    /// Withdraws a grant; connections holding it fall back to their configured role.
+    case revokeAccessGrant(grantId: String)
 
     /// Reads the parameters of `method` (whose role the caller was checked for).
     /// - Throws: `-32602` naming the parameter that is missing or mistyped.
@@ -165,6 +173,23 @@ enum LocalAPICall: Sendable {
         case .changePassword: return .changePassword(newPassword: try params.string("newPassword"))
         case .changeEmail: return .changeEmail(newEmail: try params.string("newEmail"))
         case .confirmPasswordReset: return try passwordReset(from: params)
+        case .requestAccess:
+            let role = try params.string("role")
+            guard ["observer", "reader", "manager"].contains(role) else {
+                throw .invalidParams("\"role\" must be \"observer\", \"reader\" or \"manager\".")
+            }
+            let reason = try params.optionalString("reason")
+            return .requestAccess(role: role, reason: reason)
+        case .answerAccessRequest:
+            let requestId = try params.string("requestId")
+            let allow = try params.optionalBool("allow") ?? false
+            let remember = try params.optionalString("remember") ?? "connection"
+            guard ["connection", "boot", "always"].contains(remember) else {
+                throw .invalidParams("\"remember\" must be \"connection\", \"boot\" or \"always\".")
+            }
+            return .answerAccessRequest(requestId: requestId, allow: allow, remember: remember)
+        case .listAccessGrants: return .listAccessGrants
+        case .revokeAccessGrant: return .revokeAccessGrant(grantId: try params.string("grantId"))
         }
     }
 }

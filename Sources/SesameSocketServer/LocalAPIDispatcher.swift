@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import SesameCore
 import SesameLocalAPI
 import SesameService
@@ -15,14 +16,18 @@ struct LocalAPIDispatcher: Sendable {
     let version: String
     /// Forced refreshes of readers, one per uid per interval.
     let forcedRefreshes: NIOLockedValueBox<ForcedRefreshLimiter>
+    /// Programs' requests for a role and the grants (consent).
+    let accessRequests: AccessRequests
     /// The service's clock: the one "now" for token freshness, here and in the service.
     var now: @Sendable () -> Date { service.now }
 
     /// Who sent a request.
     struct Caller: Sendable {
-        var peer: PeerCredentials
-        var role: LocalAPIRole
-        var output: ConnectionOutput
+        let access: ConnectionAccess
+        var peer: PeerCredentials { access.peer }
+        /// The role now: the configured one, or a granted higher one.
+        var role: LocalAPIRole { access.role }
+        var output: ConnectionOutput { access.output }
     }
 
     /// What to do with a request.
@@ -33,6 +38,8 @@ struct LocalAPIDispatcher: Sendable {
         case respond(SplicedResponse)
         /// Answer after the session service replied: ``execute(_:method:)`` this call.
         case later(LocalAPICall, LocalAPIMethod)
+        /// Answer when this completes (an access request waiting for a manager).
+        case waiting(EventLoopFuture<SplicedResponse>)
     }
 
     /// Decodes the request's method and parameters once, role first, so a caller without the
@@ -125,6 +132,17 @@ struct LocalAPIDispatcher: Sendable {
                 return .respond(token.answer)
             }
             return .later(call, method)
+        case .requestAccess(let role, let reason):
+            return accessRequests.request(
+                role: LocalAPIRole(rawValue: role) ?? .manager, reason: reason, from: caller.access)
+        case .answerAccessRequest(let requestId, let allow, let remember):
+            return .respond(
+                accessRequests.answer(
+                    requestId, allow: allow, remember: AccessGrant.Remember(rawValue: remember) ?? .connection))
+        case .listAccessGrants:
+            return .respond(accessRequests.grants())
+        case .revokeAccessGrant(let grantId):
+            return .respond(accessRequests.revoke(grantId))
         default:
             return .later(call, method)
         }

@@ -36,6 +36,8 @@ public final class LocalAPIServer: Service, Sendable {
     public let activity = LocalAPIActivity()
     /// One ``LoopFlush`` per event loop, made for the loop's first connection.
     private let flushes = NIOLockedValueBox([ObjectIdentifier: NIOLoopBound<LoopFlush>]())
+    /// Reads what each peer's process is when it connects.
+    private let inspector: PeerInspector
 
     public convenience init(
         configuration: LocalAPIServerConfiguration, service: SessionService, instance: String,
@@ -58,9 +60,13 @@ public final class LocalAPIServer: Service, Sendable {
         self.hub = SubscriptionHub(flushChunk: configuration.fanOutChunk)
         self.slots = NIOLockedValueBox(configuration.slots)
         self.peerLog = PeerLog(logger: logger)
+        self.inspector = PeerInspector(source: configuration.processSource)
         self.dispatcher = LocalAPIDispatcher(
             service: service, hub: hub, instance: instance, version: configuration.version,
-            forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)))
+            forcedRefreshes: NIOLockedValueBox(ForcedRefreshLimiter(interval: configuration.forcedRefreshInterval)),
+            accessRequests: AccessRequests(
+                hub: hub, limits: configuration.accessRequestLimits,
+                store: configuration.accessGrantsPath.map(AccessGrantStore.init(path:)), now: service.now))
     }
 
     /// Has the service publish to the hub; its snapshot is in before this returns.
@@ -171,7 +177,7 @@ public final class LocalAPIServer: Service, Sendable {
     }
 
     private func initializeConnection(_ channel: any Channel) -> EventLoopFuture<Void> {
-        PeerCredentials.read(from: channel).flatMapThrowing { [self] peer in
+        PeerCredentials.read(from: channel, inspector: inspector).flatMapThrowing { [self] peer in
             try self.addConnection(channel, peer: peer)
         }
     }
@@ -213,9 +219,16 @@ public final class LocalAPIServer: Service, Sendable {
         let role = configuration.roleOfPeer?(peer) ?? configuration.access.role(for: peer)
         logger.debug(
             "Accepted a connection",
-            metadata: ["peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)"])
+            metadata: [
+                "peer.pid": "\(peer.pid)", "peer.uid": "\(peer.uid)", "peer.role": "\(role.rawValue)",
+                "peer.exe": "\(peer.process.executable ?? "-")", "peer.unit": "\(peer.process.unit ?? "-")",
+            ])
         let output = ConnectionOutput(channel: channel)
-        let caller = LocalAPIDispatcher.Caller(peer: peer, role: role, output: output)
+        let access = ConnectionAccess(peer: peer, configured: role, output: output)
+        let accessRequests = dispatcher.accessRequests
+        accessRequests.attach(access)
+        channel.closeFuture.whenComplete { _ in accessRequests.detach(access) }
+        let caller = LocalAPIDispatcher.Caller(access: access)
         try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(
                 dispatcher: dispatcher, caller: caller, hub: hub, activity: activity,

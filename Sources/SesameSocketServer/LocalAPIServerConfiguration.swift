@@ -38,10 +38,17 @@ public struct LocalAPIServerConfiguration: Sendable {
     /// Told the number of open connections after each connection opens or closes (the
     /// daemon's metrics); called on the connection's event loop, so it must return at once.
     public var connectionsChanged: (@Sendable (Int) -> Void)?
+    /// Where the grants remembered `always` are kept (`<state dir>/access-grants.json`); nil:
+    /// nowhere, so they last until the daemon stops.
+    public var accessGrantsPath: String?
+    /// How long access requests wait, and how many may (``AccessRequests``).
+    var accessRequestLimits = AccessRequests.Limits()
     /// Seconds between two forced refreshes of one reader uid (``ForcedRefreshLimiter``).
     var forcedRefreshInterval: Double = 10
     /// The uids outside the per-uid share; nil: root and the daemon's uid.
     var exemptUids: Set<UInt32>?
+    /// Where peers' processes are read (`/proc`; tests put a table here).
+    var processSource: any ProcessSource = SystemProcessSource()
     /// Tests only: the role of a peer instead of ``access``'s.
     var roleOfPeer: (@Sendable (PeerCredentials) -> LocalAPIRole)?
     /// Tests only: runs between `bind()` and setting the socket file's mode.

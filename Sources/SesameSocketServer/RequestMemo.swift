@@ -1,3 +1,5 @@
+import SesameLocalAPI
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,9 +27,12 @@ final class RequestMemo {
     private let before: [UInt8]
     private let after: [UInt8]
     let typed: LocalAPIDispatcher.TypedCall
+    /// The role the line was decoded for: after a grant or a revocation the line is decoded again.
+    let role: LocalAPIRole
 
     /// Remembers `line`, whose id lies at `id`, as decoded to `typed`.
-    init(line: UnsafeRawBufferPointer, id: Range<Int>, typed: LocalAPIDispatcher.TypedCall) {
+    init(line: UnsafeRawBufferPointer, id: Range<Int>, typed: LocalAPIDispatcher.TypedCall, role: LocalAPIRole) {
+        self.role = role
         before = Array(line[..<id.lowerBound])
         after = Array(line[id.upperBound...])
         self.typed = typed

@@ -29,14 +29,17 @@ final class SessionAnswers: Sendable {
         }
     }
 
-    /// The answers for `snapshot`; the token's is `previous` when the token and its user did
-    /// not change (no time is formatted again).
-    init(snapshot: SubscriptionHub.Snapshot, reusing previous: TokenAnswer?) {
+    /// The answers for `snapshot` (managers' with the open `accessRequests`); the token's is
+    /// `previous` when the token and its user did not change (no time is formatted again).
+    init(
+        snapshot: SubscriptionHub.Snapshot, accessRequests: [SesameAccessRequest] = [], reusing previous: TokenAnswer?
+    ) {
         let uid = snapshot.state.user?.uid
         self.uid = uid
-        state = .success(snapshot.wire.json)
+        state = .success(snapshot.wire(for: .manager, accessRequests: accessRequests).json)
         restrictedState =
-            snapshot.state.carriesSignInCode ? .success(snapshot.wire(for: .observer).json) : state
+            snapshot.state.carriesSignInCode || !accessRequests.isEmpty
+            ? .success(snapshot.wire(for: .observer).json) : state
         guard let uid, let idToken = snapshot.token else {
             token = nil
             return

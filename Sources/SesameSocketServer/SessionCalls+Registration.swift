@@ -17,7 +17,9 @@ extension SessionCalls {
         case .completeSecondFactor, .enrollTotp, .confirmTotp, .unenrollFactor, .reauthenticate, .changePassword,
             .changeEmail, .confirmPasswordReset:
             return try await runAccountSecurity(call)
-        case .hello, .getState, .subscribe, .unsubscribe: throw LocalAPIError.internalError
+        case .hello, .getState, .subscribe, .unsubscribe, .requestAccess, .answerAccessRequest, .listAccessGrants,
+            .revokeAccessGrant:
+            throw LocalAPIError.internalError
         }
     }
 }

@@ -16,8 +16,9 @@ import SesameService
 final class SubscriptionHub: Sendable {
     struct Subscriber {
         var output: ConnectionOutput
-        /// What the connection may see of a sign-in flow (``FlowVisibility``).
-        let role: LocalAPIRole
+        /// What the connection may see of a sign-in flow (``FlowVisibility``) and of access
+        /// requests; raised or lowered by grants (``updateRole(of:to:)``).
+        var role: LocalAPIRole
         /// Subscription id → the events it asked for.
         private(set) var subscriptions: [String: Set<LocalAPIEvent>] = [:]
         var migrator = false
@@ -50,8 +51,12 @@ final class SubscriptionHub: Sendable {
         /// The current ID token; only ever sent in a `getIdToken` answer.
         var token: IDToken?
         var wire: WireState { state.wire(sequence: sequence) }
-        /// The state as `role` sees it.
-        func wire(for role: LocalAPIRole) -> WireState { state.visible(to: role).wire(sequence: sequence) }
+        /// The state as `role` sees it, with the open access requests for managers.
+        func wire(for role: LocalAPIRole, accessRequests: [SesameAccessRequest] = []) -> WireState {
+            var wire = state.visible(to: role).wire(sequence: sequence)
+            if role >= .manager { wire.accessRequests = accessRequests }
+            return wire
+        }
     }
 
     private struct Guarded {
@@ -64,6 +69,8 @@ final class SubscriptionHub: Sendable {
         var tokenAnswer: SessionAnswers.TokenAnswer?
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
         var nextSubscription = 0
+        /// The open access requests (``AccessRequests``), which managers see in the state.
+        var accessRequests: [SesameAccessRequest] = []
     }
 
     private let guarded: NIOLockedValueBox<Guarded>
@@ -85,10 +92,10 @@ final class SubscriptionHub: Sendable {
     /// change (outside the lock), then shared by every request until the next change.
     var answers: SessionAnswers {
         if let cached = guarded.withLockedValue({ $0.answers }) { return cached }
-        let (snapshot, generation, tokenAnswer) = guarded.withLockedValue {
-            ($0.snapshot, $0.generation, $0.tokenAnswer)
+        let (snapshot, generation, tokenAnswer, requests) = guarded.withLockedValue {
+            ($0.snapshot, $0.generation, $0.tokenAnswer, $0.accessRequests)
         }
-        let answers = SessionAnswers(snapshot: snapshot, reusing: tokenAnswer)
+        let answers = SessionAnswers(snapshot: snapshot, accessRequests: requests, reusing: tokenAnswer)
         guarded.withLockedValue { guarded in
             guard guarded.generation == generation else { return }
             guarded.answers = answers
@@ -103,10 +110,11 @@ final class SubscriptionHub: Sendable {
     /// made the change; it does not block (the flushes go to the event loops). An event that
     /// shows a device flow's code is encoded twice: readers and observers get it without.
     func publish(_ event: SessionEvent) {
-        let notification = SessionEventWire.notification(for: event, shownTo: .manager)
+        let requests = guarded.withLockedValue { $0.accessRequests }
+        let notification = SessionEventWire.notification(for: event, shownTo: .manager, accessRequests: requests)
         let line = notification?.message.encoded()
         let restricted =
-            event.carriesSignInCode
+            event.carriesSignInCode || !requests.isEmpty
             ? SessionEventWire.notification(for: event, shownTo: .observer)?.message.encoded() : line
         guarded.withLockedValue { guarded in
             guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
@@ -142,6 +150,7 @@ final class SubscriptionHub: Sendable {
             switch event {
             case .accountMerge: wanted = subscriber.migrator
             case .shutdown: wanted = true
+            case .accessRequestsChanged: wanted = subscriber.role >= .manager && subscriber.events.contains(event)
             default: wanted = subscriber.events.contains(event)
             }
             let line = subscriber.role.seesSignInCode ? lines.full : lines.restricted
@@ -175,8 +184,9 @@ final class SubscriptionHub: Sendable {
             guarded.subscribers[output.id, default: Subscriber(output: output, role: role)].add(
                 id, events: events, migrator: migrator)
             let snapshot = guarded.snapshot
+            let state = snapshot.wire(for: role, accessRequests: guarded.accessRequests)
             let result: JSONValue = .object([
-                "subscription": .string(id), "state": .object(snapshot.wire(for: role).json.objectValue ?? [:]),
+                "subscription": .string(id), "state": .object(state.json.objectValue ?? [:]),
             ])
             output.send(SplicedResponse.success(result), id: requestID)
             if migrator {
@@ -187,6 +197,35 @@ final class SubscriptionHub: Sendable {
                 }
             }
             return true
+        }
+    }
+
+    /// The open access requests changed: managers' states show them from now on, and the
+    /// managers that subscribed to `accessRequestsChanged` are told, with the current sequence.
+    func publishAccessRequests(_ requests: [SesameAccessRequest]) {
+        guarded.withLockedValue { guarded in
+            guarded.accessRequests = requests
+            guarded.answers = nil
+            guarded.generation += 1
+            let notification = LocalAPINotification.accessRequestsChanged(
+                accessRequests: requests, sequence: guarded.snapshot.sequence)
+            let line = notification.message.encoded()
+            Self.deliver(
+                Lines(full: line, restricted: line), of: .accessRequestsChanged, to: guarded.subscribers,
+                chunkSize: flushChunk)
+        }
+    }
+
+    /// A connection's role changed (a grant, or its revocation): what its subscriptions show
+    /// follows; below observer it has none.
+    func updateRole(of output: ConnectionOutput, to role: LocalAPIRole) {
+        guarded.withLockedValue { guarded in
+            guard guarded.subscribers[output.id] != nil else { return }
+            if role < .observer {
+                guarded.subscribers[output.id] = nil
+            } else {
+                guarded.subscribers[output.id]?.role = role
+            }
         }
     }
 

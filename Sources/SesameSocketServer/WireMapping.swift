@@ -88,8 +88,14 @@ extension SessionEventWire {
     /// The notification for a session event as `role` sees it (``FlowVisibility``); nil for the
     /// snapshot that opens a stream. The wire state is built only for the notifications that
     /// carry it.
-    static func notification(for event: SessionEvent, shownTo role: LocalAPIRole) -> LocalAPINotification? {
-        func state() -> WireState { event.state.visible(to: role).wire(sequence: event.sequence) }
+    static func notification(
+        for event: SessionEvent, shownTo role: LocalAPIRole, accessRequests: [SesameAccessRequest] = []
+    ) -> LocalAPINotification? {
+        func state() -> WireState {
+            var state = event.state.visible(to: role).wire(sequence: event.sequence)
+            if role >= .manager { state.accessRequests = accessRequests }
+            return state
+        }
         switch event.kind {
         case .snapshot:
             return nil

@@ -23,7 +23,8 @@ struct SesameCtl: AsyncParsableCommand {
             SignInIdpCommand.self, LinkCommand.self, UnlinkCommand.self, SignOutCommand.self,
             UsernameCommand.self, ResetPasswordCommand.self, VerifyEmailCommand.self,
             UpdateProfileCommand.self, ReloadCommand.self, MergesCommand.self, MfaCommand.self, ReauthCommand.self,
-            ChangePasswordCommand.self, ChangeEmailCommand.self, DeleteAccountCommand.self, MetricsCommand.self,
+            ChangePasswordCommand.self, ChangeEmailCommand.self, DeleteAccountCommand.self, AccessCommand.self,
+            MetricsCommand.self,
             HelpManCommand.self,
         ])
 

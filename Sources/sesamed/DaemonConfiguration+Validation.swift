@@ -1,4 +1,5 @@
 import Foundation
+import SesameSocketServer
 
 extension DaemonConfiguration {
     /// The keys `backend.provider = "firebase"` needs.
@@ -41,12 +42,6 @@ extension DaemonConfiguration {
     }
 
     static func isValidPrincipal(_ entry: String) -> Bool {
-        let parts = entry.split(separator: ":", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[1].isEmpty else { return false }
-        switch parts[0] {
-        case "user", "group": return true
-        case "uid", "gid": return UInt32(parts[1]) != nil
-        default: return false
-        }
+        AccessPolicy.Principal(entry) != nil
     }
 }

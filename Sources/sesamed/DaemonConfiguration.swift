@@ -36,6 +36,8 @@ struct DaemonConfiguration: Sendable {
     var managers: [String] = []
     var readers: [String] = ["group:sesame"]
     var observers: [String] = []
+    /// `access.root_in_containers`: root and the daemon's uid are managers in other namespaces too.
+    var rootInContainers = false
     var keyringPath = ""
     var stateDirectory = ""
     /// Seconds without a request after which memory is given back (`memory.release_when_idle`); 0: never.
@@ -79,7 +81,9 @@ extension DaemonConfiguration {
             "path": .string, "mode": .mode, "max_connections": .integer, "max_connections_per_uid": .integer,
             "idle_timeout": .seconds, "group": .string,
         ],
-        "access": ["managers": .stringArray, "readers": .stringArray, "observers": .stringArray],
+        "access": [
+            "managers": .stringArray, "readers": .stringArray, "observers": .stringArray, "root_in_containers": .bool,
+        ],
         "keyring": ["path": .string],
         "memory": ["release_when_idle": .seconds],
         "provisioning": ["token_file": .string],
@@ -201,6 +205,7 @@ extension DaemonConfiguration {
             switch name {
             case "session.anonymous_first": anonymousFirst = bool
             case "usernames.required": usernamesRequired = bool
+            case "access.root_in_containers": rootInContainers = bool
             default: break
             }
         case .integer:
@@ -285,7 +290,7 @@ extension DaemonConfiguration {
             for entry in entries where !Self.isValidPrincipal(entry) {
                 throw ConfigurationError(
                     message:
-                        "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\" or \"gid:N\""
+                        "\(origin)'\(name)' has \"\(entry)\"; entries are \"user:NAME\", \"group:NAME\", \"uid:N\", \"gid:N\", \"unit:NAME.service\", \"exe:/PATH\", \"flatpak:APP_ID\" or \"container\", or several joined by spaces (all must match)"
                 )
             }
         }

@@ -128,11 +128,14 @@ struct SesameDaemon: AsyncParsableCommand {
         let access = AccessPolicy(
             daemonUid: getuid(), managers: configuration.managers.compactMap(AccessPolicy.Principal.init),
             readers: configuration.readers.compactMap(AccessPolicy.Principal.init),
-            observers: configuration.observers.compactMap(AccessPolicy.Principal.init))
+            observers: configuration.observers.compactMap(AccessPolicy.Principal.init),
+            rootInContainers: configuration.rootInContainers)
         var serverConfiguration = LocalAPIServerConfiguration(
             endpoint: endpoint, maximumConnections: connectionLimit(configuration, logger: logger),
             maximumConnectionsPerUid: configuration.maxConnectionsPerUid, idleTimeout: configuration.idleTimeout,
             socketGroup: configuration.socketGroup, access: access, version: Self.version)
+        // The grants remembered `always`, per uid and executable, beside the keyring.
+        serverConfiguration.accessGrantsPath = configuration.stateDirectory + "/access-grants.json"
         if let metrics {
             serverConfiguration.connectionsChanged = { @Sendable count in metrics.recordConnections(count) }
         }

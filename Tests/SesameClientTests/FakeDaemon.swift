@@ -164,7 +164,7 @@ actor FakeDaemon {
             "token": status == "signedOut" ? .null : ["expiresAt": .string(tokenExpiresAt)],
             "connectivity": "online", "needsUsername": false,
             "pendingMerges": .array(pendingMerges.map(\.json)), "sequence": .integer(sequence),
-            "signInPrompt": .null, "secondFactor": .null, "rateLimit": .null,
+            "signInPrompt": .null, "secondFactor": .null, "rateLimit": .null, "accessRequests": [],
         ]
     }
 

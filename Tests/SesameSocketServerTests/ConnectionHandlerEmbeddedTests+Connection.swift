@@ -27,7 +27,8 @@ final class EmbeddedConnection {
         let counters = stalled ? StalledSocket.Counters() : nil
         try await channel.testingEventLoop.executeInContext {
             if let counters { try channel.pipeline.syncOperations.addHandler(StalledSocket(counters: counters)) }
-            try server.addConnection(channel, peer: PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid()))
+            try server.addConnection(
+                channel, peer: PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid(), process: .daemonNamespaces))
         }
         try await channel.connect(to: SocketAddress(unixDomainSocketPath: "/embedded"))
         self.channel = channel

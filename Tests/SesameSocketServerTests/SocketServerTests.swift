@@ -260,7 +260,10 @@ struct AccessPolicyTests {
     func roles(uid: UInt32, expected: LocalAPIRole) {
         let policy = AccessPolicy(
             daemonUid: 500, managers: [.uid(1002)], readers: [.group("sesame")], observers: [.user("bob")])
-        #expect(policy.role(for: PeerCredentials(pid: 1, uid: uid, gid: uid), directory: Table()) == expected)
+        #expect(
+            policy.role(
+                for: PeerCredentials(pid: 1, uid: uid, gid: uid, process: .daemonNamespaces), directory: Table())
+                == expected)
     }
 
     @Test("entries parse", arguments: ["user:ann", "group:sesame", "uid:12", "gid:0"])

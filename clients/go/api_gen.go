@@ -5,10 +5,11 @@ package sesame
 // retryableMethods are the reads a client sends once more, on a new connection, when the
 // connection closed before the answer.
 var retryableMethods = map[string]bool{
-	"hello":         true,
-	"getState":      true,
-	"getIdToken":    true,
-	"checkUsername": true,
+	"hello":            true,
+	"getState":         true,
+	"getIdToken":       true,
+	"checkUsername":    true,
+	"listAccessGrants": true,
 }
 
 // stateEvents are the notifications that advance sequence.
@@ -57,4 +58,8 @@ var Methods = []string{
 	"changePassword",
 	"changeEmail",
 	"confirmPasswordReset",
+	"requestAccess",
+	"answerAccessRequest",
+	"listAccessGrants",
+	"revokeAccessGrant",
 }

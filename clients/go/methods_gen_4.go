@@ -145,3 +145,37 @@ func (p ConfirmPasswordResetParams) check() error {
 	}
 	return nil
 }
+
+// RequestAccess asks the managers for a role; answers once one of them decides (or at the request's expiry).
+// It sends requestAccess (role none).
+func (c *Client) RequestAccess(ctx context.Context, params RequestAccessParams) (string, error) {
+	var result struct {
+		Value *string `json:"role"`
+	}
+	if err := c.Call(ctx, "requestAccess", params, &result); err != nil {
+		return "", err
+	}
+	if result.Value == nil {
+		return params.Role, nil
+	}
+	return *result.Value, nil
+}
+
+// RequestAccessParams are requestAccess's params.
+type RequestAccessParams struct {
+	Role   string `json:"role"` // observer, reader, manager
+	Reason string `json:"reason,omitempty"`
+}
+
+// AnswerAccessRequest allows or denies an open access request, remembered for the connection, the boot or always.
+// It sends answerAccessRequest (role manager).
+func (c *Client) AnswerAccessRequest(ctx context.Context, params AnswerAccessRequestParams) error {
+	return c.Call(ctx, "answerAccessRequest", params, nil)
+}
+
+// AnswerAccessRequestParams are answerAccessRequest's params.
+type AnswerAccessRequestParams struct {
+	RequestID string `json:"requestId"`
+	Allow     bool   `json:"allow,omitempty"`
+	Remember  string `json:"remember,omitempty"` // connection, boot, always
+}

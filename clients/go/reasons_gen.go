@@ -95,6 +95,10 @@ const (
 	ErrCredentialsChanged Reason = "credentials-changed"
 	// ErrTooManyConnections is "too-many-connections" (4000).
 	ErrTooManyConnections Reason = "too-many-connections"
+	// ErrNoSuchAccessRequest is "no-such-access-request" (4000).
+	ErrNoSuchAccessRequest Reason = "no-such-access-request"
+	// ErrNoSuchAccessGrant is "no-such-access-grant" (4000).
+	ErrNoSuchAccessGrant Reason = "no-such-access-grant"
 )
 
 // reasonCodes is the code each reason comes with.
@@ -144,4 +148,6 @@ var reasonCodes = map[Reason]int{
 	ErrSessionRevoked:                       4000,
 	ErrCredentialsChanged:                   4000,
 	ErrTooManyConnections:                   4000,
+	ErrNoSuchAccessRequest:                  4000,
+	ErrNoSuchAccessGrant:                    4000,
 }

@@ -126,6 +126,8 @@ extension ClientEngine {
             event = .shutdown(reason: reason)
         case .signInFlowChanged(let flow, let state, _):
             event = .signInFlowChanged(flow: flow, state: state)
+        case .accessRequestsChanged(let requests, _):
+            event = .accessRequestsChanged(requests)
         }
         consumers.offer(notification: SesameNotification(event: event, sequence: notification.sequence, jsonLine: line))
     }

@@ -75,3 +75,11 @@ extension SesameTotpEnrollment {
         return enrollment
     }
 }
+
+extension SesameAccessGrant {
+    /// Reads `{grants}`, the result of `listAccessGrants`.
+    static func decodeList(_ json: JSONValue) throws(SesameClientError) -> [SesameAccessGrant] {
+        guard let grants = json["grants"]?.arrayValue else { throw .protocolError("a grant list without grants") }
+        return grants.compactMap { SesameAccessGrant(json: $0) }
+    }
+}

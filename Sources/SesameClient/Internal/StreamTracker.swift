@@ -135,7 +135,7 @@ struct StreamTracker {
         case .signInFlowChanged(_, let changed, _):
             next = changed
             next?.changeReason = .signInFlowChanged
-        case .accountMerge, .shutdown:
+        case .accountMerge, .shutdown, .accessRequestsChanged:
             return
         }
         lastSequence = notification.sequence

@@ -32,6 +32,9 @@ enum NotificationRenderer {
         case .signInFlowChanged(let flow, _):
             let code = flow.userCode.map { ", code \($0)" } ?? ""
             return "\(sequence)signInFlowChanged \(flow.flowId): \(flow.providerId) \(flow.flow) \(flow.status)\(code)"
+        case .accessRequestsChanged(let requests):
+            let open = requests.map(AccessText.request).joined(separator: "; ")
+            return "\(sequence)accessRequestsChanged: \(requests.isEmpty ? "no request open" : open)"
         case .connectionLost(.connectionClosed):
             return "sesamed closed the connection; reconnecting"
         case .connectionLost(let error):

@@ -229,6 +229,30 @@ SESAME_API int sesame_rpc_change_email(sesame_t *sesame, const char *new_email, 
  */
 SESAME_API int sesame_rpc_confirm_password_reset(sesame_t *sesame, const char *link, const char *code, const char *email, const char *new_password, char **result, sesame_error *error);
 
+/** `requestAccess` (none): Asks the managers for a role; answers once one of them decides (or at the request's expiry).
+ *  @param role `role`: required
+ *  @param reason `reason`: NULL: left out
+ *  @param result the answer's `role` (free() it)
+ */
+SESAME_API int sesame_rpc_request_access(sesame_t *sesame, const char *role, const char *reason, char **result, sesame_error *error);
+
+/** `answerAccessRequest` (manager): Allows or denies an open access request, remembered for the connection, the boot or always.
+ *  @param request_id `requestId`: required
+ *  @param allow `allow`: sent only when true
+ *  @param remember `remember`: NULL: left out
+ */
+SESAME_API int sesame_rpc_answer_access_request(sesame_t *sesame, const char *request_id, bool allow, const char *remember, sesame_error *error);
+
+/** `listAccessGrants` (manager): The roles granted to programs: per connection, for the boot, or always.
+ *  @param result_json the AccessGrants as JSON text (free() it)
+ */
+SESAME_API int sesame_rpc_list_access_grants(sesame_t *sesame, char **result_json, sesame_error *error);
+
+/** `revokeAccessGrant` (manager): Withdraws a grant; connections holding it fall back to their configured role.
+ *  @param grant_id `grantId`: required
+ */
+SESAME_API int sesame_rpc_revoke_access_grant(sesame_t *sesame, const char *grant_id, sesame_error *error);
+
 #ifdef __cplusplus
 }
 #endif

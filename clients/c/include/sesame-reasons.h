@@ -51,6 +51,8 @@ typedef enum sesame_reason {
     SESAME_REASON_SESSION_REVOKED, /**< `session-revoked`: code 4000 */
     SESAME_REASON_CREDENTIALS_CHANGED, /**< `credentials-changed`: code 4000 */
     SESAME_REASON_TOO_MANY_CONNECTIONS, /**< `too-many-connections`: code 4000 */
+    SESAME_REASON_NO_SUCH_ACCESS_REQUEST, /**< `no-such-access-request`: code 4000 */
+    SESAME_REASON_NO_SUCH_ACCESS_GRANT, /**< `no-such-access-grant`: code 4000 */
     SESAME_REASON_DAEMON_UNAVAILABLE, /**< `daemon-unavailable`: nothing listens on the socket: the daemon is not running */
     SESAME_REASON_CONNECTION_LOST, /**< `connection-lost`: the connection closed before the answer came */
     SESAME_REASON_TIMEOUT, /**< `timeout`: the answer did not come within the handle's timeout */

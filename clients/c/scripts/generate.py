@@ -207,8 +207,11 @@ def render_methods(api: dict) -> dict[str, str]:
         retryable = "true" if method.get("retryable") else "false"
         wait = "0"
         if method.get("swiftClient", {}).get("waits"):
-            waited = next(p for p in method["params"] if p["name"] == "timeout")
-            wait = f"isnan({snake(waited['name'])}) ? {waited.get('default', 0)} * 1000.0 : {snake(waited['name'])} * 1000.0"
+            waited = next((p for p in method["params"] if p["name"] == "timeout"), None)
+            if waited is None:  # held up to the daemon's own bound (requestAccess: 120 s), and a margin
+                wait = "130 * 1000.0"
+            else:
+                wait = f"isnan({snake(waited['name'])}) ? {waited.get('default', 0)} * 1000.0 : {snake(waited['name'])} * 1000.0"
         body = [signature + " {"] + rule_checks(method)
         body.append("    json_object *params = json_object_new_object();")
         body.append("    if (params == NULL) return sesame__oom(error);")

@@ -44,3 +44,52 @@ invalid:
     json_object_put(params);
     return sesame__invalid_argument(error, "confirmPasswordReset: a required argument is NULL or not valid");
 }
+
+int sesame_rpc_request_access(sesame_t *sesame, const char *role, const char *reason, char **result, sesame_error *error) {
+    json_object *params = json_object_new_object();
+    if (params == NULL) return sesame__oom(error);
+    if (role == NULL || sesame__put_string(params, "role", role) != 0) goto invalid;
+    if (reason != NULL && sesame__put_string(params, "reason", reason) != 0) goto invalid;
+    json_object *answer = NULL;
+    if (sesame__request(sesame, "requestAccess", params, false, 130 * 1000.0, &answer, error) != 0) return -1;
+    return sesame__string_result(answer, "role", role, result, error);
+invalid:
+    json_object_put(params);
+    return sesame__invalid_argument(error, "requestAccess: a required argument is NULL or not valid");
+}
+
+int sesame_rpc_answer_access_request(sesame_t *sesame, const char *request_id, bool allow, const char *remember, sesame_error *error) {
+    json_object *params = json_object_new_object();
+    if (params == NULL) return sesame__oom(error);
+    if (request_id == NULL || sesame__put_string(params, "requestId", request_id) != 0) goto invalid;
+    if (allow) sesame__put_bool(params, "allow", true);
+    if (remember != NULL && sesame__put_string(params, "remember", remember) != 0) goto invalid;
+    json_object *answer = NULL;
+    if (sesame__request(sesame, "answerAccessRequest", params, false, 0, &answer, error) != 0) return -1;
+    json_object_put(answer);
+    return 0;
+invalid:
+    json_object_put(params);
+    return sesame__invalid_argument(error, "answerAccessRequest: a required argument is NULL or not valid");
+}
+
+int sesame_rpc_list_access_grants(sesame_t *sesame, char **result_json, sesame_error *error) {
+    json_object *params = json_object_new_object();
+    if (params == NULL) return sesame__oom(error);
+    json_object *answer = NULL;
+    if (sesame__request(sesame, "listAccessGrants", params, true, 0, &answer, error) != 0) return -1;
+    return sesame__json_result(answer, result_json, error);
+}
+
+int sesame_rpc_revoke_access_grant(sesame_t *sesame, const char *grant_id, sesame_error *error) {
+    json_object *params = json_object_new_object();
+    if (params == NULL) return sesame__oom(error);
+    if (grant_id == NULL || sesame__put_string(params, "grantId", grant_id) != 0) goto invalid;
+    json_object *answer = NULL;
+    if (sesame__request(sesame, "revokeAccessGrant", params, false, 0, &answer, error) != 0) return -1;
+    json_object_put(answer);
+    return 0;
+invalid:
+    json_object_put(params);
+    return sesame__invalid_argument(error, "revokeAccessGrant: a required argument is NULL or not valid");
+}

@@ -48,6 +48,8 @@ const struct sesame__reason_row sesame__reasons[] = {
     {"session-revoked", 4000},
     {"credentials-changed", 4000},
     {"too-many-connections", 4000},
+    {"no-such-access-request", 4000},
+    {"no-such-access-grant", 4000},
     {"daemon-unavailable", 0},
     {"connection-lost", 0},
     {"timeout", 0},

@@ -8,11 +8,12 @@ const METHODS = [
   'sendEmailVerification', 'setUsername', 'checkUsername', 'completeMerge', 'startSignIn', 'completeSignIn',
   'cancelSignIn', 'signInWithCustomToken', 'completeSecondFactor', 'enrollTotp', 'confirmTotp',
   'unenrollFactor', 'reauthenticate', 'changePassword', 'changeEmail', 'confirmPasswordReset',
+  'requestAccess', 'answerAccessRequest', 'listAccessGrants', 'revokeAccessGrant',
 ];
 
 /** Reads that are sent once more, on a new connection, when the connection closed before the answer. */
 const READS = new Set([
-  'hello', 'getState', 'getIdToken', 'checkUsername',
+  'hello', 'getState', 'getIdToken', 'checkUsername', 'listAccessGrants',
 ]);
 
 module.exports = { METHODS, READS };

@@ -175,6 +175,14 @@ CredentialsChanged.defaultReason = 'credentials-changed';
 class TooManyConnections extends errors.StateError {}
 TooManyConnections.defaultReason = 'too-many-connections';
 
+/** `no-such-access-request` (4000). */
+class NoSuchAccessRequest extends errors.StateError {}
+NoSuchAccessRequest.defaultReason = 'no-such-access-request';
+
+/** `no-such-access-grant` (4000). */
+class NoSuchAccessGrant extends errors.StateError {}
+NoSuchAccessGrant.defaultReason = 'no-such-access-grant';
+
 /** The class of each reason. */
 const REASON_CLASSES = new Map([
   ['parse-error', ParseError],
@@ -222,6 +230,8 @@ const REASON_CLASSES = new Map([
   ['session-revoked', SessionRevoked],
   ['credentials-changed', CredentialsChanged],
   ['too-many-connections', TooManyConnections],
+  ['no-such-access-request', NoSuchAccessRequest],
+  ['no-such-access-grant', NoSuchAccessGrant],
 ]);
 
-module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, SecondFactorRequired, InvalidVerificationCode, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, CredentialsChanged, TooManyConnections, REASON_CLASSES };
+module.exports = { ParseError, InvalidRequest, RequestTooLarge, MethodNotFound, InvalidParams, InternalError, SecondFactorRequired, InvalidVerificationCode, ExpiredSignInFlow, SignInCancelled, AccessDenied, InvalidCustomToken, EmailAlreadyInUse, CredentialAlreadyInUse, AccountExistsWithDifferentCredential, InvalidEmail, WeakPassword, InvalidLoginCredentials, UserNotFound, UserDisabled, OperationNotAllowed, InvalidActionCode, ExpiredActionCode, MissingEmail, InvalidCredential, RequiresRecentLogin, ProviderAlreadyLinked, NoSuchProvider, InvalidUsername, UsernameTaken, UsernameReserved, UsernameNotFound, NetworkRequestFailed, TooManyRequests, NoCurrentUser, RequiresAccount, AlreadySignedIn, RequiresResetConfirmation, OperationInProgress, NoSuchMerge, SessionRevoked, CredentialsChanged, TooManyConnections, NoSuchAccessRequest, NoSuchAccessGrant, REASON_CLASSES };

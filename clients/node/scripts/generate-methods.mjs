@@ -25,6 +25,7 @@ const RESULTS = {
   Subscription: '{ subscription: string | number; state: State }',
   TotpEnrollment: '{ enrollmentId: string; secret: string; otpauthUri: string; expiresAt: Time }',
   Reauthentication: '{ validUntil: Time | null; codeSent?: boolean }',
+  AccessGrants: '{ grants: AccessGrant[] }',
 };
 
 function paramType(param) {
@@ -95,7 +96,7 @@ module.exports = { METHODS, READS };
   const members = methods.filter((m) => generic.includes(m.name)).map((m) =>
     `  /** ${m.summary} */\n  ${m.name}: Call<'${m.name}'>;`);
   const types = `// ${HEADER}
-import type { Credential, Hello, IdTokenJSON, SignInFlow, SignInResult, State, Time, UsernameAvailability } from './protocol.js';
+import type { AccessGrant, Credential, Hello, IdTokenJSON, SignInFlow, SignInResult, State, Time, UsernameAvailability } from './protocol.js';
 import type { CallOptions } from './index.js';
 
 type Empty = Record<string, never>;

@@ -85,6 +85,34 @@ export interface State {
   secondFactor?: SecondFactorChallenge | null;
   /** The backend's rate limit while `connectivity` is 'rate-limited'; sesamed retries by itself at `retryAt`. */
   rateLimit?: RateLimit | null;
+  /** Programs' open requests for a role: managers only, empty for other roles. */
+  accessRequests?: AccessRequest[];
+}
+
+/** A program's open request for a role; every field but `reason` was read by sesamed. */
+export interface AccessRequest {
+  requestId: string;
+  role: 'observer' | 'reader' | 'manager';
+  reason: string | null;
+  uid: number;
+  user: string | null;
+  pid: number;
+  executable: string | null;
+  unit: string | null;
+  flatpakAppId: string | null;
+  expiresAt: Time;
+}
+
+/** A role a manager granted: to one connection (`pid`), until sesamed stops, or always. */
+export interface AccessGrant {
+  grantId: string;
+  role: 'observer' | 'reader' | 'manager';
+  remember: 'connection' | 'boot' | 'always';
+  uid: number;
+  user: string | null;
+  executable: string | null;
+  pid: number | null;
+  grantedAt: Time;
 }
 
 /** Which operation (a method's name, or 'refresh') the backend limited, and when sesamed tries again. */

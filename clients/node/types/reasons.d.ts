@@ -217,5 +217,15 @@ export declare class TooManyConnections extends StateError {
   readonly reason: 'too-many-connections';
 }
 
+/** `no-such-access-request` (4000). */
+export declare class NoSuchAccessRequest extends StateError {
+  readonly reason: 'no-such-access-request';
+}
+
+/** `no-such-access-grant` (4000). */
+export declare class NoSuchAccessGrant extends StateError {
+  readonly reason: 'no-such-access-grant';
+}
+
 /** The class of each reason the table names. */
 export declare const REASON_CLASSES: ReadonlyMap<string, typeof DaemonError>;

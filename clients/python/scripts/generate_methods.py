@@ -22,6 +22,7 @@ PACKAGE = HERE.parent / "src" / "sesame_client"
 IMPORTS = {
     "State": "_models", "SignInResult": "_models", "SignInFlow": "_models", "UsernameAvailability": "_models",
     "Hello": "_models", "Token": "_models", "TotpEnrollment": "_security", "Reauthentication": "_security",
+    "AccessGrants": "_access",
 }
 FLAVOURS = {
     "sync": ("_sync_methods.py", "SyncMethods", "Sesame", "def", "return self._run", "self._run"),
@@ -35,7 +36,7 @@ def head(flavour: str, results: List[str]) -> str:
     returns = "Awaitable[T]" if flavour == "async" else "T"
     typing = "Any, Awaitable, Mapping, Optional, TypeVar" if flavour == "async" else "Any, Mapping, Optional, TypeVar"
     imports = []
-    for module in ("_models", "_security"):
+    for module in ("_access", "_models", "_security"):
         names = sorted(r for r in results if IMPORTS.get(r) == module)
         if names:
             imports.append(f"from .{module} import {', '.join(names)}")

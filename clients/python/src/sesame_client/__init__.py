@@ -12,6 +12,7 @@ per protocol reason (``EmailAlreadyInUse``, ...), grouped by code class, plus
 from ._async import AsyncSesame
 from ._async_stream import AsyncListener, AsyncMergeStream, AsyncStateStream
 from ._calls import email_link_credential, idp_credential, password_credential
+from ._access import AccessGrant, AccessGrants, AccessRequest
 from ._discovery import SYSTEM_SOCKET, resolve_socket_path, user_socket
 from ._errors import (AuthenticationError, BackendUnavailable, ConnectionLost, DaemonError, DaemonUnavailable,
                       PermissionDenied, ProtocolError, SesameError, StateError, Timeout)
@@ -29,7 +30,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Sesame", "AsyncSesame", "State", "RateLimit", "User", "Token", "Merge", "Hello", "Peer", "SignInResult", "SignInFlow",
     "SignInPrompt", "SecondFactor", "SecondFactorChallenge", "TotpEnrollment", "Reauthentication",
-    "UsernameAvailability", "StateStream", "MergeStream", "Listener", "AsyncStateStream", "AsyncMergeStream",
+    "UsernameAvailability", "AccessRequest", "AccessGrant", "AccessGrants", "StateStream", "MergeStream", "Listener", "AsyncStateStream", "AsyncMergeStream",
     "AsyncListener", "password_credential", "email_link_credential", "idp_credential", "resolve_socket_path",
     "user_socket", "SYSTEM_SOCKET", "STARTING", "SIGNED_OUT", "ANONYMOUS", "AUTHENTICATED", "SesameError",
     "DaemonError", "ProtocolError", "AuthenticationError", "BackendUnavailable", "PermissionDenied", "StateError",

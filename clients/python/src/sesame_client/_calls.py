@@ -9,6 +9,7 @@ from typing import Any, Callable, Dict, Generic, List, Mapping, Optional, TypeVa
 
 from ._call_helpers import (DEFAULT_AWAIT_TIMEOUT, await_call_timeout, email_link_credential,
                             idp_credential, password_credential)
+from ._access import AccessGrants
 from ._models import Hello, SignInFlow, SignInResult, State, Token, UsernameAvailability
 from ._security import Reauthentication, TotpEnrollment
 
@@ -191,3 +192,22 @@ def confirm_password_reset(
         raise ValueError("a reset code needs the account's email")
     return Call("confirmPasswordReset", _present(link=link, code=code, email=email, newPassword=new_password),
                 _field("email", email or ""))
+
+
+def request_access(role: str, *, reason: Optional[str] = None) -> Call[str]:
+    return Call("requestAccess", _present(role=role, reason=reason), _field("role", role))
+
+
+def answer_access_request(
+        request_id: str, *, allow: Optional[bool] = None, remember: Optional[str] = None
+) -> Call[None]:
+    return Call("answerAccessRequest", _present(requestId=request_id, allow=True if allow else None, remember=remember),
+                _none)
+
+
+def list_access_grants() -> Call[AccessGrants]:
+    return Call("listAccessGrants", _present(), AccessGrants.from_json)
+
+
+def revoke_access_grant(grant_id: str) -> Call[None]:
+    return Call("revokeAccessGrant", _present(grantId=grant_id), _none)

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Optional, Tuple
 
+from ._access import AccessRequest
 from ._errors import ConnectionLost
 from ._json import _object, _string
 from ._json import parse_time as parse_time
@@ -157,6 +158,8 @@ class State:
     second_factor: Optional[SecondFactorChallenge] = None
     #: The backend's rate limit while ``connectivity`` is ``rate-limited``, or None.
     rate_limit: Optional[RateLimit] = None
+    #: Programs' open requests for a role (managers only; empty for other roles).
+    access_requests: Tuple[AccessRequest, ...] = ()
 
     @classmethod
     def from_json(cls, value: Any, reason: Optional[str] = None) -> State:
@@ -175,7 +178,8 @@ class State:
             sequence=sequence, reason=reason,
             sign_in_prompt=SignInPrompt.from_json(obj["signInPrompt"]) if obj.get("signInPrompt") else None,
             second_factor=SecondFactorChallenge.from_json(obj["secondFactor"]) if obj.get("secondFactor") else None,
-            rate_limit=RateLimit.from_json(obj["rateLimit"]) if obj.get("rateLimit") else None)
+            rate_limit=RateLimit.from_json(obj["rateLimit"]) if obj.get("rateLimit") else None,
+            access_requests=tuple(AccessRequest.from_json(r) for r in obj.get("accessRequests") or ()))
 
     @property
     def uid(self) -> Optional[str]:

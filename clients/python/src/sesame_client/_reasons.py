@@ -182,6 +182,14 @@ class TooManyConnections(StateError):
     reason = "too-many-connections"  # 4000
 
 
+class NoSuchAccessRequest(StateError):
+    reason = "no-such-access-request"  # 4000
+
+
+class NoSuchAccessGrant(StateError):
+    reason = "no-such-access-grant"  # 4000
+
+
 REASON_CLASSES: Dict[str, Type[DaemonError]] = {
     "parse-error": ParseError,
     "invalid-request": InvalidRequest,
@@ -228,6 +236,8 @@ REASON_CLASSES: Dict[str, Type[DaemonError]] = {
     "session-revoked": SessionRevoked,
     "credentials-changed": CredentialsChanged,
     "too-many-connections": TooManyConnections,
+    "no-such-access-request": NoSuchAccessRequest,
+    "no-such-access-grant": NoSuchAccessGrant,
 }
 
 __all__ = [
@@ -253,6 +263,8 @@ __all__ = [
     "MissingEmail",
     "NetworkRequestFailed",
     "NoCurrentUser",
+    "NoSuchAccessGrant",
+    "NoSuchAccessRequest",
     "NoSuchMerge",
     "NoSuchProvider",
     "OperationInProgress",

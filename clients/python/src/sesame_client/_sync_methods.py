@@ -7,6 +7,7 @@ from typing import Any, Mapping, Optional, TypeVar
 
 from . import _calls as calls
 from ._connection import DEFAULT, TimeoutArg
+from ._access import AccessGrants
 from ._models import SignInFlow, SignInResult, State, UsernameAvailability
 from ._security import Reauthentication, TotpEnrollment
 
@@ -159,3 +160,24 @@ class SyncMethods:
         """Completes a password reset from the ``link`` of its email, or its ``code`` and the
         account's ``email``; returns the account's address. Needs no session."""
         return self._run(calls.confirm_password_reset(new_password, link=link, code=code, email=email), timeout)
+
+    def request_access(self, role: str, reason: Optional[str] = None, *, timeout: TimeoutArg = DEFAULT) -> str:
+        """Asks the managers for ``role`` (``observer``, ``reader`` or ``manager``) and waits for the
+        answer; returns the role this connection has then. Raises ``PermissionDenied`` when it is
+        denied or not answered in time. A request waits up to 120 s: pass a ``timeout`` that long."""
+        return self._run(calls.request_access(role, reason=reason), timeout)
+
+    def answer_access_request(self, request_id: str, allow: bool = False, remember: Optional[str] = None, *,
+                              timeout: TimeoutArg = DEFAULT) -> None:
+        """Allows or denies a program's open request (``State.access_requests``); ``remember`` is
+        ``connection``, ``boot`` or ``always``."""
+        self._run(calls.answer_access_request(request_id, allow=allow, remember=remember), timeout)
+
+    def list_access_grants(self, *, timeout: TimeoutArg = DEFAULT) -> AccessGrants:
+        """The roles managers granted to programs."""
+        return self._run(calls.list_access_grants(), timeout)
+
+    def revoke_access_grant(self, grant_id: str, *, timeout: TimeoutArg = DEFAULT) -> None:
+        """Withdraws a grant (``list_access_grants``); connections that held it fall back to the role
+        ``[access]`` gives them."""
+        self._run(calls.revoke_access_grant(grant_id), timeout)
