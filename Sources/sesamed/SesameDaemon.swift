@@ -179,6 +179,10 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: SessionMaintenance(service)),
                     .init(service: server),
                     .init(service: systemd),
+                    .init(
+                        service: SleepAndNetwork(
+                            service: service, logindBusAddress: environment["SESAME_LOGIND_BUS_ADDRESS"],
+                            logger: Logger(label: "sesame.machine"))),
                 ] + (await idleMemory(configuration, server: server, service: service)),
                 logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { watcher in
