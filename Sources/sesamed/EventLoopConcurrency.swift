@@ -1,6 +1,6 @@
-@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import NIOCore
 import NIOPosix
+@_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 
 /// Runs Swift concurrency on the daemon's one event loop instead of libdispatch's pool.
 ///

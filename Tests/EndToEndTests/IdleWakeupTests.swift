@@ -32,7 +32,8 @@ struct IdleWakeupTests {
             else { continue }
             for line in status.split(separator: "\n")
             where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
-                total += Int(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+                total +=
+                    Int(line.split(separator: "\t").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
             }
         }
         return total

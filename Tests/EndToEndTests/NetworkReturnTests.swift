@@ -58,8 +58,9 @@ struct NetworkReturnTests {
         daemon.log.components(separatedBy: "The network changed").count - 1
     }
 
-    @Test("offline and backing off (next try 4 s or more away): the link comes back and the daemon is online within 2 s",
-          .enabled(if: TestNetwork.isAvailable))
+    @Test(
+        "offline and backing off (next try 4 s or more away): the link comes back and the daemon is online within 2 s",
+        .enabled(if: TestNetwork.isAvailable))
     func backWithinTwoSeconds() async throws {
         try await withOfflineDaemon { network, daemon in
             // Four failed tries (about 0.5 + 1 + 2 + 4 s apart at most): the next waits 4 to 8 s.
@@ -73,8 +74,9 @@ struct NetworkReturnTests {
         }
     }
 
-    @Test("20 link flaps in 10 s while the backend stays unreachable cause at most a handful of tries",
-          .enabled(if: TestNetwork.isAvailable))
+    @Test(
+        "20 link flaps in 10 s while the backend stays unreachable cause at most a handful of tries",
+        .enabled(if: TestNetwork.isAvailable))
     func flapsAreCoalesced() async throws {
         try await withOfflineDaemon { network, daemon in
             // The backend closes every connection, so a try while the link is up fails too.

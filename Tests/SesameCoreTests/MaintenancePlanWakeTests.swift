@@ -16,7 +16,8 @@ struct MaintenancePlanWakeTests {
     /// A one-hour token obtained at t0 with the default margin (300 s): refreshed at t0 + 55 min.
     private static func planned() -> MaintenancePlan {
         var plan = MaintenancePlan()
-        let token = IDToken(rawValue: "t", expiresAt: t0.addingTimeInterval(hour), issuedAt: t0, signInProvider: "anonymous")
+        let token = IDToken(
+            rawValue: "t", expiresAt: t0.addingTimeInterval(hour), issuedAt: t0, signInProvider: "anonymous")
         plan.handle(.refreshPlanned(RefreshSchedule(margin: 300).refreshTime(for: token)))
         return plan
     }
@@ -35,7 +36,8 @@ struct MaintenancePlanWakeTests {
         // A margin longer than the lifetime plans the refresh at half of it; at resume the
         // token is within the margin, so it is refreshed at once.
         var plan = MaintenancePlan()
-        let token = IDToken(rawValue: "t", expiresAt: t0.addingTimeInterval(hour), issuedAt: t0, signInProvider: "anonymous")
+        let token = IDToken(
+            rawValue: "t", expiresAt: t0.addingTimeInterval(hour), issuedAt: t0, signInProvider: "anonymous")
         plan.handle(.refreshPlanned(RefreshSchedule(margin: hour).refreshTime(for: token)))
         let resume = t0.addingTimeInterval(60)
         #expect(plan.due(at: resume, facts()) == [])
@@ -52,7 +54,9 @@ struct MaintenancePlanWakeTests {
         #expect(plan.due(at: t0.addingTimeInterval(600), facts()) == [])
     }
 
-    @Test("offline (the refresh waits out its backoff): a network change makes it due at once, the next failure waits longer")
+    @Test(
+        "offline (the refresh waits out its backoff): a network change makes it due at once, the next failure waits longer"
+    )
     func networkChangeWhileOffline() {
         var plan = Self.planned()
         let failed = t0.addingTimeInterval(55 * 60)
@@ -84,6 +88,9 @@ struct MaintenancePlanWakeTests {
         plan.handle(.cleanupTaken)
         plan.handle(.cleanupFailed(at: t0, random: 1))
         plan.handle(.networkChanged(at: t0.addingTimeInterval(0.5)))
-        #expect(plan.due(at: t0.addingTimeInterval(0.5), facts(session: false, cleanup: true)) == [.createAnonymousUser, .cleanup])
+        #expect(
+            plan.due(at: t0.addingTimeInterval(0.5), facts(session: false, cleanup: true)) == [
+                .createAnonymousUser, .cleanup,
+            ])
     }
 }

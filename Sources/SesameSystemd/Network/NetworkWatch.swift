@@ -77,7 +77,10 @@ public enum NetworkWatch {
                 let deadline = min(quietEnds, started + longest)
                 timeout = milliseconds(ContinuousClock.now.duration(to: deadline))
             }
-            var descriptors = [pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [
+                pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&descriptors, 2, timeout)
             if ready < 0 {
                 if errno == EINTR { continue }

@@ -65,7 +65,8 @@ private enum BusListener {
         var slot: OpaquePointer?
         let matched = sd_bus_match_signal(
             bus, &slot, "org.freedesktop.login1", "/org/freedesktop/login1", "org.freedesktop.login1.Manager",
-            "PrepareForSleep", { message, userdata, _ in
+            "PrepareForSleep",
+            { message, userdata, _ in
                 guard let message, let userdata else { return 0 }
                 var sleeping: Int32 = 0
                 guard sd_bus_message_read_basic(message, CChar(UInt8(ascii: "b")), &sleeping) > 0 else { return 0 }

@@ -45,7 +45,8 @@ public final class FakeLogind: Sendable {
                     bus, &message, "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep"))
             defer { sd_bus_message_unref(message) }
             var value: Int32 = sleeping ? 1 : 0
-            try Self.check("sd_bus_message_append_basic", sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &value))
+            try Self.check(
+                "sd_bus_message_append_basic", sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), &value))
             try Self.check("sd_bus_send", sd_bus_send(bus, message, nil))
             try Self.check("sd_bus_flush", sd_bus_flush(bus))
         }

@@ -34,7 +34,8 @@ final class TestNetwork: Sendable {
         let network = TestNetwork(
             namespace: "sesame-\(tag)", outerAddress: "10.213.\(Int.random(in: 1...250)).\(subnet + 1)",
             outer: "sso\(tag)", inner: "ssi\(tag)")
-        let innerAddress = network.outerAddress.split(separator: ".").dropLast().joined(separator: ".") + ".\(subnet + 2)"
+        let innerAddress =
+            network.outerAddress.split(separator: ".").dropLast().joined(separator: ".") + ".\(subnet + 2)"
         do {
             try await run(["netns", "add", network.namespace])
             try await run(["link", "add", network.outer, "type", "veth", "peer", "name", network.inner])
