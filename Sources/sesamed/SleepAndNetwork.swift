@@ -1,5 +1,7 @@
 import Logging
+import NIOConcurrencyHelpers
 import ServiceLifecycle
+import SesameCore
 import SesameService
 import SesameSystemd
 
@@ -48,7 +50,16 @@ struct SleepAndNetwork: Service {
 
     private func watchNetwork() async {
         let logger = self.logger
-        let changes = NetworkWatch.changes(coalescing: Self.coalescingWindow, longest: Self.longestBurst) { reason in
+        // Only an offline daemon has a retry to bring forward: while online a change is dropped
+        // on the watch's thread and no code of the daemon runs (an idle daemon stays paged out).
+        let offline = NIOLockedValueBox(false)
+        await service.publish { event in
+            offline.withLockedValue { $0 = event.state.connectivity != .online }
+        }
+        let changes = NetworkWatch.changes(
+            coalescing: Self.coalescingWindow, longest: Self.longestBurst,
+            wanted: { offline.withLockedValue { $0 } }
+        ) { reason in
             logger.debug("Not watching the network for changes", metadata: ["reason": "\(reason)"])
         }
         for await _ in changes {

@@ -23,8 +23,11 @@ public enum NetworkWatch {
     ///   - longest: a burst that goes on is reported after this long anyway.
     ///   - unavailable: called once when the netlink socket cannot be opened (a sandbox without
     ///     `AF_NETLINK`), with the reason; the stream then ends.
+    ///   - wanted: asked on the watch's thread before a burst is reported; false drops it (an
+    ///     online daemon has nothing to retry, so nothing of it runs).
     public static func changes(
-        coalescing: Duration, longest: Duration, unavailable: @escaping @Sendable (String) -> Void
+        coalescing: Duration, longest: Duration, wanted: @escaping @Sendable () -> Bool = { true },
+        unavailable: @escaping @Sendable (String) -> Void
     ) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let socketFD = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkRoute)
@@ -54,7 +57,9 @@ public enum NetworkWatch {
             _ = write(stopWrite, &byte, 1)
         }
         let thread = Thread {
-            watch(socketFD, stop: stopRead, coalescing: coalescing, longest: longest) { continuation.yield() }
+            watch(socketFD, stop: stopRead, coalescing: coalescing, longest: longest) {
+                if wanted() { continuation.yield() }
+            }
             continuation.finish()
             for fd in [socketFD, stopRead, stopWrite] { close(fd) }
         }
