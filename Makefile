@@ -17,7 +17,7 @@ SWIFT_BUILD := env -i $(foreach v,$(SWIFT_BUILD_ENV),$(if $($(v)),$(v)='$($(v))'
 # $(call swift_build,ARGS): runs `swift build ARGS` so, and shows it without the environment.
 swift_build = @echo "$(SWIFT) build $(1)" && $(SWIFT_BUILD) $(1)
 BUILD_DIR := $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null || echo .build/debug)
-APT_PACKAGES := libsystemd-dev libqrencode-dev pkg-config systemd python3-venv socat
+APT_PACKAGES := libsystemd-dev libqrencode-dev pkg-config systemd python3-venv socat dbus iproute2
 # `make deb` and `make test-systemd` only.
 DEB_APT_PACKAGES := dpkg-dev lintian binutils debootstrap systemd-container curl libjson-c-dev
 # Release binaries with the Swift runtime linked statically, for the package (own scratch path).
@@ -132,6 +132,7 @@ bench: deps
 		-Lclients/c/build -lsesame -Wl,-rpath,$(CURDIR)/clients/c/build
 	python3 scripts/bench/bench.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" --tools .build/bench-tools
 	$$($(SWIFT_BUILD) -c release --show-bin-path)/sesame-emulator-bench
+	python3 scripts/bench/idle_wakeups.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" $(IDLE_BENCH_FLAGS)
 
 test-sanitizers: deps
 	scripts/test-sanitizers.sh

@@ -105,7 +105,8 @@ let package = Package(
         library(
             "SesameTesting",
             [
-                "SesameCore", "SesameHTTP", "SesameLocalAPI", httpClient, logging, nioCore, nioHTTP1,
+                // CSystemd: a fake logind on a test's own D-Bus (FakeLogind).
+                "CSystemd", "SesameCore", "SesameHTTP", "SesameLocalAPI", httpClient, logging, nioCore, nioHTTP1,
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),

@@ -119,7 +119,7 @@ on sed -i -e 's/^api_key = ""/api_key = "test-key"/' -e 's/^project_id = ""/proj
 # The keyring key as a credential, and a short watchdog so its check is quick.
 on install -d -m 0700 /etc/credstore /etc/systemd/system/sesamed.service.d
 on sh -c 'head -c 32 /dev/urandom | od -An -tx1 | tr -d " \n" > /etc/credstore/sesame-keyring.key; chmod 0600 /etc/credstore/sesame-keyring.key'
-on sh -c 'printf "[Service]\nLoadCredential=keyring.key:/etc/credstore/sesame-keyring.key\nWatchdogSec=3s\n" > /etc/systemd/system/sesamed.service.d/test.conf'
+on sh -c 'printf "[Service]\nLoadCredential=keyring.key:/etc/credstore/sesame-keyring.key\n" > /etc/systemd/system/sesamed.service.d/test.conf'
 on systemctl daemon-reload
 
 # --- Socket activation, readiness, status ------------------------------------------------
@@ -170,7 +170,7 @@ on install -d -m 0700 /etc/credstore.encrypted
 if on systemd-creds encrypt --name=keyring.key /etc/credstore/sesame-keyring.key \
         /etc/credstore.encrypted/sesame-keyring.key 2> /dev/null; then
     on shred -u /etc/credstore/sesame-keyring.key
-    on sh -c 'printf "[Service]\nLoadCredentialEncrypted=keyring.key:/etc/credstore.encrypted/sesame-keyring.key\nWatchdogSec=3s\n" > /etc/systemd/system/sesamed.service.d/test.conf'
+    on sh -c 'printf "[Service]\nLoadCredentialEncrypted=keyring.key:/etc/credstore.encrypted/sesame-keyring.key\n" > /etc/systemd/system/sesamed.service.d/test.conf'
     on systemctl daemon-reload
     on systemctl restart sesamed.service
     after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
@@ -234,15 +234,18 @@ check "idle: the next request is served as before" eval 'as alice sesamectl toke
 crash="$(on systemctl show -p Environment --value sesamed.service) abort=$(on systemctl show -p TimeoutAbortUSec --value sesamed.service) core=$(on systemctl show -p LimitCORE --value sesamed.service)"
 check "crash settings: SWIFT_BACKTRACE=enable=no, TimeoutAbortSec=5s, LimitCORE=0 (is: $crash)" \
     test "$crash" = "SWIFT_BACKTRACE=enable=no abort=5s core=0"
+# With the package's own WatchdogSec= (chosen for few wake-ups, docs/systemd.md): a hung daemon
+# must still be replaced within a minute.
+watchdog=$(on systemctl show -p WatchdogUSec --value sesamed.service)
 pid=$(on systemctl show -p MainPID --value sesamed.service)
 started=$(date +%s)
 on systemctl kill --kill-whom=main --signal=SIGSTOP sesamed.service
 replaced() { local now; now=$(on systemctl show -p MainPID --value sesamed.service); [ "$now" != "$pid" ] && [ "$now" != 0 ] && [ "$(on systemctl is-active sesamed.service)" = active ]; }
-if wait_for 40 replaced; then
+if wait_for 90 replaced; then
     elapsed=$(($(date +%s) - started))
-    check "watchdog: SIGSTOPped daemon replaced after ${elapsed} s (WatchdogSec=3s; limit 12 s)" test "$elapsed" -le 12
+    check "watchdog: SIGSTOPped daemon replaced after ${elapsed} s (WatchdogSec=${watchdog}; limit 60 s)" test "$elapsed" -le 60
 else
-    fail "watchdog: SIGSTOPped daemon not replaced within 40 s (Swift's backtracer holding SIGABRT?)"
+    fail "watchdog: SIGSTOPped daemon not replaced within 90 s (Swift's backtracer holding SIGABRT?)"
 fi
 after=$(on sesamectl status --json | sed -n 's/.*"uid":"\([^"]*\)".*/\1/p')
 check "watchdog restart keeps the uid" test "$after" = "$uid"

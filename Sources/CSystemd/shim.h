@@ -4,3 +4,5 @@
 #include <syslog.h>
 /* malloc_trim(3), for giving free heap memory back when idle (SesameSystemd's IdleRelease). */
 #include <malloc.h>
+/* sd-bus: logind's PrepareForSleep (SesameSystemd's SleepWatch). */
+#include <systemd/sd-bus.h>

@@ -21,6 +21,22 @@ extension SessionService {
         await maintenance.run(facts: { maintenanceFacts }, perform: { await perform($0) })
     }
 
+    /// The machine woke from sleep (logind's `PrepareForSleep(false)`): the token is checked at
+    /// once and refreshed when it is within the refresh margin or expired (the refresh publishes
+    /// the new token), and work waiting out a backoff is tried now.
+    public func resumed() {
+        let tokenDue = machine.session.map {
+            $0.idToken.remainingValidity(at: now()) <= maintenance.refreshSchedule.margin
+        }
+        maintenance.handle(.resumed(at: now(), tokenDue: tokenDue ?? false))
+    }
+
+    /// A route or an address changed (the caller coalesces bursts): work waiting out a backoff,
+    /// such as the refresh of an offline daemon, is tried now instead.
+    public func networkChanged() {
+        maintenance.handle(.networkChanged(at: now()))
+    }
+
     /// The next moment background work is planned for, or nil (for tests and diagnostics).
     public var nextPlannedWork: Date? { maintenance.plan.nextDeadline(maintenanceFacts) }
 

@@ -208,13 +208,11 @@ public final class LocalAPIServer: Service, Sendable {
         }
         if configuration.idleTimeout > 0 {
             // Every quarter of the idle timeout the connection is told (``IdleTick``), by a timer
-            // of its own event loop that ends with it: no task outside the loop.
+            // of its own event loop that ends with it: no task outside the loop; every
+            // connection's on one grid (``IdleTicker``).
             let quarter = TimeAmount.nanoseconds(
                 Int64(configuration.idleTimeout * 1_000_000_000 / Double(IdleTick.ticksToClose)))
-            let ticker = channel.eventLoop.scheduleRepeatedTask(initialDelay: quarter, delay: quarter) { _ in
-                channel.pipeline.fireUserInboundEventTriggered(IdleTick())
-            }
-            channel.closeFuture.whenComplete { _ in ticker.cancel() }
+            IdleTicker.start(on: channel, every: quarter)
         }
         let role = configuration.roleOfPeer?(peer) ?? configuration.access.role(for: peer)
         logger.debug(

@@ -78,6 +78,13 @@ public final class ManualClock: WallClock, @unchecked Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
+    /// Moves time forward as a suspend does to a timer on a clock that stops while the machine
+    /// sleeps (CLOCK_MONOTONIC): the time moves, but no sleeper wakes until something else wakes
+    /// it or time is advanced again. For issue 36's "simulated 8-hour suspend".
+    public func suspend(seconds: Double) {
+        lock.withLock { current = current.advanced(by: .milliseconds(Int64(seconds * 1000))) }
+    }
+
     /// Moves time forward by seconds.
     public func advance(seconds: Double) {
         advance(by: .milliseconds(Int64(seconds * 1000)))

@@ -55,6 +55,30 @@ struct SesameDaemon: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    /// ArgumentParser's `main()`, with Swift concurrency moved onto the event loop first: on the
+    /// main actor, before any task hops to the global executor (``EventLoopConcurrency``).
+    @MainActor
+    static func main() async {
+        // One event loop for the socket, the HTTP client and now every task: the local API's
+        // work is small (one loop answers ~190,000 requests a second, docs/BENCHMARKS.md), one
+        // thread keeps every connection's notifications on the loop that writes them, and it is
+        // a thread (and its stack) fewer. Set before anything uses the shared group.
+        NIOSingletons.groupLoopCountSuggestion = 1
+        // Every task and every sleep on that loop: an idle daemon then wakes only for its own
+        // timers (EventLoopConcurrency explains libdispatch's once-a-second monitor).
+        EventLoopConcurrency.install()
+        do {
+            var command = try parseAsRoot()
+            if var daemon = command as? Self {
+                try await daemon.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
@@ -62,11 +86,6 @@ struct SesameDaemon: AsyncParsableCommand {
     }
 
     func run() async throws {
-        // One event loop for the socket and the HTTP client: the local API's work is small
-        // (one loop answers ~190,000 requests a second, docs/BENCHMARKS.md), one thread keeps
-        // every connection's notifications on the loop that writes them, and it is a thread
-        // (and its stack) fewer. Set before anything uses the shared group.
-        NIOSingletons.groupLoopCountSuggestion = 1
         let environment = ProcessInfo.processInfo.environment
         let level = Logger.Level(rawValue: logLevel) ?? .info
         let factory = JournalLogHandler.factory(identifier: "sesamed", environment: environment, logLevel: level)
@@ -143,7 +162,8 @@ struct SesameDaemon: AsyncParsableCommand {
             configuration: serverConfiguration, service: service, instance: UUID().uuidString.lowercased(),
             logger: Logger(label: "sesame.socket"))
         let systemd = SystemdLifecycle(
-            notifier: SystemdNotifier(environment: environment), events: await service.events(), logger: logger)
+            notifier: SystemdNotifier(environment: environment), events: await service.events(),
+            watchdogLoop: MultiThreadedEventLoopGroup.singleton.next(), logger: logger)
 
         do {
             try await server.bind()
@@ -168,7 +188,11 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: SessionMaintenance(service)),
                     .init(service: server),
                     .init(service: systemd),
-                ] + idleMemory(configuration, server: server, service: service)
+                    .init(
+                        service: SleepAndNetwork(
+                            service: service, logindBusAddress: environment["SESAME_LOGIND_BUS_ADDRESS"],
+                            logger: Logger(label: "sesame.machine"))),
+                ] + (await idleMemory(configuration, server: server, service: service))
                     + metricsServices,
                 logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { watcher in
@@ -209,15 +233,21 @@ struct SesameDaemon: AsyncParsableCommand {
     /// The idle memory release, unless `memory.release_when_idle` is 0.
     func idleMemory(
         _ configuration: DaemonConfiguration, server: LocalAPIServer, service: SessionService
-    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    ) async -> [ServiceGroupConfiguration.ServiceConfiguration] {
         guard configuration.releaseWhenIdle > 0 else { return [] }
+        let requests = server.activity
         let activity: @Sendable () async -> UInt64 = {
-            server.activity.count &+ UInt64(await service.emittedEvents)
+            requests.count &+ UInt64(await service.emittedEvents)
         }
+        // A session event (a refresh, a change another process made) ends the wait as a request does.
+        await service.publish { _ in requests.wake() }
         return [
             .init(
                 service: IdleMemory(
                     delay: .seconds(configuration.releaseWhenIdle), activity: activity,
+                    nextActivity: { count in
+                        await requests.waitForActivity(after: count &- UInt64(await service.emittedEvents))
+                    },
                     logger: Logger(label: "sesame.memory")))
         ]
     }

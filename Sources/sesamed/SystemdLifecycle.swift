@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import ServiceLifecycle
 import SesameCore
 import SesameService
@@ -16,6 +17,8 @@ final class SystemdLifecycle: Service, Sendable {
     private let notifier: SystemdNotifier
     private let events: AsyncStream<SessionEvent>
     private let logger: Logger
+    /// The loop whose timer pings the watchdog: the one that serves the socket.
+    private let watchdogLoop: any EventLoop
     private let lastState = NIOLockedValueBox<AuthState?>(nil)
     private let warned = NIOLockedValueBox(false)
     /// Set when STOPPING=1 is sent; checked under the same lock as every STATUS= send.
@@ -23,8 +26,12 @@ final class SystemdLifecycle: Service, Sendable {
 
     /// - Parameter events: the session's events (``SessionService/events()``); READY=1 goes
     ///   out with the first (the snapshot) once ``run()`` starts, so after the socket is bound.
-    init(notifier: SystemdNotifier, events: AsyncStream<SessionEvent>, logger: Logger) {
+    ///   - watchdogLoop: the event loop that pings the watchdog (the socket server's).
+    init(
+        notifier: SystemdNotifier, events: AsyncStream<SessionEvent>, watchdogLoop: any EventLoop, logger: Logger
+    ) {
         self.notifier = notifier
+        self.watchdogLoop = watchdogLoop
         self.events = events
         self.logger = logger
     }
@@ -49,26 +56,31 @@ final class SystemdLifecycle: Service, Sendable {
                     first = false
                 }
             }
-            if let interval = notifier.watchdogInterval {
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        if Task.isCancelled { break }
-                        var notifications: [SystemdNotification] = [.watchdog]
-                        if let state = self.lastState.withLockedValue({ $0 }) {
-                            notifications.append(.status(Self.describe(state, now: Date())))
-                        }
-                        self.sendUnlessStopping(notifications)
-                    }
+            // The ping is a timer of the event loop itself: it proves the loop that serves
+            // clients runs, and it wakes that one thread only (a task's sleep wakes the timer
+            // thread and then a worker).
+            let ping = notifier.watchdogInterval.map { interval in
+                watchdogLoop.scheduleRepeatedTask(initialDelay: .init(interval), delay: .init(interval)) { _ in
+                    self.pingWatchdog()
                 }
             }
             try? await gracefulShutdown()
+            ping?.cancel()
             stopping.withLockedValue { stopping in
                 stopping = true
                 send([.status("stopping"), .stopping])
             }
             group.cancelAll()
         }
+    }
+
+    /// WATCHDOG=1 with the current STATUS= (its "valid for" minutes move on).
+    private func pingWatchdog() {
+        var notifications: [SystemdNotification] = [.watchdog]
+        if let state = lastState.withLockedValue({ $0 }) {
+            notifications.append(.status(Self.describe(state, now: Date())))
+        }
+        sendUnlessStopping(notifications)
     }
 
     /// Sends unless STOPPING=1 went out already (atomically with respect to it).

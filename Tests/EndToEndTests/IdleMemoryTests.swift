@@ -35,6 +35,20 @@ struct IdleMemoryTests {
         }
     }
 
+    @Test("armed by activity: released once while idle, not again until a request comes, then once more after it")
+    func rearmedByActivity() async throws {
+        try await withEmulatorAndDaemon(settings: ["memory": ["release_when_idle": "0.3"]]) { _, daemon in
+            let socket = daemon.socketPath
+            let releases = { daemon.log.components(separatedBy: "Idle: gave back the code pages").count - 1 }
+            try await eventually("the first release", timeout: .seconds(10)) { releases() == 1 }
+            // Idle on: it waits for activity with no timer, so no second release however long.
+            try await Task.sleep(for: .seconds(1.5))
+            #expect(releases() == 1)
+            _ = try await onOwnThread { try rawCall(socket, #"{"jsonrpc":"2.0","id":1,"method":"getState"}"#) }
+            try await eventually("released again after the request", timeout: .seconds(10)) { releases() == 2 }
+        }
+    }
+
     @Test("0 turns it off: nothing is released however long the daemon idles")
     func off() async throws {
         try await withEmulatorAndDaemon(settings: ["memory": ["release_when_idle": "0"]]) { _, daemon in

@@ -34,6 +34,7 @@ class Processes:
         self.daemon: subprocess.Popen | None = None
         self.echo: subprocess.Popen | None = None
         self.daemon_socket = os.path.join(work, "d.sock")
+        self.notify: socket.socket | None = None
 
     @staticmethod
     def pin(core: int):
@@ -63,6 +64,8 @@ class Processes:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.notify is not None:
+            self.notify.close()
         for child in reversed(self.children):
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
@@ -77,32 +80,36 @@ class Processes:
         self.children.append(child)
         return child
 
-    def start_daemon_twice(self) -> float:
+    def start_daemon_twice(self, environment: dict[str, str] | None = None) -> float:
         """Starts sesamed, waits for its guest, stops it, and starts it again on the stored
-        session; returns the milliseconds from exec to READY=1 of the second start."""
-        self._start_daemon()
+        session; returns the milliseconds from exec to READY=1 of the second start. The
+        notify socket stays open (``notify``) for what the daemon sends after READY=1;
+        `environment` is added to the daemon's (WATCHDOG_USEC, …)."""
+        self._start_daemon(environment or {})
         self._wait_signed_in()
         self.daemon.send_signal(signal.SIGTERM)
         self.daemon.wait(timeout=20)
-        elapsed = self._start_daemon()
+        elapsed = self._start_daemon(environment or {})
         self._wait_signed_in()
         return elapsed
 
-    def _start_daemon(self) -> float:
+    def _start_daemon(self, environment: dict[str, str]) -> float:
         notify_path = os.path.join(self.work, "notify.sock")
         if os.path.exists(notify_path):
             os.unlink(notify_path)
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
-            notify.bind(notify_path)
-            notify.settimeout(30)
-            started = time.monotonic()
-            env = dict(os.environ, NOTIFY_SOCKET=notify_path)
-            self.daemon = self._spawn([os.path.join(self.bin_dir, "sesamed"), "--config",
-                                       os.path.join(self.work, "d.toml"), "--state-dir",
-                                       os.path.join(self.work, "state"), "--log-level", "warning"], core=1, env=env)
-            while b"READY=1" not in notify.recv(4096):
-                pass
-            return (time.monotonic() - started) * 1000
+        if self.notify is not None:
+            self.notify.close()
+        self.notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.notify.bind(notify_path)
+        self.notify.settimeout(30)
+        started = time.monotonic()
+        env = dict(os.environ, NOTIFY_SOCKET=notify_path, **environment)
+        self.daemon = self._spawn([os.path.join(self.bin_dir, "sesamed"), "--config",
+                                   os.path.join(self.work, "d.toml"), "--state-dir",
+                                   os.path.join(self.work, "state"), "--log-level", "warning"], core=1, env=env)
+        while b"READY=1" not in self.notify.recv(4096):
+            pass
+        return (time.monotonic() - started) * 1000
 
     def _wait_signed_in(self) -> None:
         deadline = time.monotonic() + 30

@@ -79,6 +79,15 @@ public struct MaintenancePlan: Sendable, Hashable {
         case keyringWriteFailed(at: Date, random: Double)
         /// The keyring holds the current state (after any successful write).
         case keyringWritten
+        /// The machine woke from sleep (logind's `PrepareForSleep(false)`): what waits out a
+        /// backoff is tried now (the network may be back), and the refresh too when `tokenDue`
+        /// (the token is within the refresh margin or expired). Backoffs are not reset: a
+        /// failure goes on from where it was.
+        case resumed(at: Date, tokenDue: Bool)
+        /// A route or an address changed (rtnetlink), after the daemon's coalescing window:
+        /// what waits out a backoff is tried now. Backoffs are not reset, so real failures
+        /// stay bounded by them.
+        case networkChanged(at: Date)
     }
 
     /// The share of a backend's `Retry-After` added at random to a retry (0.2: up to 20 % later),
@@ -148,7 +157,19 @@ public struct MaintenancePlan: Sendable, Hashable {
         case .keyringWritten:
             keyringBackoff.reset()
             keyringAt = nil
+        case .resumed(let now, let tokenDue):
+            retryNow(at: now)
+            if tokenDue, let planned = refreshAt { refreshAt = min(planned, now) }
+        case .networkChanged(let now):
+            retryNow(at: now)
         }
+    }
+
+    /// Brings every retry that waits out a backoff forward to `now`.
+    private mutating func retryNow(at now: Date) {
+        if refreshBackoff.attempt > 0, let planned = refreshAt { refreshAt = min(planned, now) }
+        if anonymousBackoff.attempt > 0, let planned = anonymousAt { anonymousAt = min(planned, now) }
+        if cleanupBackoff.attempt > 0, let planned = cleanupAt { cleanupAt = min(planned, now) }
     }
 
     /// Each job with the moment it is due, given the facts; jobs not planned are absent.

@@ -14,6 +14,8 @@ final class DaemonProcess: @unchecked Sendable {
     private(set) var child: ChildProcess
     private let settings: [String: [String: String]]
     private let environment: [String: String]
+    /// A command the daemon is started under (`ip netns exec NAME`), or none.
+    private let launcher: [String]
 
     var socketPath: String { directory + "/s.sock" }
     var configPath: String { directory + "/sesamed.toml" }
@@ -22,9 +24,10 @@ final class DaemonProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - settings: configuration keys by section, as TOML literals (`["merge": ["hold": "0"]]`).
     ///   - waitFor: a status to wait for (`anonymous` by default); nil to return at once.
+    ///   - launcher: a command to start the daemon under (`["/usr/sbin/ip", "netns", "exec", name]`).
     static func start(
         emulator: EmulatorProcess, settings: [String: [String: String]] = [:], environment: [String: String] = [:],
-        directory: String? = nil, waitFor status: String? = "anonymous"
+        directory: String? = nil, waitFor status: String? = "anonymous", launcher: [String] = []
     ) async throws -> DaemonProcess {
         let directory = try directory ?? makeTemporaryDirectory("d")
         var all = backendSettings(emulator)
@@ -37,7 +40,7 @@ final class DaemonProcess: @unchecked Sendable {
         }
         try toml.write(toFile: directory + "/sesamed.toml", atomically: true, encoding: .utf8)
         let daemon = try await DaemonProcess(
-            directory: directory, emulator: emulator, settings: all, environment: environment)
+            directory: directory, emulator: emulator, settings: all, environment: environment, launcher: launcher)
         if let status { try await daemon.waitForStatus(status) }
         return daemon
     }
@@ -61,30 +64,35 @@ final class DaemonProcess: @unchecked Sendable {
 
     private init(
         directory: String, emulator: EmulatorProcess, settings: [String: [String: String]],
-        environment: [String: String]
+        environment: [String: String], launcher: [String]
     ) async throws {
         self.directory = directory
         self.emulator = emulator
         self.settings = settings
         self.environment = environment
-        self.child = try await Self.launch(directory: directory, environment: environment, generation: 0)
+        self.launcher = launcher
+        self.child = try await Self.launch(
+            directory: directory, environment: environment, launcher: launcher, generation: 0)
     }
 
     private var generation = 0
 
     private static func launch(
-        directory: String, environment: [String: String], generation: Int
+        directory: String, environment: [String: String], launcher: [String], generation: Int
     ) async throws -> ChildProcess {
-        try await ChildProcess(
-            BuiltBinaries.path("sesamed"),
-            ["--config", directory + "/sesamed.toml", "--state-dir", directory + "/state", "--log-level", "debug"],
-            environment: environment, logPrefix: directory + "/sesamed.\(generation)")
+        let command =
+            launcher + [BuiltBinaries.path("sesamed")]
+            + ["--config", directory + "/sesamed.toml", "--state-dir", directory + "/state", "--log-level", "debug"]
+        return try await ChildProcess(
+            command[0], Array(command.dropFirst()), environment: environment,
+            logPrefix: directory + "/sesamed.\(generation)")
     }
 
     /// Starts the daemon again on the same keyring and socket (after ``stop()`` or ``kill()``).
     func restart(waitFor status: String? = "anonymous") async throws {
         generation += 1
-        child = try await Self.launch(directory: directory, environment: environment, generation: generation)
+        child = try await Self.launch(
+            directory: directory, environment: environment, launcher: launcher, generation: generation)
         if let status { try await waitForStatus(status) }
     }
 
