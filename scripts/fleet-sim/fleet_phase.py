@@ -83,6 +83,7 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
     phase_dir = os.path.join(settings.work, f"{provider}-{addresses}")
     log(f"{provider}, {settings.machines} machines behind {addresses} address(es) "
         f"({per_address} each): first_guest_window {window} s = {window / settings.hour:.2f} simulated h")
+    watcher = Watcher(settings, emulator, provider, result, calls_before)
     try:
         for index in range(settings.machines):
             name, source = namespaces[index % addresses]
@@ -91,9 +92,11 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
             config = write_config(directory, provider, emulator, settings.margin, window)
             daemon = start_daemon(settings.bin_dir, index, name, directory, config)
             result.machines.append(Machine(daemon, source))
+            if time.time() >= watcher.last + settings.poll:
+                watcher.poll()  # the first requests are counted when they happen, not after the spawn
         result.spawn_seconds = time.time() - result.start
         log(f"  {settings.machines} daemons started in {result.spawn_seconds:.1f} s")
-        _watch(settings, emulator, provider, result, calls_before, log)
+        watcher.watch(log)
         result.memory_kib = [private_kib(m.daemon.process.pid) for m in result.machines
                              if m.daemon.process.poll() is None]
         result.limits_after = emulator.rate_limits(provider)
@@ -104,42 +107,54 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
     return result
 
 
-def _watch(settings: Settings, emulator: Emulator, provider: str, result: PhaseResult,
-           calls_before: dict[str, float], log) -> None:
-    cap = settings.minutes * 60 if settings.minutes else None
-    calls_last = calls_before
-    next_report = time.time() + settings.hour
-    while True:
-        time.sleep(settings.poll)
-        now = time.time()
-        calls = emulator.calls(provider)
-        for route, delta in counter_deltas(calls_last, calls).items():
+class Watcher:
+    """Reads every metrics file and the emulator's counters, once per `settings.poll`."""
+
+    def __init__(self, settings: Settings, emulator: Emulator, provider: str, result: PhaseResult,
+                 calls_before: dict[str, float]) -> None:
+        self.settings, self.emulator, self.provider, self.result = settings, emulator, provider, result
+        self.calls_last = calls_before
+        self.last = time.time()
+
+    def poll(self) -> None:
+        now = self.last = time.time()
+        calls = self.emulator.calls(self.provider)
+        for route, delta in counter_deltas(self.calls_last, calls).items():
             if delta:
-                result.backend.append((now, route, delta))
-        calls_last = calls
-        for machine in result.machines:
-            _read(machine, now, result)
-        with_session = sum(1 for m in result.machines if m.first_issued)
-        if now >= next_report:
-            next_report += settings.hour
-            log(f"  {(now - result.start) / settings.hour:5.1f} h: {with_session}/{len(result.machines)} "
-                f"with a session, {sum(1 for _, key, n in result.events if key.endswith('|rate_limited'))} "
-                f"counter moves with 429s")
-        if len(result.died) == len(result.machines):
-            result.stopped_by = "every daemon died"
-            break
-        if with_session == len(result.machines):
-            last = max(m.first_issued for m in result.machines)
-            if settings.stop_when_refreshed and all(m.refreshes for m in result.machines):
-                result.stopped_by = "every machine refreshed once"
+                self.result.backend.append((now, route, delta))
+        self.calls_last = calls
+        for machine in self.result.machines:
+            _read(machine, now, self.result)
+
+    def watch(self, log) -> None:
+        settings, result = self.settings, self.result
+        cap = settings.minutes * 60 if settings.minutes else None
+        next_report = result.start + settings.hour
+        while True:
+            time.sleep(max(0.0, self.last + settings.poll - time.time()))
+            self.poll()
+            now = self.last
+            with_session = sum(1 for m in result.machines if m.first_issued)
+            if now >= next_report:
+                next_report += settings.hour
+                refused = sum(n for _, key, n in result.events if key.count("|") == 1 and key.endswith("|rate_limited"))
+                log(f"  {(now - result.start) / settings.hour:5.1f} h: {with_session}/{len(result.machines)} "
+                    f"with a session; {refused:g} requests answered 429 so far")
+            if len(result.died) == len(result.machines):
+                result.stopped_by = "every daemon died"
                 break
-            if not settings.stop_when_refreshed and now >= last + settings.steady_hours * settings.hour:
-                result.stopped_by = f"{settings.steady_hours:g} simulated h after the last first session"
+            if with_session == len(result.machines):
+                last = max(m.first_issued for m in result.machines)
+                if settings.stop_when_refreshed and all(m.refreshes for m in result.machines):
+                    result.stopped_by = "every machine refreshed once"
+                    break
+                if not settings.stop_when_refreshed and now >= last + settings.steady_hours * settings.hour:
+                    result.stopped_by = f"{settings.steady_hours:g} simulated h after the last first session"
+                    break
+            if cap is not None and now - result.start >= cap:
+                result.stopped_by = f"the cap of {settings.minutes:g} real minutes"
                 break
-        if cap is not None and now - result.start >= cap:
-            result.stopped_by = f"the cap of {settings.minutes:g} real minutes"
-            break
-    result.end = time.time()
+        result.end = time.time()
 
 
 def _read(machine: Machine, now: float, result: PhaseResult) -> None:

@@ -51,7 +51,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--out", default=".build/fleet-sim", help="results.json and the SVG plots")
     parser.add_argument("--keep", action="store_true", help="keep the daemons' directories (logs, metrics)")
     parser.add_argument("--smoke", action="store_true",
-                        help="20 machines, firebase behind 1 address and supabase behind 2, until each refreshed once")
+                        help="20 machines, firebase behind 1 address, supabase behind 2, each until every machine refreshed once")
     options = parser.parse_args()
     if options.smoke:
         options.machines, options.minutes = min(options.machines, 20), options.minutes or 1.5
@@ -98,7 +98,7 @@ def main() -> int:
     settings = Settings(options.machines, options.scale, margin, options.window_factor, options.steady_hours,
                         options.minutes, poll, os.path.abspath(options.bin_dir), work,
                         stop_when_refreshed=options.smoke)
-    phases = ([("firebase", 1), ("supabase", 2)] if options.smoke else
+    phases = ([(p, 1 if p == "firebase" else 2) for p in options.providers.split(",")] if options.smoke else
               [(p, int(a)) for p in options.providers.split(",") for a in options.addresses.split(",")])
 
     def log(text: str) -> None:
