@@ -29,6 +29,7 @@ class Settings:
     bin_dir: str
     work: str
     stop_when_refreshed: bool = False  # the smoke test: stop once every machine refreshed once
+    restart_offline_hours: float = 0.0  # then stop every daemon, wait this long, start them all again
 
     @property
     def hour(self) -> float:
@@ -43,6 +44,9 @@ class Machine:
     first_issued: float = 0.0
     refreshes: list[float] = field(default_factory=list)  # moments as fractions of the lifetime
     lost_session: int = 0
+    sign_outs_before: float = 0.0  # counted before a restart (the counters start again at 0)
+    stopped: bool = False  # stopped on purpose, for a restart
+    restart_issued: float = 0.0  # the first token issued after the restart
 
 
 @dataclass
@@ -63,6 +67,9 @@ class PhaseResult:
     died: list[tuple[int, int]] = field(default_factory=list)  # (machine, exit status)
     killed: int = 0
     stopped_by: str = ""
+    restart_at: float = 0.0  # when the daemons were started again (0: no restart)
+    restart_spawn_seconds: float = 0.0
+    restart_stopped_by: str = ""
 
 
 def first_guest_window(settings: Settings, emulator: Emulator, provider: str, per_address: int) -> int:
@@ -99,6 +106,8 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
         watcher.watch(log)
         result.memory_kib = [private_kib(m.daemon.process.pid) for m in result.machines
                              if m.daemon.process.poll() is None]
+        if settings.restart_offline_hours:
+            _restart(settings, result, watcher, log)
         result.limits_after = emulator.rate_limits(provider)
     finally:
         result.end = result.end or time.time()
@@ -126,7 +135,9 @@ class Watcher:
         for machine in self.result.machines:
             _read(machine, now, self.result)
 
-    def watch(self, log) -> None:
+    def watch(self, log, done=None) -> None:
+        """Polls until `done(now)` names why to stop (by default: every machine has had a session
+        for the steady hours), or the cap."""
         settings, result = self.settings, self.result
         cap = settings.minutes * 60 if settings.minutes else None
         next_report = result.start + settings.hour
@@ -136,13 +147,19 @@ class Watcher:
             now = self.last
             with_session = sum(1 for m in result.machines if m.first_issued)
             if now >= next_report:
-                next_report += settings.hour
+                while next_report <= now:
+                    next_report += settings.hour
                 refused = sum(n for _, key, n in result.events if key.count("|") == 1 and key.endswith("|rate_limited"))
                 log(f"  {(now - result.start) / settings.hour:5.1f} h: {with_session}/{len(result.machines)} "
                     f"with a session; {refused:g} requests answered 429 so far")
             if len(result.died) == len(result.machines):
                 result.stopped_by = "every daemon died"
                 break
+            if done is not None:
+                if reason := done(now):
+                    result.restart_stopped_by = reason
+                    break
+                continue
             if with_session == len(result.machines):
                 last = max(m.first_issued for m in result.machines)
                 if settings.stop_when_refreshed and all(m.refreshes for m in result.machines):
@@ -159,6 +176,8 @@ class Watcher:
 
 def _read(machine: Machine, now: float, result: PhaseResult) -> None:
     process = machine.daemon.process
+    if machine.stopped:
+        return
     if process.poll() is not None:
         if all(index != machine.daemon.index for index, _ in result.died):
             result.died.append((machine.daemon.index, process.returncode))
@@ -176,6 +195,8 @@ def _read(machine: Machine, now: float, result: PhaseResult) -> None:
             result.events.append((now, f"{machine.source}|{key}", delta))
     if current.token_issued and not machine.first_issued:
         machine.first_issued = current.token_issued
+    if result.restart_at and current.token_issued >= result.restart_at and not machine.restart_issued:
+        machine.restart_issued = current.token_issued
     if before and before.token_issued and current.token_issued > before.token_issued:
         lifetime = before.token_expiry - before.token_issued
         if lifetime > 0:
@@ -183,3 +204,39 @@ def _read(machine: Machine, now: float, result: PhaseResult) -> None:
     if before and before.has_session and not current.has_session:
         machine.lost_session += 1
     machine.last = current
+
+
+def _restart(settings: Settings, result: PhaseResult, watcher: Watcher, log) -> None:
+    """Every daemon stopped together, kept off for the offline hours (so its token expires, as
+    in a power cut), and started again together on its keyring."""
+    for machine in result.machines:
+        machine.stopped = True
+    stop_all([m.daemon.process for m in result.machines])
+    for machine in result.machines:
+        machine.sign_outs_before += machine.last.sign_outs if machine.last else 0
+        machine.last = None
+        if os.path.exists(machine.daemon.metrics_path):
+            os.unlink(machine.daemon.metrics_path)
+    log(f"  every daemon stopped; starting them all again in {settings.restart_offline_hours:g} simulated h")
+    time.sleep(settings.restart_offline_hours * settings.hour)
+    watcher.poll()
+    result.restart_at = time.time()
+    for machine in result.machines:
+        old = machine.daemon
+        machine.daemon = start_daemon(settings.bin_dir, old.index, old.namespace, old.directory,
+                                      os.path.join(old.directory, "sesamed.toml"))
+        machine.stopped = False
+        if time.time() >= watcher.last + settings.poll:
+            watcher.poll()
+    result.restart_spawn_seconds = time.time() - result.restart_at
+    log(f"  {len(result.machines)} daemons started again in {result.restart_spawn_seconds:.1f} s")
+
+    def done(now: float) -> str | None:
+        if not all(m.restart_issued for m in result.machines):
+            return None
+        last = max(m.restart_issued for m in result.machines)
+        if now >= last + settings.hour / 2:
+            return "half a simulated hour after the last machine's fresh token"
+        return None
+
+    watcher.watch(log, done)

@@ -62,11 +62,28 @@ def summary(result: PhaseResult, limits: dict[str, tuple[float, int]]) -> dict:
                              "p99": percentile(fractions, 0.99), "max": max(fractions, default=math.nan)},
         "refresh_histogram": spread_histogram(fractions),
         "lapsed_tokens": sum(1 for f in fractions if f >= 1),
-        "sign_outs": sum((m.last.sign_outs if m.last else 0) + m.lost_session for m in result.machines),
+        "sign_outs": sum((m.last.sign_outs if m.last else 0) + m.lost_session + m.sign_outs_before
+                         for m in result.machines),
+        "restart": _restart_summary(result, fleet_events),
         "memory_mib": {"p50": percentile(memory, 0.5), "p95": percentile(memory, 0.95),
                        "max": max(memory, default=math.nan), "total": sum(memory)},
         "died": result.died, "killed_at_stop": result.killed,
     }
+
+
+def _restart_summary(result: PhaseResult, fleet_events: list[tuple[float, str, float]]) -> dict | None:
+    if not result.restart_at:
+        return None
+    hour = result.settings.hour
+    fresh = [m.restart_issued - result.restart_at for m in result.machines if m.restart_issued]
+    after = [(k, n) for t, k, n in fleet_events if t >= result.restart_at]
+    return {"offline_h": result.settings.restart_offline_hours, "spawn_s": result.restart_spawn_seconds,
+            "all_fresh_h": max(fresh) / hour if len(fresh) == len(result.machines) else None,
+            "median_fresh_h": statistics.median(fresh) / hour if fresh else None, "with_fresh_token": len(fresh),
+            "refresh_requests": sum(n for k, n in after if k.startswith("refresh|")),
+            "refresh_rate_limited": sum(n for k, n in after if k == "refresh|rate_limited"),
+            "sign_ups": sum(n for k, n in after if k.startswith("signInAnonymously|")),
+            "stopped_by": result.restart_stopped_by}
 
 
 def lines(report: dict) -> list[str]:
@@ -100,6 +117,14 @@ def lines(report: dict) -> list[str]:
     out.append("   refresh spread over the lifetime: " + (", ".join(shown) or "none"))
     out.append(f"   sign-outs: {r['sign_outs']:g} (must be 0); daemons died: {len(r['died'])}; "
                f"killed at stop: {r['killed_at_stop']}")
+    restart = r["restart"]
+    if restart:
+        fresh = (f"every machine had a fresh token after {restart['all_fresh_h']:.2f} simulated h "
+                 f"(median {restart['median_fresh_h']:.2f} h)" if restart["all_fresh_h"] is not None else
+                 f"NOT every machine got a fresh token: {restart['with_fresh_token']}/{r['machines']}")
+        out.append(f"   restarted together after {restart['offline_h']:g} simulated h off (started in "
+                   f"{restart['spawn_s']:.1f} s): {fresh}; {restart['refresh_requests']:g} refreshes, "
+                   f"{restart['refresh_rate_limited']:g} answered 429; {restart['sign_ups']:g} sign-ups")
     m = r["memory_mib"]
     out.append(f"   private memory per daemon: p50 {m['p50']:.2f} MiB, p95 {m['p95']:.2f}, max {m['max']:.2f}; "
                f"all {m['total'] / 1024:.2f} GiB")

@@ -31,7 +31,7 @@ from fleet_processes import Emulator, raise_open_files  # noqa: E402
 from fleet_report import lines, plot, summary  # noqa: E402
 
 THREADS_PER_DAEMON = 8  # 4 measured (release and debug); room for the HTTP client's
-MIB_PER_DAEMON = 24  # private memory with room: 6.5 MiB idle measured (docs/BENCHMARKS.md)
+MIB_PER_DAEMON = 12  # private memory with room: 4 MiB measured here (debug and release), 6.5 MiB in make bench
 
 
 def arguments() -> argparse.Namespace:
@@ -46,6 +46,8 @@ def arguments() -> argparse.Namespace:
                         help="first_guest_window as this many times the hours the sign-up limit needs")
     parser.add_argument("--steady-hours", type=float, default=2.0,
                         help="simulated hours watched after the last machine's first session")
+    parser.add_argument("--restart-offline-hours", type=float, default=0.0,
+                        help="then stop every daemon, keep them off this many simulated hours, start them together")
     parser.add_argument("--minutes", type=float, default=None, help="cap on each phase, in real minutes")
     parser.add_argument("--poll", type=float, default=None, help="seconds between readings (default by N)")
     parser.add_argument("--out", default=".build/fleet-sim", help="results.json and the SVG plots")
@@ -97,7 +99,7 @@ def main() -> int:
     poll = options.poll or (1.0 if options.machines <= 200 else 2.0)
     settings = Settings(options.machines, options.scale, margin, options.window_factor, options.steady_hours,
                         options.minutes, poll, os.path.abspath(options.bin_dir), work,
-                        stop_when_refreshed=options.smoke)
+                        stop_when_refreshed=options.smoke, restart_offline_hours=options.restart_offline_hours)
     phases = ([(p, 1 if p == "firebase" else 2) for p in options.providers.split(",")] if options.smoke else
               [(p, int(a)) for p in options.providers.split(",") for a in options.addresses.split(",")])
 
@@ -119,9 +121,10 @@ def main() -> int:
                 log(line)
             svg_path = os.path.join(options.out, f"fleet-{provider}-{addresses}.svg")
             with open(svg_path, "w") as svg:
-                svg.write(plot(result, emulator.limits, bin_seconds=max(poll, result.settings.hour / 20)))
+                svg.write(plot(result, emulator.limits, bin_seconds=max(poll, result.settings.hour / 6)))
             log(f"   plot: {svg_path}")
-            failed |= (report["all_sessions_h"] is None or report["sign_outs"] > 0 or bool(report["died"]))
+            failed |= (report["all_sessions_h"] is None or report["sign_outs"] > 0 or bool(report["died"])
+                       or (report["restart"] is not None and report["restart"]["all_fresh_h"] is None))
     except KeyboardInterrupt:
         log("fleet-sim: interrupted; stopping everything")
         failed = True
