@@ -139,7 +139,10 @@ class Watcher:
         """Polls until `done(now)` names why to stop (by default: every machine has had a session
         for the steady hours), or the cap."""
         settings, result = self.settings, self.result
-        cap = settings.minutes * 60 if settings.minutes else None
+        # Without --minutes, a deadline all the same: twice the window, the steady hours and 6 more.
+        default_cap = (result.spawn_seconds + 2 * result.window + (settings.steady_hours + 6) * settings.hour
+                       + (settings.restart_offline_hours + 6) * settings.hour * (done is not None))
+        cap = settings.minutes * 60 if settings.minutes else default_cap
         next_report = result.start + settings.hour
         while True:
             time.sleep(max(0.0, self.last + settings.poll - time.time()))
@@ -168,8 +171,8 @@ class Watcher:
                 if not settings.stop_when_refreshed and now >= last + settings.steady_hours * settings.hour:
                     result.stopped_by = f"{settings.steady_hours:g} simulated h after the last first session"
                     break
-            if cap is not None and now - result.start >= cap:
-                result.stopped_by = f"the cap of {settings.minutes:g} real minutes"
+            if now - result.start >= cap:
+                result.stopped_by = f"the deadline of {cap / 60:g} real minutes"
                 break
         result.end = time.time()
 
