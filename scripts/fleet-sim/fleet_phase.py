@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 
 from fleet_metrics import DaemonReading, counter_deltas, parse_prometheus, reading
-from fleet_processes import Daemon, Emulator, private_kib, start_daemon, stop_all, write_config
+from fleet_processes import Daemon, Emulator, Gate, private_kib, start_daemon, stop_all, write_config
 
 # The operation each provider's first guest counts against, and the limit of its refreshes.
 SIGN_UP_LIMIT = {"firebase": "account_creation", "supabase": "anonymous_users"}
@@ -90,19 +90,21 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
     phase_dir = os.path.join(settings.work, f"{provider}-{addresses}")
     log(f"{provider}, {settings.machines} machines behind {addresses} address(es) "
         f"({per_address} each): first_guest_window {window} s = {window / settings.hour:.2f} simulated h")
-    watcher = Watcher(settings, emulator, provider, result, calls_before)
+    os.makedirs(phase_dir)
+    gate = Gate(os.path.join(phase_dir, "start.fifo"))
     try:
         for index in range(settings.machines):
             name, source = namespaces[index % addresses]
             directory = os.path.join(phase_dir, f"m{index:05d}")
             os.makedirs(directory)
             config = write_config(directory, provider, emulator, settings.margin, window)
-            daemon = start_daemon(settings.bin_dir, index, name, directory, config)
+            daemon = start_daemon(settings.bin_dir, index, name, directory, config, gate)
             result.machines.append(Machine(daemon, source))
-            if time.time() >= watcher.last + settings.poll:
-                watcher.poll()  # the first requests are counted when they happen, not after the spawn
         result.spawn_seconds = time.time() - result.start
-        log(f"  {settings.machines} daemons started in {result.spawn_seconds:.1f} s")
+        result.start = time.time()
+        gate.release(settings.machines)
+        log(f"  {settings.machines} processes spawned in {result.spawn_seconds:.1f} s, then started together")
+        watcher = Watcher(settings, emulator, provider, result, calls_before)
         watcher.watch(log)
         result.memory_kib = [private_kib(m.daemon.process.pid) for m in result.machines
                              if m.daemon.process.poll() is None]
@@ -112,6 +114,7 @@ def run_phase(settings: Settings, emulator: Emulator, network, provider: str, ad
     finally:
         result.end = result.end or time.time()
         result.killed = stop_all([m.daemon.process for m in result.machines])
+        gate.close()
         network.remove([name for name, _ in namespaces])
     return result
 
@@ -223,23 +226,27 @@ def _restart(settings: Settings, result: PhaseResult, watcher: Watcher, log) -> 
     log(f"  every daemon stopped; starting them all again in {settings.restart_offline_hours:g} simulated h")
     time.sleep(settings.restart_offline_hours * settings.hour)
     watcher.poll()
-    result.restart_at = time.time()
-    for machine in result.machines:
-        old = machine.daemon
-        machine.daemon = start_daemon(settings.bin_dir, old.index, old.namespace, old.directory,
-                                      os.path.join(old.directory, "sesamed.toml"))
-        machine.stopped = False
-        if time.time() >= watcher.last + settings.poll:
-            watcher.poll()
-    result.restart_spawn_seconds = time.time() - result.restart_at
-    log(f"  {len(result.machines)} daemons started again in {result.restart_spawn_seconds:.1f} s")
 
     def done(now: float) -> str | None:
         if not all(m.restart_issued for m in result.machines):
             return None
         last = max(m.restart_issued for m in result.machines)
-        if now >= last + settings.hour / 2:
-            return "half a simulated hour after the last machine's fresh token"
-        return None
+        return "half a simulated hour after the last machine's fresh token" if now >= last + settings.hour / 2 else None
 
-    watcher.watch(log, done)
+    spawned = time.time()
+    gate = Gate(os.path.join(os.path.dirname(result.machines[0].daemon.directory), "restart.fifo"))
+    try:
+        for machine in result.machines:
+            old = machine.daemon
+            machine.daemon = start_daemon(settings.bin_dir, old.index, old.namespace, old.directory,
+                                          os.path.join(old.directory, "sesamed.toml"), gate)
+        result.restart_spawn_seconds = time.time() - spawned
+        result.restart_at = time.time()
+        gate.release(len(result.machines))
+        for machine in result.machines:
+            machine.stopped = False
+        log(f"  {len(result.machines)} processes spawned again in {result.restart_spawn_seconds:.1f} s, "
+            f"then started together")
+        watcher.watch(log, done)
+    finally:
+        gate.close()

@@ -132,11 +132,34 @@ def write_config(directory: str, provider: str, emulator: Emulator, margin: int,
     return path
 
 
-def start_daemon(bin_dir: str, index: int, namespace: str, directory: str, config: str) -> Daemon:
-    """sesamed in `namespace` (`ip netns exec` execs it, so the child's pid is the daemon's)."""
+class Gate:
+    """A FIFO that every daemon of a phase waits on before it execs, so a fleet whose processes
+    take minutes to spawn still starts at one moment (`release`): each waiting shell reads one
+    line, and the gate writes one line per daemon. The gate holds the FIFO open for reading and
+    writing, so a shell that reaches it late still finds its line."""
+
+    def __init__(self, path: str) -> None:
+        os.mkfifo(path, 0o600)
+        self.path = path
+        self.fd = os.open(path, os.O_RDWR)
+
+    def release(self, count: int) -> None:
+        remaining = b"\n" * count
+        while remaining:
+            remaining = remaining[os.write(self.fd, remaining):]
+
+    def close(self) -> None:
+        os.close(self.fd)
+        os.unlink(self.path)
+
+
+def start_daemon(bin_dir: str, index: int, namespace: str, directory: str, config: str, gate: Gate) -> Daemon:
+    """sesamed in `namespace`, once `gate` lets it go (`ip netns exec` execs a shell that execs
+    sesamed, so the child's pid is the daemon's)."""
     log = open(os.path.join(directory, "sesamed.log"), "ab")
-    process = subprocess.Popen(["ip", "netns", "exec", namespace, os.path.join(bin_dir, "sesamed"),
-                                "--config", config, "--state-dir", os.path.join(directory, "state"),
-                                "--log-level", "warning"], stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+    process = subprocess.Popen(["ip", "netns", "exec", namespace, "sh", "-c", 'read _ < "$0"; exec "$@"', gate.path,
+                                os.path.join(bin_dir, "sesamed"), "--config", config,
+                                "--state-dir", os.path.join(directory, "state"), "--log-level", "warning"],
+                               stdin=subprocess.DEVNULL, stdout=log, stderr=log)
     log.close()
     return Daemon(index, namespace, directory, process)

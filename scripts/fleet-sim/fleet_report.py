@@ -91,7 +91,8 @@ def lines(report: dict) -> list[str]:
     out = [f"== {r['provider']}: {r['machines']} machines behind {r['addresses']} address(es); 1 simulated hour = "
            f"{3600 / r['scale']:g} s (token lifetime {r['token_lifetime_s']} s, refresh_margin {r['refresh_margin_s']} s, "
            f"first_guest_window {r['first_guest_window_s']} s = {r['first_guest_window_h']:.2f} h)",
-           f"   daemons started in {r['spawn_s']:.1f} s; watched {r['simulated_hours']:.2f} simulated h "
+           f"   processes spawned in {r['spawn_s']:.1f} s, then started together; watched {r['simulated_hours']:.2f} "
+           f"simulated h "
            f"(stopped: {r['stopped_by']})"]
     if r["all_sessions_h"] is not None:
         out.append(f"   every machine had a session after {r['all_sessions_h']:.2f} simulated h "
@@ -122,7 +123,7 @@ def lines(report: dict) -> list[str]:
         fresh = (f"every machine had a fresh token after {restart['all_fresh_h']:.2f} simulated h "
                  f"(median {restart['median_fresh_h']:.2f} h)" if restart["all_fresh_h"] is not None else
                  f"NOT every machine got a fresh token: {restart['with_fresh_token']}/{r['machines']}")
-        out.append(f"   restarted together after {restart['offline_h']:g} simulated h off (started in "
+        out.append(f"   restarted together after {restart['offline_h']:g} simulated h off (spawned in "
                    f"{restart['spawn_s']:.1f} s): {fresh}; {restart['refresh_requests']:g} refreshes, "
                    f"{restart['refresh_rate_limited']:g} answered 429; {restart['sign_ups']:g} sign-ups")
     m = r["memory_mib"]
