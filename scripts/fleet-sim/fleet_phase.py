@@ -203,7 +203,9 @@ def _read(machine: Machine, now: float, result: PhaseResult) -> None:
         machine.first_issued = current.token_issued
     if result.restart_at and current.token_issued >= result.restart_at and not machine.restart_issued:
         machine.restart_issued = current.token_issued
-    if before and before.token_issued and current.token_issued > before.token_issued:
+    # A token kept over a restart is renewed at start, not when planned: not a refresh moment.
+    kept = result.restart_at and before and before.token_issued < result.restart_at
+    if before and before.token_issued and current.token_issued > before.token_issued and not kept:
         lifetime = before.token_expiry - before.token_issued
         if lifetime > 0:
             machine.refreshes.append((current.token_issued - before.token_issued) / lifetime)
