@@ -89,7 +89,8 @@ def _restart_summary(result: PhaseResult, fleet_events: list[tuple[float, str, f
 def lines(report: dict) -> list[str]:
     r = report
     out = [f"== {r['provider']}: {r['machines']} machines behind {r['addresses']} address(es); 1 simulated hour = "
-           f"{3600 / r['scale']:g} s (token lifetime {r['token_lifetime_s']} s, refresh_margin {r['refresh_margin_s']} s, "
+           f"{3600 / r['scale']:g} s (token lifetime {r['token_lifetime_s']} s, "
+           f"refresh_margin {r['refresh_margin_s']} s, "
            f"first_guest_window {r['first_guest_window_s']} s = {r['first_guest_window_h']:.2f} h)",
            f"   processes spawned in {r['spawn_s']:.1f} s, then started together; watched {r['simulated_hours']:.2f} "
            f"simulated h "
@@ -111,7 +112,8 @@ def lines(report: dict) -> list[str]:
                                                       for name, v in r["emulator_limits"].items()))
     out.append("   backend calls: " + ", ".join(f"{k} {v:g}" for k, v in sorted(r["backend_calls"].items())))
     f = r["refresh_fraction"]
-    out.append(f"   refreshes {r['refreshes']}, at {f['min']:.3f} / {f['p50']:.3f} / {f['p99']:.3f} / {f['max']:.3f} of "
+    out.append(f"   refreshes {r['refreshes']}, at {f['min']:.3f} / {f['p50']:.3f} / {f['p99']:.3f} / "
+               f"{f['max']:.3f} of "
                f"the lifetime (min / p50 / p99 / max); lapsed tokens {r['lapsed_tokens']}")
     histogram = r["refresh_histogram"]
     shown = [f"{i * 5}-{i * 5 + 5}%: {n}" for i, n in enumerate(histogram) if n]

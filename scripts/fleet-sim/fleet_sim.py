@@ -53,7 +53,8 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--out", default=".build/fleet-sim", help="results.json and the SVG plots")
     parser.add_argument("--keep", action="store_true", help="keep the daemons' directories (logs, metrics)")
     parser.add_argument("--smoke", action="store_true",
-                        help="20 machines, firebase behind 1 address, supabase behind 2, each until every machine refreshed once")
+                        help="20 machines, firebase behind 1 address, supabase behind 2, "
+                             "each until every machine refreshed once")
     options = parser.parse_args()
     if options.smoke:
         options.machines, options.minutes = min(options.machines, 20), options.minutes or 1.5
