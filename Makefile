@@ -26,7 +26,7 @@ DEB_BIN_DIR = $(shell $(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-
 
 .PHONY: all deps deb-deps build run test lint format test-swift test-units test-conformance test-fuzz test-python \
 	test-first-hour test-make-run test-node test-go test-c test-browser test-sql fuzz bench soak \
-	install deb deb-binaries test-systemd test-sanitizers clean help figures
+	install deb deb-binaries test-systemd test-sanitizers clean help figures fleet-sim test-fleet-sim
 
 all: build
 
@@ -40,6 +40,8 @@ help:
 	@echo "make figures the house's figures: how much the session's owner holds, unstructured tasks, long files"
 	@echo "make bench   build in release mode and run the benchmarks (see docs/BENCHMARKS.md)"
 	@echo "make test-sanitizers  the Swift suite under ASan, then TSan (own scratch paths; slow)"
+	@echo "make fleet-sim  N sesamed (N=1000) against the emulator's documented per-address limits, behind 1 address then ADDRESSES"
+	@echo "             (ADDRESSES=1,10; PROVIDER=firebase|supabase; MINUTES=cap per phase; SMOKE=1: 20 machines, about 90 s; root)"
 	@echo "make soak    SIGKILL sesamed 1,000 times under a mixed workload, then check nothing was lost (ROUNDS=N)"
 	@echo "make install install binaries, units, sysusers entry, man page and completions (PREFIX, DESTDIR)"
 	@echo "make deb     build dist/sesame_VERSION_ARCH.deb (Swift runtime linked statically) and lint it"
@@ -61,7 +63,7 @@ run: deps
 
 test: deps
 	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-c test-browser test-sql test-first-hour test-make-run
+	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-c test-browser test-sql test-fleet-sim test-first-hour test-make-run
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
@@ -136,6 +138,25 @@ bench: deps
 
 test-sanitizers: deps
 	scripts/test-sanitizers.sh
+
+# N sesamed against one emulator with the documented limits, hours compressed (docs/BENCHMARKS.md, Fleets).
+N ?= 1000
+ADDRESSES ?= 1,10
+# In make test: 200 daemons (the debug build) spread over 10 addresses, so every machine signs
+# up within the limits' bursts; fails on a machine without a session, a sign-out, a dead daemon
+# or any 429.
+test-fleet-sim:
+	python3 -m unittest discover -s scripts/fleet-sim
+	python3 scripts/fleet-sim/fleet_sim.py --bin-dir "$(BUILD_DIR)" -n 200 --addresses 10 --steady-hours 1 \
+		--minutes 3 --no-429 --out .build/test-fleet-sim
+
+fleet-sim: deps
+	$(call swift_build,-c release --product sesamed)
+	$(call swift_build,-c release --product sesame-emulator)
+	python3 -m unittest discover -s scripts/fleet-sim
+	python3 scripts/fleet-sim/fleet_sim.py --bin-dir "$$($(SWIFT_BUILD) -c release --show-bin-path)" -n $(N) \
+		--addresses $(ADDRESSES) $(if $(PROVIDER),--providers $(PROVIDER)) $(if $(MINUTES),--minutes $(MINUTES)) \
+		$(if $(SMOKE),--smoke)
 
 ROUNDS ?= 1000
 soak: deps
