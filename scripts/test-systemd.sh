@@ -212,6 +212,7 @@ out=$(as bob sesamectl status 2>&1); rc=$?
 check "bob (not in group sesame) gets 69: permission denied, join group sesame" \
     eval '[ $rc -eq 69 ] && grep -q "permission denied on /run/sesame/sesamed.sock: join group sesame" <<< "$out"'
 check "alice (group sesame) is served a token" eval 'as alice sesamectl token > /dev/null'
+. "$(dirname "$0")/test-systemd-access.sh"  # a unit: entry holds for one transient unit only
 
 # --- Idle memory: code pages given back inside the unit's sandbox ---------------------------
 # memory.release_when_idle (5 s by default): madvise and malloc_trim must pass the unit's
@@ -252,13 +253,11 @@ check "watchdog restart keeps the uid" test "$after" = "$uid"
 on journalctl -u sesamed.service -o cat > "$cache/sesamed-journal.txt"
 check "watchdog: the journal names the SIGABRT" grep -q "Watchdog timeout" "$cache/sesamed-journal.txt"
 
-# --- User instance (scripts/test-systemd-user.sh) ---------------------------------------------
 # shellcheck source=scripts/test-systemd-user.sh
-. "$(dirname "$0")/test-systemd-user.sh"
+. "$(dirname "$0")/test-systemd-user.sh"  # the user instance
 
-# --- Fleet enrolment: a custom token as a systemd credential (scripts/test-systemd-fleet.sh) ---
 # shellcheck source=scripts/test-systemd-fleet.sh
-. "$(dirname "$0")/test-systemd-fleet.sh"
+. "$(dirname "$0")/test-systemd-fleet.sh"  # fleet enrolment: a custom token as a systemd credential
 
 . "$(dirname "$0")/test-systemd-libsesame.sh"  # libsesame0/-dev: pkg-config, the C example gets a token
 
