@@ -193,18 +193,19 @@ public final class LocalAPIServer: Service, Sendable {
         let id = ObjectIdentifier(channel)
         let (slots, connections) = (self.slots, self.connections)
         let changed = configuration.connectionsChanged
-        changed?(
-            connections.withLockedValue {
-                $0[id] = channel
-                return $0.count
-            })
+        // Counted before the call: `changed?(…)` would not evaluate its argument without a listener.
+        let open = connections.withLockedValue {
+            $0[id] = channel
+            return $0.count
+        }
+        changed?(open)
         channel.closeFuture.whenComplete { _ in
             slots.withLockedValue { $0.release(peer.uid) }
-            changed?(
-                connections.withLockedValue {
-                    $0[id] = nil
-                    return $0.count
-                })
+            let open = connections.withLockedValue {
+                $0[id] = nil
+                return $0.count
+            }
+            changed?(open)
         }
         if configuration.idleTimeout > 0 {
             // Every quarter of the idle timeout the connection is told (``IdleTick``), by a timer

@@ -15,6 +15,10 @@ import Glibc
 public enum NetworkWatch {
     // linux/rtnetlink.h and linux/netlink.h, which Glibc's module does not bring.
     private static let netlinkRoute: Int32 = 0
+    // SOCK_RAW and SOCK_CLOEXEC (Linux's values on every architecture): the release build with
+    // the static Swift runtime does not see Glibc's __socket_type enum in this file.
+    private static let rawSocket: Int32 = 3
+    private static let closeOnExec: Int32 = 0o2000000
     private static let groups: UInt32 = 0x1 | 0x10 | 0x40 | 0x100 | 0x400
 
     /// One element per coalesced burst of changes, until the consumer goes away.
@@ -30,7 +34,7 @@ public enum NetworkWatch {
         unavailable: @escaping @Sendable (String) -> Void
     ) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        let socketFD = socket(AF_NETLINK, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), netlinkRoute)
+        let socketFD = socket(AF_NETLINK, rawSocket | closeOnExec, netlinkRoute)
         var ends: [Int32] = [-1, -1]
         guard socketFD >= 0, pipe(&ends) == 0 else {
             unavailable("netlink socket: \(String(cString: strerror(errno)))")
