@@ -15,24 +15,24 @@ out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
 api = json.loads((repo / "api" / "local-api.json").read_text(encoding="utf-8"))
 api["methods"] += [
-    {"name": "requestAccess", "summary": "Asks the person for access.", "role": "observer", "result": "AccessRequest",
+    {"name": "exampleAskPerson", "summary": "Asks the person for access.", "role": "observer", "result": "AccessRequest",
      "params": [{"name": "scopes", "type": "string[]"}, {"name": "reason", "type": "string", "optional": True},
                 {"name": "wait", "type": "bool", "optional": True}]},
-    {"name": "answerAccessRequest", "summary": "Answers a request.", "role": "manager", "result": "Empty",
+    {"name": "exampleAnswerPerson", "summary": "Answers a request.", "role": "manager", "result": "Empty",
      "params": [{"name": "requestId", "type": "string"}, {"name": "grant", "type": "bool"},
                 {"name": "limits", "type": "AccessLimits", "optional": True}, {"name": "ttl", "type": "integer", "optional": True}]},
-    {"name": "listAccessGrants", "summary": "The grants.", "role": "manager", "retryable": True, "result": "AccessGrantList", "params": []},
-    {"name": "revokeAccessGrant", "summary": "Revokes a grant.", "role": "manager", "result": "State",
+    {"name": "exampleListPermits", "summary": "The grants.", "role": "manager", "retryable": True, "result": "AccessGrantList", "params": []},
+    {"name": "exampleRevokePermit", "summary": "Revokes a grant.", "role": "manager", "result": "State",
      "params": [{"name": "grantId", "type": "string"}]},
 ]
 (out / "local-api.json").write_text(json.dumps(api), encoding="utf-8")
 subprocess.run([sys.executable, str(here.parent / "scripts" / "generate.py"), "--api", str(out / "local-api.json"),
                 "--output", str(out)], check=True)
 header = (out / "include" / "sesame-methods.h").read_text(encoding="utf-8")
-for declaration in ("sesame_rpc_request_access(sesame_t *sesame, const char *const *scopes, const char *reason, int wait, char **result_json",
-                    "sesame_rpc_answer_access_request(sesame_t *sesame, const char *request_id, bool grant, const char *limits_json, double ttl, sesame_error",
-                    "sesame_rpc_list_access_grants(sesame_t *sesame, char **result_json, sesame_error *error)",
-                    "sesame_rpc_revoke_access_grant(sesame_t *sesame, const char *grant_id, sesame_state **result"):
+for declaration in ("sesame_rpc_example_ask_person(sesame_t *sesame, const char *const *scopes, const char *reason, int wait, char **result_json",
+                    "sesame_rpc_example_answer_person(sesame_t *sesame, const char *request_id, bool grant, const char *limits_json, double ttl, sesame_error",
+                    "sesame_rpc_example_list_permits(sesame_t *sesame, char **result_json, sesame_error *error)",
+                    "sesame_rpc_example_revoke_permit(sesame_t *sesame, const char *grant_id, sesame_state **result"):
     if declaration not in header:
         sys.exit(f"the generated header lacks: {declaration}")
 print("ok   new methods (unknown param and result types) generate with no edit of the generator")
