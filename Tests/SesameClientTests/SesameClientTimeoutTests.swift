@@ -43,9 +43,10 @@ struct SesameClientTimeoutTests {
         let daemon = FakeDaemon()
         try await daemon.start()
         await daemon.script("reload") { _ in .hold }
-        // Long enough that the second call is answered in time on a loaded machine.
-        let client = SesameClient(socketPath: daemon.path, clientName: "tests", requestTimeout: .seconds(2))
-        await #expect(throws: SesameClientError.noAnswer(socketPath: daemon.path, timeout: .seconds(2))) {
+        // Long enough that the second call is answered in time on a loaded machine (2 s was not,
+        // once, with the whole suite on two workers).
+        let client = SesameClient(socketPath: daemon.path, clientName: "tests", requestTimeout: .seconds(5))
+        await #expect(throws: SesameClientError.noAnswer(socketPath: daemon.path, timeout: .seconds(5))) {
             _ = try await client.reload()
         }
         await daemon.answerHeld(method: "reload", with: .result(await daemon.stateJSON))
