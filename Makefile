@@ -33,8 +33,9 @@ all: build
 help:
 	@echo "make run     start sesame-emulator and sesamed here; shows the anonymous session (both keep their state in ./run)"
 	@echo "             (make run PROVIDER=supabase: the same against the emulator's Supabase surface)"
-	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python, Node and C clients,"
-	@echo "             the browser sign-in in headless Chromium, and README.md's commands against make run: make test-first-hour)"
+	@echo "make test    build and run every test (Swift tests, unit files, firebase-admin and supabase-auth conformance, Python, Node, Go and C clients,"
+	@echo "             the browser sign-in in headless Chromium, 200 daemons under the emulator's rate limits: make test-fleet-sim,"
+	@echo "             and README.md's commands against make run: make test-first-hour)"
 	@echo "make test-make-run  make run in a pseudo-terminal: a quiet build, the session, a clean Ctrl-C (part of make test)"
 	@echo "make format / make lint  apply / check the .swift-format style (make test checks it)"
 	@echo "make figures the house's figures: how much the session's owner holds, unstructured tasks, long files"
