@@ -46,7 +46,9 @@ else
     fi
     flags=$(on pkg-config --cflags --libs sesame 2>&1)
     check "pkg-config --cflags --libs sesame: '$flags'" grep -q -- '-lsesame' <<< "$flags"
-    check "libsesame.so.0 is in the linker cache (the ldconfig trigger ran)" eval 'on ldconfig -p | grep -q "libsesame.so.0 "'
+    # Not `ldconfig -p | grep -q`: grep leaving early makes ldconfig die of SIGPIPE, and pipefail fails it.
+    linker_cache=$(on ldconfig -p)
+    check "libsesame.so.0 is in the linker cache (the ldconfig trigger ran)" grep -q "libsesame.so.0 " <<< "$linker_cache"
     if out=$(on sh -c 'cc -std=c11 -Wall -Wextra -Werror /usr/share/doc/libsesame-dev/examples/token.c $(pkg-config --cflags --libs sesame) -o /usr/local/bin/sesame-token-example' 2>&1); then
         ok "the 20-line example (token.c) compiles in the machine with pkg-config's flags"
     else
