@@ -41,12 +41,15 @@ struct SocketLimitsTests {
                 try await Task.sleep(for: .milliseconds(20))
             }
             // Then the daemon answers what it had read until the sockets to the peers are
-            // full, and is idle: its CPU time stops growing.
+            // full, and is idle: its CPU time stops growing and none of its threads is waiting
+            // for a core. (CPU time alone also stands still while a loaded machine starves it.)
             var cpu = try Self.cpuTicks(pid)
-            while true {
+            var quiet = 0
+            while quiet < 3 {
                 try await Task.sleep(for: .milliseconds(200))
                 let now = try Self.cpuTicks(pid)
-                if now == cpu { break }
+                let runnable = try Self.runnableThreads(pid)
+                quiet = now == cpu && runnable == 0 ? quiet + 1 : 0
                 cpu = now
             }
             let after = try Self.residentKiB(pid)
@@ -97,6 +100,16 @@ struct SocketLimitsTests {
             throw HarnessError("no CPU times for \(pid)")
         }
         return user + system
+    }
+
+    /// How many of `pid`'s threads are running or waiting for a core (state R).
+    static func runnableThreads(_ pid: Int32) throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        return tasks.filter { task in
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)) ?? ""
+            // After "tid (comm)" the state is the first field.
+            return stat.split(separator: ")").last?.split(separator: " ").first == "R"
+        }.count
     }
 
     static func residentKiB(_ pid: Int32) throws -> Int {
