@@ -6,3 +6,5 @@
 #include <malloc.h>
 /* sd-bus: logind's PrepareForSleep (SesameSystemd's SleepWatch). */
 #include <systemd/sd-bus.h>
+/* timerfd(2) with TFD_TIMER_CANCEL_ON_SET: the calendar clock was set (SesameSystemd's CalendarWatch). */
+#include <sys/timerfd.h>

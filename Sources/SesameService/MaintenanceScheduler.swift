@@ -54,10 +54,16 @@ final class MaintenanceScheduler {
         return true
     }
 
-    /// Plans the next refresh of `session`'s token (nil: none).
+    /// Plans the next refresh of `session`'s token (nil: none): at once for a token issued in
+    /// the future (its validity is unknown: ``IDToken/isIssuedInTheFuture(at:)``).
     func planRefresh(of session: Session?) {
+        let now = now()
         handle(
-            .refreshPlanned(session.map { refreshSchedule.refreshTime(for: $0.idToken, jitter: .random(in: 0...1)) }))
+            .refreshPlanned(
+                session.map {
+                    $0.idToken.isIssuedInTheFuture(at: now)
+                        ? now : refreshSchedule.refreshTime(for: $0.idToken, jitter: .random(in: 0...1))
+                }))
     }
 
     /// Hands `work` to the service's `run()`, which starts it as a child task (after `run()`

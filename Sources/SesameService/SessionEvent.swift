@@ -38,12 +38,38 @@ public struct SessionEvent: Sendable, Hashable {
     /// the count at its time). ``SessionService/emittedEvents`` is the latest: a consumer that
     /// has seen an event with that index has seen everything a finished flow caused.
     public var index: Int64
+    /// How far the calendar was ahead of the daemon's steady timeline when the event was made
+    /// (``WallClock/calendarOffset``): `state` and `kind` show their dates on the calendar
+    /// already; ``currentToken`` keeps the steady ones, for deciding its freshness, and
+    /// shows them with `currentToken.onCalendar(calendarOffset)`.
+    public var calendarOffset: TimeInterval
 
-    public init(kind: Kind, state: AuthState, sequence: Int64, currentToken: IDToken? = nil, index: Int64 = 0) {
+    public init(
+        kind: Kind, state: AuthState, sequence: Int64, currentToken: IDToken? = nil, index: Int64 = 0,
+        calendarOffset: TimeInterval = 0
+    ) {
         self.kind = kind
         self.state = state
         self.sequence = sequence
         self.currentToken = currentToken
         self.index = index
+        self.calendarOffset = calendarOffset
+    }
+}
+
+extension SessionEvent.Kind {
+    /// The kind with the dates the daemon stamped as the calendar reads them.
+    func onCalendar(_ offset: TimeInterval) -> SessionEvent.Kind {
+        switch self {
+        case .idTokenChanged(let uid, let expiresAt):
+            return .idTokenChanged(uid: uid, expiresAt: expiresAt + offset)
+        case .signInFlowChanged(let flow):
+            return .signInFlowChanged(flow.onCalendar(offset))
+        case .mergeRecorded(var merge):
+            merge.createdAt.addTimeInterval(offset)
+            return .mergeRecorded(merge)
+        default:
+            return self
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SesameCore
 
 /// The session's event bus: the sequence, the count of events, and whoever hears them.
@@ -19,15 +20,20 @@ struct SessionEvents {
     private(set) var shutdownAnnounced = false
     /// The bus is closed: streams ended, nothing more is emitted to them.
     private(set) var isFinished = false
+    /// The calendar offset the last event's dates were shown with (``SessionEvent/calendarOffset``).
+    private(set) var shownOffset: TimeInterval = 0
     private var sinks: [Sink] = []
     private var streams: [AsyncStream<SessionEvent>.Continuation] = []
 
     /// Stamps `state` with the sequence after `kind` and delivers the event; returns it.
     @discardableResult
-    mutating func emit(_ kind: SessionEvent.Kind, state: AuthState, token: IDToken?) -> SessionEvent {
+    mutating func emit(
+        _ kind: SessionEvent.Kind, state: AuthState, token: IDToken?, calendarOffset: TimeInterval = 0
+    ) -> SessionEvent {
         if kind.advancesSequence { sequence += 1 }
         emitted += 1
-        let event = stamped(kind, state: state, token: token, index: emitted)
+        shownOffset = calendarOffset
+        let event = stamped(kind, state: state, token: token, index: emitted, calendarOffset: calendarOffset)
         for sink in sinks { sink(event) }
         // A stream whose consumer went away is dropped here, on the next event.
         streams.removeAll { continuation in
@@ -38,23 +44,26 @@ struct SessionEvents {
     }
 
     /// Emits `shutdown` the first time only.
-    mutating func announceShutdown(reason: String, state: AuthState, token: IDToken?) {
+    mutating func announceShutdown(reason: String, state: AuthState, token: IDToken?, calendarOffset: TimeInterval = 0)
+    {
         guard !shutdownAnnounced else { return }
         shutdownAnnounced = true
-        emit(.shutdown(reason: reason), state: state, token: token)
+        emit(.shutdown(reason: reason), state: state, token: token, calendarOffset: calendarOffset)
     }
 
     /// Adds a sink and hands it the snapshot (the state now) before it returns; once
     /// finished, only the snapshot.
-    mutating func add(_ sink: @escaping Sink, state: AuthState, token: IDToken?) {
-        sink(stamped(.snapshot, state: state, token: token, index: emitted))
+    mutating func add(_ sink: @escaping Sink, state: AuthState, token: IDToken?, calendarOffset: TimeInterval = 0) {
+        sink(stamped(.snapshot, state: state, token: token, index: emitted, calendarOffset: calendarOffset))
         if !isFinished { sinks.append(sink) }
     }
 
     /// A new stream: the snapshot first, then every event; only the snapshot once finished.
-    mutating func open(state: AuthState, token: IDToken?) -> AsyncStream<SessionEvent> {
+    mutating func open(state: AuthState, token: IDToken?, calendarOffset: TimeInterval = 0) -> AsyncStream<SessionEvent>
+    {
         let (stream, continuation) = AsyncStream.makeStream(of: SessionEvent.self)
-        continuation.yield(stamped(.snapshot, state: state, token: token, index: emitted))
+        continuation.yield(
+            stamped(.snapshot, state: state, token: token, index: emitted, calendarOffset: calendarOffset))
         if isFinished {
             continuation.finish()
         } else {
@@ -71,10 +80,14 @@ struct SessionEvents {
         sinks = []
     }
 
-    private func stamped(_ kind: SessionEvent.Kind, state: AuthState, token: IDToken?, index: Int64) -> SessionEvent {
+    private func stamped(
+        _ kind: SessionEvent.Kind, state: AuthState, token: IDToken?, index: Int64, calendarOffset: TimeInterval
+    ) -> SessionEvent {
         var state = state
         state.sequence = sequence
-        return SessionEvent(kind: kind, state: state, sequence: sequence, currentToken: token, index: index)
+        return SessionEvent(
+            kind: kind, state: state, sequence: sequence, currentToken: token, index: index,
+            calendarOffset: calendarOffset)
     }
 }
 

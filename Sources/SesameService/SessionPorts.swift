@@ -10,6 +10,8 @@ struct SessionPorts: Sendable {
     /// Where the session is persisted.
     let store: any SessionStore
     let logger: Logger
-    /// The injected clock's current date.
+    /// The injected clock's current date, on the daemon's steady timeline.
     let now: @Sendable () -> Date
+    /// How far the calendar is ahead of ``now`` (``WallClock/calendarOffset``).
+    let calendarOffset: @Sendable () -> TimeInterval
 }

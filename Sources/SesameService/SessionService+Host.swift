@@ -7,6 +7,9 @@ extension SessionService {
     /// The injected clock's current date: the one "now" for token expiry, here and in the
     /// local API server's cached answers.
     public nonisolated var now: @Sendable () -> Date { ports.now }
+    /// How far the calendar is ahead of ``now`` (``WallClock/calendarOffset``): dates shown
+    /// outside are `now`'s plus this.
+    public nonisolated var calendarOffset: @Sendable () -> TimeInterval { ports.calendarOffset }
     nonisolated var provider: any RemoteAuthProvider { ports.provider }
     nonisolated var logger: Logger { ports.logger }
     var session: Session? { machine.session }

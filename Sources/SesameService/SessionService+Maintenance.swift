@@ -31,6 +31,17 @@ extension SessionService {
         maintenance.handle(.resumed(at: now(), tokenDue: tokenDue ?? false))
     }
 
+    /// The calendar jumped (NTP stepping the clock after a resume, `date -s`, a dead RTC set
+    /// right; the daemon hears it from the kernel). Nothing the daemon decides moves: tokens,
+    /// plans and flows are on its steady timeline (``SteadyClock``), and the local API shows
+    /// their dates on the calendar as it reads now. Subscribers are told the token's expiry as
+    /// the calendar now reads it (`idTokenChanged`, the same token) when it moved a second or
+    /// more since the last event.
+    public func calendarChanged() async {
+        guard let session = machine.session, abs(calendarOffset() - eventBus.shownOffset) >= 1 else { return }
+        await emitInOrder(.idTokenChanged(uid: session.uid, expiresAt: session.idToken.expiresAt))
+    }
+
     /// A route or an address changed (the caller coalesces bursts): work waiting out a backoff,
     /// such as the refresh of an offline daemon, is tried now instead.
     public func networkChanged() {

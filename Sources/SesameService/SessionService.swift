@@ -44,7 +44,8 @@ public actor SessionService: SessionHost {
         configuration: SessionServiceConfiguration = .init(), logger: Logger
     ) {
         let now: @Sendable () -> Date = { clock.date }
-        self.ports = SessionPorts(provider: provider, store: store, logger: logger, now: now)
+        self.ports = SessionPorts(
+            provider: provider, store: store, logger: logger, now: now, calendarOffset: { clock.calendarOffset })
         self.machine = SessionMachine(anonymousFirst: configuration.anonymousFirst)
         self.maintenance = MaintenanceScheduler(
             now: now, sleeper: ClockSleeper(clock: clock), refreshMargin: configuration.refreshMargin,
@@ -60,7 +61,8 @@ public actor SessionService: SessionHost {
     /// stream buffers without limit, ends after ``shutdown(reason:)``, and may be opened any
     /// number of times.
     public func events() -> AsyncStream<SessionEvent> {
-        eventBus.open(state: makeState(), token: machine.session?.idToken)
+        let offset = calendarOffset()
+        return eventBus.open(state: makeState(offset), token: machine.session?.idToken, calendarOffset: offset)
     }
 
     /// Hands every change to `sink` synchronously, in the actor turn that makes it: first a
@@ -69,7 +71,8 @@ public actor SessionService: SessionHost {
     /// so whatever `sink` queues goes out before the flow's answer. `sink` must not block and
     /// must not call the service.
     public func publish(to sink: @escaping @Sendable (SessionEvent) -> Void) {
-        eventBus.add(sink, state: makeState(), token: machine.session?.idToken)
+        let offset = calendarOffset()
+        eventBus.add(sink, state: makeState(offset), token: machine.session?.idToken, calendarOffset: offset)
     }
 
     /// How many events were emitted (each event's ``SessionEvent/index``).
@@ -96,11 +99,13 @@ public actor SessionService: SessionHost {
     public nonisolated var backendName: String { provider.backendName }
 
     /// The current state, as clients see it.
-    public var state: AuthState { makeState() }
+    public var state: AuthState { makeState(calendarOffset()) }
 
     /// Tells subscribers the daemon is stopping (once), without stopping anything.
     public func announceShutdown(reason: String = "stopping") {
-        eventBus.announceShutdown(reason: reason, state: makeState(), token: machine.session?.idToken)
+        let offset = calendarOffset()
+        eventBus.announceShutdown(
+            reason: reason, state: makeState(offset), token: machine.session?.idToken, calendarOffset: offset)
     }
 
     /// Tells subscribers the daemon is stopping, stops background work (``run()`` returns) and
@@ -170,10 +175,14 @@ public actor SessionService: SessionHost {
     }
 
     func emit(_ kind: SessionEvent.Kind) {
-        eventBus.emit(kind, state: makeState(), token: machine.session?.idToken)
+        let offset = calendarOffset()
+        eventBus.emit(
+            kind.onCalendar(offset), state: makeState(offset), token: machine.session?.idToken, calendarOffset: offset)
     }
 
-    func makeState() -> AuthState {
+    /// The state as clients see it: its dates on the calendar, `offset` ahead of the daemon's
+    /// steady timeline (``SteadyClock``).
+    func makeState(_ offset: TimeInterval) -> AuthState {
         let session = machine.session
         let status = machine.status
         return AuthState(
@@ -185,7 +194,8 @@ public actor SessionService: SessionHost {
                 && session?.user.username == nil,
             pendingMerges: machine.persisted.pendingMerges.map(\.merge), sequence: eventBus.sequence,
             signInPrompt: features.signInFlows.prompt, secondFactor: features.secondFactors.challenge,
-            rateLimit: machine.rateLimit)
+            rateLimit: machine.rateLimit
+        ).onCalendar(offset)
     }
 
     // MARK: - Flow serialisation

@@ -57,7 +57,7 @@ public final class LocalAPIServer: Service, Sendable {
         self.service = service
         self.logger = logger
         self.group = group
-        self.hub = SubscriptionHub(flushChunk: configuration.fanOutChunk)
+        self.hub = SubscriptionHub(flushChunk: configuration.fanOutChunk, calendarOffset: service.calendarOffset)
         self.slots = NIOLockedValueBox(configuration.slots)
         self.peerLog = PeerLog(logger: logger)
         self.inspector = PeerInspector(source: configuration.processSource)

@@ -11,6 +11,9 @@ protocol LocalAPIService: Sendable {
     var backendName: String { get }
     /// The service's clock: the one "now" for token freshness, here and in the service.
     var now: @Sendable () -> Date { get }
+    /// How far the calendar is ahead of ``now`` (``SessionService/calendarOffset``): the dates
+    /// the daemon stamped are shown with this added.
+    var calendarOffset: @Sendable () -> TimeInterval { get }
     /// Hands every event to `sink`, the current state first, in the order they happen (see
     /// ``SessionService/publish(to:)``).
     func publish(to sink: @escaping @Sendable (SessionEvent) -> Void) async

@@ -16,10 +16,14 @@ final class SessionAnswers: Sendable {
     let restrictedState: SplicedResponse
     /// The answer to `getIdToken` with the current user's held token; nil when none is held.
     let token: TokenAnswer?
+    /// How far the calendar was ahead of the daemon's timeline for these answers' dates.
+    let calendarOffset: TimeInterval
 
     struct TokenAnswer: Sendable {
-        /// The token the answer carries (to tell a new token from the same one).
+        /// The token the answer carries (to tell a new token from the same one), its dates on
+        /// the daemon's steady timeline; the answer shows them on the calendar.
         var idToken: IDToken
+        var calendarOffset: TimeInterval
         var uid: String
         var answer: SplicedResponse
 
@@ -30,12 +34,14 @@ final class SessionAnswers: Sendable {
     }
 
     /// The answers for `snapshot` (managers' with the open `accessRequests`); the token's is
-    /// `previous` when the token and its user did not change (no time is formatted again).
+    /// `previous` when the token, its user and the calendar offset did not change (no time is
+    /// formatted again).
     init(
         snapshot: SubscriptionHub.Snapshot, accessRequests: [SesameAccessRequest] = [], reusing previous: TokenAnswer?
     ) {
         let uid = snapshot.state.user?.uid
         self.uid = uid
+        calendarOffset = snapshot.calendarOffset
         state = .success(snapshot.wire(for: .manager, accessRequests: accessRequests).json)
         restrictedState =
             snapshot.state.carriesSignInCode || !accessRequests.isEmpty
@@ -44,11 +50,13 @@ final class SessionAnswers: Sendable {
             token = nil
             return
         }
-        if let kept = previous, kept.uid == uid, kept.idToken == idToken {
+        let offset = snapshot.calendarOffset
+        if let kept = previous, kept.uid == uid, kept.idToken == idToken, kept.calendarOffset == offset {
             token = kept
         } else {
             token = TokenAnswer(
-                idToken: idToken, uid: uid, answer: .success(LocalAPIDispatcher.tokenJSON(idToken, uid: uid)))
+                idToken: idToken, calendarOffset: offset, uid: uid,
+                answer: .success(LocalAPIDispatcher.tokenJSON(idToken.onCalendar(offset), uid: uid)))
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SesameCore
 import SesameLocalAPI
 import SesameService
@@ -15,7 +16,7 @@ extension SessionCalls {
             return .object([
                 "enrollmentId": .string(enrollment.enrollmentId), "secret": .string(enrollment.secret),
                 "otpauthUri": .string(enrollment.otpauthUri),
-                "expiresAt": .string(WireTime.string(enrollment.expiresAt)),
+                "expiresAt": .string(WireTime.string(enrollment.expiresAt + calendarOffset())),
             ])
         case .confirmTotp(let enrollmentId, let code):
             return (try await service.security.confirmTotp(enrollmentId: enrollmentId, code: code)).wire.json
@@ -23,7 +24,8 @@ extension SessionCalls {
             return (try await service.security.unenrollFactor(factorId: factorId)).wire.json
         case .reauthenticate(let proof):
             let done = try await service.security.reauthenticate(proof)
-            var result: [String: JSONValue] = ["validUntil": WireTime.json(done.validUntil)]
+            let validUntil = done.validUntil.map { $0 + calendarOffset() }
+            var result: [String: JSONValue] = ["validUntil": WireTime.json(validUntil)]
             if done.codeSent { result["codeSent"] = .bool(true) }
             return .object(result)
         case .changePassword(let newPassword):

@@ -14,6 +14,7 @@ struct SessionCalls: LocalAPIService {
 
     var backendName: String { service.backendName }
     var now: @Sendable () -> Date { service.now }
+    var calendarOffset: @Sendable () -> TimeInterval { service.calendarOffset }
 
     func publish(to sink: @escaping @Sendable (SessionEvent) -> Void) async {
         await service.publish(to: sink)
@@ -42,7 +43,13 @@ struct SessionCalls: LocalAPIService {
     }
 
     func outcomeJSON(_ outcome: SessionService.SignInOutcome) -> JSONValue {
-        .object(["state": outcome.state.wire.json, "merge": outcome.merge.map { $0.wire.json } ?? .null])
+        // The state's dates are the calendar's already (the service made it); the merge's are not.
+        let merge = outcome.merge.map { merge in
+            var merge = merge
+            merge.createdAt += calendarOffset()
+            return merge
+        }
+        return .object(["state": outcome.state.wire.json, "merge": merge.map { $0.wire.json } ?? .null])
     }
 
     /// Runs the methods of the session itself (``run(_:)`` registers them).
@@ -50,7 +57,7 @@ struct SessionCalls: LocalAPIService {
         switch call {
         case .getIdToken(let minValidity, let force, let uid):
             let issued = try await service.tokens.idToken(minValidity: minValidity, forceRefresh: force, uid: uid)
-            return LocalAPIDispatcher.tokenJSON(issued.idToken, uid: issued.uid)
+            return LocalAPIDispatcher.tokenJSON(issued.idToken.onCalendar(calendarOffset()), uid: issued.uid)
         case .signInAnonymously:
             return (try await service.accounts.signInAnonymously()).wire.json
         case .signOut(let reset, let scope):
@@ -104,7 +111,7 @@ struct SessionCalls: LocalAPIService {
     func runSignInFlows(_ call: LocalAPICall) async throws -> JSONValue {
         switch call {
         case .startSignIn(let request):
-            return (try await service.signIn.start(request)).wire.json
+            return (try await service.signIn.start(request)).onCalendar(calendarOffset()).wire.json
         case .completeSignIn(let flowId, let callbackUrl):
             return outcomeJSON(try await service.signIn.complete(flowId: flowId, callbackUrl: callbackUrl))
         case .awaitSignIn(let flowId, let timeout):

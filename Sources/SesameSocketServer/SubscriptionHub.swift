@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import SesameCore
@@ -46,10 +47,24 @@ final class SubscriptionHub: Sendable {
     }
 
     struct Snapshot: Sendable {
+        /// Its dates on the calendar as it read when the event was made (`calendarOffset`).
         var state: AuthState
         var sequence: Int64
-        /// The current ID token; only ever sent in a `getIdToken` answer.
+        /// The current ID token, its dates on the daemon's steady timeline (for deciding its
+        /// freshness); only ever sent in a `getIdToken` answer, shown on the calendar.
         var token: IDToken?
+        /// How far the calendar was ahead of the daemon's timeline when `state` was made.
+        var calendarOffset: TimeInterval = 0
+
+        /// The snapshot with `state`'s dates as the calendar reads them at `offset` (the
+        /// calendar jumped since the event: ``SteadyClock``).
+        func onCalendar(_ offset: TimeInterval) -> Snapshot {
+            guard offset != calendarOffset else { return self }
+            var shifted = self
+            shifted.state = state.onCalendar(offset - calendarOffset)
+            shifted.calendarOffset = offset
+            return shifted
+        }
         var wire: WireState { state.wire(sequence: sequence) }
         /// The state as `role` sees it, with the open access requests for managers.
         func wire(for role: LocalAPIRole, accessRequests: [SesameAccessRequest] = []) -> WireState {
@@ -76,26 +91,34 @@ final class SubscriptionHub: Sendable {
     private let guarded: NIOLockedValueBox<Guarded>
     /// Connections flushed by one event loop task during a fan-out.
     private let flushChunk: Int
+    /// The service's ``LocalAPIService/calendarOffset``.
+    private let calendarOffset: @Sendable () -> TimeInterval
 
     /// Empty (`starting`) until the first event, the service's snapshot, is published.
-    init(flushChunk: Int) {
+    init(flushChunk: Int, calendarOffset: @escaping @Sendable () -> TimeInterval = { 0 }) {
         self.flushChunk = flushChunk
+        self.calendarOffset = calendarOffset
         let starting = AuthState(
             status: .starting, user: nil, tokenExpiresAt: nil, connectivity: .online, needsUsername: false,
             pendingMerges: [], sequence: 1)
         guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: starting, sequence: 1, token: nil)))
     }
 
-    var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
+    var snapshot: Snapshot {
+        let offset = calendarOffset()
+        return guarded.withLockedValue { $0.snapshot }.onCalendar(offset)
+    }
 
     /// The answers for the latest published state: serialised by the first request after a
     /// change (outside the lock), then shared by every request until the next change.
     var answers: SessionAnswers {
-        if let cached = guarded.withLockedValue({ $0.answers }) { return cached }
+        let offset = calendarOffset()
+        if let cached = guarded.withLockedValue({ $0.answers }), cached.calendarOffset == offset { return cached }
         let (snapshot, generation, tokenAnswer, requests) = guarded.withLockedValue {
             ($0.snapshot, $0.generation, $0.tokenAnswer, $0.accessRequests)
         }
-        let answers = SessionAnswers(snapshot: snapshot, accessRequests: requests, reusing: tokenAnswer)
+        let answers = SessionAnswers(
+            snapshot: snapshot.onCalendar(offset), accessRequests: requests, reusing: tokenAnswer)
         guarded.withLockedValue { guarded in
             guard guarded.generation == generation else { return }
             guarded.answers = answers
@@ -117,7 +140,9 @@ final class SubscriptionHub: Sendable {
             event.carriesSignInCode || !requests.isEmpty
             ? SessionEventWire.notification(for: event, shownTo: .observer)?.message.encoded() : line
         guarded.withLockedValue { guarded in
-            guarded.snapshot = Snapshot(state: event.state, sequence: event.sequence, token: event.currentToken)
+            guarded.snapshot = Snapshot(
+                state: event.state, sequence: event.sequence, token: event.currentToken,
+                calendarOffset: event.calendarOffset)
             guarded.answers = nil
             guarded.generation += 1
             if let notification, let line, let restricted {
@@ -173,7 +198,8 @@ final class SubscriptionHub: Sendable {
     func subscribe(
         output: ConnectionOutput, role: LocalAPIRole, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
     ) -> Bool {
-        guarded.withLockedValue { guarded in
+        let offset = calendarOffset()
+        return guarded.withLockedValue { guarded in
             if let existing = guarded.subscribers[output.id],
                 existing.subscriptions.count >= ProtocolLimits.maximumSubscriptionsPerConnection
             {
@@ -183,7 +209,7 @@ final class SubscriptionHub: Sendable {
             let id = "s\(guarded.nextSubscription)"
             guarded.subscribers[output.id, default: Subscriber(output: output, role: role)].add(
                 id, events: events, migrator: migrator)
-            let snapshot = guarded.snapshot
+            let snapshot = guarded.snapshot.onCalendar(offset)
             let state = snapshot.wire(for: role, accessRequests: guarded.accessRequests)
             let result: JSONValue = .object([
                 "subscription": .string(id), "state": .object(state.json.objectValue ?? [:]),

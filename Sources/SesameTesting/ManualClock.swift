@@ -22,6 +22,7 @@ public final class ManualClock: WallClock, @unchecked Sendable {
     private var sleepers: [Sleeper] = []
     private var nextID: UInt64 = 0
     private let start: Date
+    private var calendarShift: TimeInterval = 0
 
     /// - Parameter start: the calendar time at offset zero.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
@@ -33,6 +34,19 @@ public final class ManualClock: WallClock, @unchecked Sendable {
     public var date: Date {
         let offset = now.offset.components
         return start.addingTimeInterval(Double(offset.seconds) + Double(offset.attoseconds) / 1e18)
+    }
+
+    /// How far the calendar jumped (``jumpCalendar(seconds:)``): `date` stays on the steady
+    /// timeline, as a ``SteadyClock``'s does.
+    public var calendarOffset: TimeInterval { lock.withLock { calendarShift } }
+
+    /// What the calendar reads now: ``date`` plus ``calendarOffset``.
+    public var calendarDate: Date { date.addingTimeInterval(calendarOffset) }
+
+    /// The calendar jumps by `seconds` (negative: back), as NTP stepping the clock after a
+    /// resume or `date -s` does; no instant moves and no sleeper wakes (issue 36, item 4).
+    public func jumpCalendar(seconds: TimeInterval) {
+        lock.withLock { calendarShift += seconds }
     }
 
     /// How many tasks are sleeping on this clock now.

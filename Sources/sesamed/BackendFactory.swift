@@ -28,8 +28,12 @@ struct Backend: Sendable {
 
 enum BackendFactory {
     /// Builds the adapters `backend.provider` chooses, over one shared transport (counted in
-    /// `metrics` when there are metrics).
-    static func make(_ configuration: DaemonConfiguration, metrics: DaemonMetrics? = nil) -> Backend {
+    /// `metrics` when there are metrics); `now` stamps tokens and device flows' deadlines (the
+    /// session service's steady clock).
+    static func make(
+        _ configuration: DaemonConfiguration, metrics: DaemonMetrics? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> Backend {
         switch configuration.backend.provider {
         case .firebase:
             let firebase = FirebaseConfiguration(
@@ -43,9 +47,10 @@ enum BackendFactory {
             return Backend(
                 name: "firebase",
                 location: configuration.authEmulatorHost.map { "firebase emulator \($0)" } ?? "firebase",
-                provider: FirebaseAuthProvider(configuration: firebase, transport: transport, logger: logger),
+                provider: FirebaseAuthProvider(configuration: firebase, transport: transport, logger: logger, now: now),
                 directory: FirebaseUsernameDirectory(configuration: firebase, transport: transport, logger: logger),
-                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: client)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport, now: now),
+                transport: client)
         case .supabase:
             let supabase = SupabaseConfiguration(
                 url: configuration.backend.supabaseURL, anonKey: configuration.backend.supabaseAnonKey,
@@ -57,9 +62,10 @@ enum BackendFactory {
             let logger = Logger(label: "sesame.supabase")
             return Backend(
                 name: "supabase", location: "supabase \(supabase.url)",
-                provider: SupabaseAuthProvider(configuration: supabase, transport: transport, logger: logger),
+                provider: SupabaseAuthProvider(configuration: supabase, transport: transport, logger: logger, now: now),
                 directory: SupabaseUsernameDirectory(configuration: supabase, transport: transport, logger: logger),
-                deviceAuthorization: deviceAuthorization(configuration, transport: transport), transport: client)
+                deviceAuthorization: deviceAuthorization(configuration, transport: transport, now: now),
+                transport: client)
         }
     }
 
@@ -71,11 +77,12 @@ enum BackendFactory {
     /// The device flow client of the `[oauth]` tables, pointed at the emulator's fake providers
     /// when the backend is an emulator.
     static func deviceAuthorization(
-        _ configuration: DaemonConfiguration, transport: any HTTPTransport
+        _ configuration: DaemonConfiguration, transport: any HTTPTransport,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) -> OAuthDeviceClient {
         OAuthDeviceClient(
             providers: configuration.oauthProviders, emulatorBase: emulatorBase(configuration), transport: transport,
-            logger: Logger(label: "sesame.oauth"))
+            logger: Logger(label: "sesame.oauth"), now: now)
     }
 
     /// Where an emulator serves its fake identity providers: `http://<firebase.auth_emulator_host>`,

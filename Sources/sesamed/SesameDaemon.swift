@@ -120,11 +120,14 @@ struct SesameDaemon: AsyncParsableCommand {
 
         if let warning = configuration.backend.ignoredSectionWarning { logger.warning("\(warning)") }
         let metrics = configuration.metricsTextfilePath.map { _ in DaemonMetrics() }
-        let backend = BackendFactory.make(configuration, metrics: metrics)
+        // One steady timeline for the service and every adapter that stamps a token, so a jump
+        // of the calendar neither expires a valid token early nor keeps an expired one.
+        let clock = SteadyClock(base: SystemWallClock())
+        let backend = BackendFactory.make(configuration, metrics: metrics, now: { clock.date })
         let service = SessionService(
             provider: backend.provider, store: store, directory: backend.directory,
             deviceAuthorization: backend.deviceAuthorization,
-            clock: SystemWallClock(),
+            clock: clock,
             configuration: SessionServiceConfiguration(
                 anonymousFirst: configuration.anonymousFirst, refreshMargin: TimeInterval(configuration.refreshMargin),
                 mergeHold: TimeInterval(configuration.mergeHold), usernamesRequired: configuration.usernamesRequired,

@@ -6,10 +6,10 @@ import SesameService
 import SesameSystemd
 
 /// Tells the session what happens to the machine: a resume from sleep (logind's
-/// `PrepareForSleep(false)`, ``SleepWatch``) and, while offline, a change of routes or addresses
-/// (rtnetlink, ``NetworkWatch``), coalesced over ``coalescingWindow``. Neither costs a wake-up
-/// while nothing happens; without a system bus or a netlink socket the watch is off, logged once
-/// at debug.
+/// `PrepareForSleep(false)`, ``SleepWatch``), the calendar clock set (``CalendarWatch``) and,
+/// while offline, a change of routes or addresses (rtnetlink, ``NetworkWatch``), coalesced over
+/// ``coalescingWindow``. None costs a wake-up while nothing happens; without a system bus, a
+/// timerfd or a netlink socket that watch is off, logged once at debug.
 struct SleepAndNetwork: Service {
     /// Network changes closer together than this make one retry, after the last of them.
     static let coalescingWindow: Duration = .seconds(1)
@@ -26,6 +26,7 @@ struct SleepAndNetwork: Service {
             await withDiscardingTaskGroup { group in
                 group.addTask { await watchSleep() }
                 group.addTask { await watchNetwork() }
+                group.addTask { await watchCalendar() }
             }
         }
     }
@@ -44,7 +45,19 @@ struct SleepAndNetwork: Service {
             case .resumed:
                 logger.info("The machine woke up: checking the token")
                 await service.resumed()
+                await service.calendarChanged()
             }
+        }
+    }
+
+    private func watchCalendar() async {
+        let logger = self.logger
+        let changes = CalendarWatch.changes { reason in
+            logger.debug("Not watching the calendar clock", metadata: ["reason": "\(reason)"])
+        }
+        for await _ in changes {
+            logger.debug("The calendar clock was set: showing the token's expiry as it reads now")
+            await service.calendarChanged()
         }
     }
 

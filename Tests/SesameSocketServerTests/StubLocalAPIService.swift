@@ -14,6 +14,7 @@ import SesameService
 final class StubLocalAPIService: LocalAPIService {
     let backendName = "stub"
     let now: @Sendable () -> Date = { Date() }
+    let calendarOffset: @Sendable () -> TimeInterval = { 0 }
 
     private struct State {
         var sink: (@Sendable (SessionEvent) -> Void)?

@@ -40,8 +40,7 @@ public struct Backoff: Sendable, Hashable {
 
     /// ``next(random:)`` in seconds, for schedules kept in `Date`s (``MaintenancePlan``).
     public mutating func nextDelay(random: Double) -> TimeInterval {
-        let (whole, attoseconds) = next(random: random).components
-        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
+        SaturatingTime.seconds(next(random: random))
     }
 
     public mutating func reset() { attempt = 0 }

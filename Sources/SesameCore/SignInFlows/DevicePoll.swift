@@ -121,8 +121,5 @@ public struct DevicePoll: Sendable, Hashable {
         return .end(status, error)
     }
 
-    private func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return TimeInterval(parts.seconds) + TimeInterval(parts.attoseconds) / 1e18
-    }
+    private func seconds(_ duration: Duration) -> TimeInterval { SaturatingTime.seconds(duration) }
 }

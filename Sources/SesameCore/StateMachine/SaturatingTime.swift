@@ -13,4 +13,10 @@ public enum SaturatingTime {
         let bounded = min(seconds, longestSleep)
         return .milliseconds(Int64((bounded * 1000).rounded(.up)))
     }
+
+    /// `duration` in seconds (the inverse, for the elapsed time between two instants).
+    public static func seconds(_ duration: Duration) -> TimeInterval {
+        let (whole, attoseconds) = duration.components
+        return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18
+    }
 }

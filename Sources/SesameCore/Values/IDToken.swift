@@ -45,14 +45,27 @@ public struct IDToken: Sendable, Hashable, Codable, CustomStringConvertible {
             signInProvider: try container.decode(String.self, forKey: .signInProvider))
     }
 
-    /// Seconds of validity left at `now` (negative once expired).
-    public func remainingValidity(at now: Date) -> TimeInterval {
-        expiresAt.timeIntervalSince(now)
+    /// How far in the future an `issuedAt` may be before the daemon stops believing the token's
+    /// dates (a minute: clocks that differ a little, a keyring written just before a restart).
+    public static let futureIssueTolerance: TimeInterval = 60
+
+    /// Whether the token says it was obtained later than `now` (beyond
+    /// ``futureIssueTolerance``): the calendar went back since, across a restart (a dead RTC,
+    /// a clock set by hand), so how long it has left cannot be known.
+    public func isIssuedInTheFuture(at now: Date) -> Bool {
+        issuedAt.timeIntervalSince(now) > Self.futureIssueTolerance
     }
 
-    /// Whether the token stays valid for at least `seconds` after `now`.
+    /// Seconds of validity left at `now` (negative once expired); zero for a token issued in
+    /// the future (``isIssuedInTheFuture(at:)``), whose validity is unknown.
+    public func remainingValidity(at now: Date) -> TimeInterval {
+        isIssuedInTheFuture(at: now) ? 0 : expiresAt.timeIntervalSince(now)
+    }
+
+    /// Whether the token stays valid for at least `seconds` after `now`; never for a token
+    /// issued in the future.
     public func isValid(for seconds: TimeInterval, at now: Date) -> Bool {
-        remainingValidity(at: now) >= seconds
+        !isIssuedInTheFuture(at: now) && remainingValidity(at: now) >= seconds
     }
 
     public var description: String { "IDToken(redacted, expiresAt: \(expiresAt))" }

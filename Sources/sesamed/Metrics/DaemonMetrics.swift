@@ -83,8 +83,10 @@ final class DaemonMetrics: Sendable {
             ).increment()
         }
         observe(event.state)
-        tokenIssued.set(event.currentToken.map { $0.issuedAt.timeIntervalSince1970 } ?? 0)
-        tokenExpires.set(event.currentToken.map { $0.expiresAt.timeIntervalSince1970 } ?? 0)
+        // On the calendar, as Prometheus's `time()` reads it.
+        let token = event.currentToken?.onCalendar(event.calendarOffset)
+        tokenIssued.set(token.map { $0.issuedAt.timeIntervalSince1970 } ?? 0)
+        tokenExpires.set(token.map { $0.expiresAt.timeIntervalSince1970 } ?? 0)
         changed.yield()
     }
 
