@@ -169,4 +169,41 @@ struct ConsentTests {
             }
         }
     }
+
+    @Test("revoking a grant lowers the role of the connection it was given to at once: its next call is refused")
+    func revokeLowersAnOpenConnection() async throws {
+        try await Self.withDaemon { harness async throws in
+            let program = AccessBySocketTests.ordinary(AccessBySocketTests.socat)
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let asking = try await PeerClient.start(program, input: ends[0], to: harness.path)
+            close(ends[0])
+            let input = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            defer { asking.stop() }
+            func send(_ line: String) throws { try input.write(contentsOf: Data((line + "\n").utf8)) }
+            /// The program's `count`-th answer (from 1).
+            func answer(_ count: Int) async throws -> JSONValue {
+                let answers = try await asking.awaitAnswers(count)
+                return try #require(answers.count >= count ? answers[count - 1] : nil)
+            }
+            try await withClient(harness.path) { manager in
+                _ = try await manager.call("subscribe")
+                try send(Self.request("observer"))
+                let request = try #require(try await Self.nextRequests(&manager).first)
+                _ = try await Self.answer(&manager, id: 2, ["requestId": .string(request.requestId), "allow": true])
+                #expect(try await answer(1)["result"]?["role"] == "observer")
+                try send(#"{"jsonrpc":"2.0","id":2,"method":"getState"}"#)
+                #expect(try await answer(2)["result"]?["status"] != nil)
+
+                let grants = try await manager.call("listAccessGrants", id: 3)
+                let grant = try #require(grants["result"]?["grants"]?.arrayValue?.first)
+                _ = try await manager.call("revokeAccessGrant", id: 4, params: ["grantId": grant["grantId"] ?? .null])
+                try send(#"{"jsonrpc":"2.0","id":3,"method":"getState"}"#)
+                let refused = try await answer(3)
+                #expect(refused["result"] == nil)
+                #expect(refused["error"]?["data"]?["reason"] == "permission-denied")
+            }
+        }
+    }
 }

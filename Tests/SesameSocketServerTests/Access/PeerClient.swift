@@ -16,10 +16,20 @@ struct PeerClient {
         let directory = try makeTemporaryDirectory("peer")
         try (lines.joined(separator: "\n") + "\n").write(
             toFile: directory + "/in", atomically: true, encoding: .utf8)
+        return try await start(command, input: .file(directory + "/in"), to: socket, directory: directory)
+    }
+
+    /// A client that sends whatever the test writes to `input` (a pipe's read end), when it writes it.
+    static func start(_ command: [String], input: Int32, to socket: String) async throws -> PeerClient {
+        try await start(command, input: .descriptor(input), to: socket, directory: try makeTemporaryDirectory("peer"))
+    }
+
+    private static func start(
+        _ command: [String], input: SpawnedProcess.Stream, to socket: String, directory: String
+    ) async throws -> PeerClient {
         let process = try await SpawnedProcess.launch(
             command[0], Array(command.dropFirst()) + ["-t", "60", "-", "UNIX-CONNECT:\(socket),shut-none"],
-            environment: SpawnedProcess.environment(), stdin: .file(directory + "/in"),
-            stdout: .file(directory + "/out"))
+            environment: SpawnedProcess.environment(), stdin: input, stdout: .file(directory + "/out"))
         return PeerClient(process: process, directory: directory)
     }
 
