@@ -15,27 +15,8 @@ BIN_DIR="$(cd "$1" && pwd)"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 
-need() { # need COMMAND DEBIAN_PACKAGE
-    command -v "$1" >/dev/null 2>&1 && return 0
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "installing $2 (for $1)" >&2
-        apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
-    else
-        echo "$1 is missing: run sudo apt-get install $2" >&2
-        exit 1
-    fi
-}
-need_pc() { # need_pc PKG_CONFIG_MODULE DEBIAN_PACKAGE
-    pkg-config --exists "$1" && return 0
-    need "/nonexistent/$1" "$2"
-}
-need cc gcc
-need make make
-need pkg-config pkg-config
-need python3 python3
-need valgrind valgrind
-need_pc json-c libjson-c-dev
-need_pc glib-2.0 libglib2.0-dev
+"$REPO/scripts/ensure-deps.sh" cc=gcc make=make pkg-config=pkg-config python3=python3 valgrind=valgrind \
+    pc:json-c=libjson-c-dev pc:glib-2.0=libglib2.0-dev
 
 cd "$HERE"
 python3 scripts/generate.py --check

@@ -12,19 +12,7 @@ fi
 BIN_DIR="$(cd "$1" && pwd)"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 
-need() { # need COMMAND DEBIAN_PACKAGE
-    command -v "$1" >/dev/null 2>&1 && return 0
-    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "installing $2 (for $1)" >&2
-        apt-get install -y "$2" >/dev/null 2>&1 || { apt-get update >/dev/null && apt-get install -y "$2" >/dev/null; }
-    else
-        echo "$1 is missing: run sudo apt-get install $2" >&2
-        exit 1
-    fi
-}
-need node nodejs
-need tsc node-typescript
-need npm npm
+"$HERE/../../scripts/ensure-deps.sh" node=nodejs tsc=node-typescript npm=npm
 if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)'; then
     echo "Node $(node --version) is too old: the client needs Node 18 or later" >&2
     exit 1
