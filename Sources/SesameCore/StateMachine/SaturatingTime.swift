@@ -15,6 +15,7 @@ public enum SaturatingTime {
     }
 
     /// `duration` in seconds (the inverse, for the elapsed time between two instants).
+    @inlinable
     public static func seconds(_ duration: Duration) -> TimeInterval {
         let (whole, attoseconds) = duration.components
         return TimeInterval(whole) + TimeInterval(attoseconds) / 1e18

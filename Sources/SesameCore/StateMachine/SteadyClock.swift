@@ -9,32 +9,39 @@ import Foundation
 ///
 /// The daemon gives one to the session service and to every adapter that stamps a token, so
 /// all of its dates are on this one timeline.
+///
+/// Inlinable, so the daemon's `SteadyClock<SystemWallClock>` is specialised where it is used:
+/// read on every token request, the generic form cost a microsecond of metadata lookups.
 public struct SteadyClock<Base: WallClock>: WallClock {
     public typealias Instant = Base.Instant
 
-    private let base: Base
-    private let startDate: Date
-    private let startInstant: Base.Instant
+    @usableFromInline let base: Base
+    @usableFromInline let startDate: Date
+    @usableFromInline let startInstant: Base.Instant
 
+    @inlinable
     public init(base: Base) {
         self.base = base
         startInstant = base.now
         startDate = base.date
     }
 
-    public var now: Base.Instant { base.now }
-    public var minimumResolution: Duration { base.minimumResolution }
+    @inlinable public var now: Base.Instant { base.now }
+    @inlinable public var minimumResolution: Duration { base.minimumResolution }
 
+    @inlinable
     public var date: Date {
         startDate.addingTimeInterval(SaturatingTime.seconds(startInstant.duration(to: base.now)))
     }
 
     /// The calendar's jumps since this clock was made, in whole seconds (what the two clocks
     /// drift apart by between jumps, microseconds, stays zero).
+    @inlinable
     public var calendarOffset: TimeInterval {
         (base.date.timeIntervalSince(date) + base.calendarOffset).rounded()
     }
 
+    @inlinable
     public func sleep(until deadline: Base.Instant, tolerance: Duration?) async throws {
         try await base.sleep(until: deadline, tolerance: tolerance)
     }

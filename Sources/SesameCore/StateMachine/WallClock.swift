@@ -13,20 +13,19 @@ public protocol WallClock: Clock where Duration == Swift.Duration {
 }
 
 extension WallClock {
-    public var calendarOffset: TimeInterval { 0 }
+    @inlinable public var calendarOffset: TimeInterval { 0 }
 }
 
 /// The real clock.
 public struct SystemWallClock: WallClock {
-    private let base = ContinuousClock()
+    @inlinable public init() {}
 
-    public init() {}
+    @inlinable public var now: ContinuousClock.Instant { ContinuousClock.now }
+    @inlinable public var minimumResolution: Duration { ContinuousClock().minimumResolution }
+    @inlinable public var date: Date { Date() }
 
-    public var now: ContinuousClock.Instant { base.now }
-    public var minimumResolution: Duration { base.minimumResolution }
-    public var date: Date { Date() }
-
+    @inlinable
     public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        try await base.sleep(until: deadline, tolerance: tolerance)
+        try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
     }
 }
