@@ -30,6 +30,14 @@ extension Request {
     }
 }
 
+extension String {
+    /// A URL without its fragment, and the fragment with its `#` (`""` when it has none).
+    var splitAtFragment: (base: String, fragment: String) {
+        guard let hash = firstIndex(of: "#") else { return (self, "") }
+        return (String(self[..<hash]), String(self[hash...]))
+    }
+}
+
 extension EmulatorRequestContext {
     /// The path parameter `name` of the matched route, percent-decoded; `""` when absent.
     func parameter(_ name: String) -> String {
