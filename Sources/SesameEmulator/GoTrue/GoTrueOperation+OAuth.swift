@@ -27,10 +27,10 @@ extension GoTrueOperation {
         let fakeId = try GoTrueStore.fakeProviderId(for: provider)
         let challenge = query["code_challenge"]
         let method = try GoTrueStore.checkPKCE(challenge: challenge, method: query["code_challenge_method"])
-        let referrer = query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
+        let referrer = query["redirect_to"].nonEmpty ?? origin
         let state = await store.createFlowState(
             provider: provider, pkce: method.map { (challenge ?? "", $0) }, referrer: referrer)
-        let scopes = query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
+        let scopes = query["scopes"].nonEmpty
         let location = PercentEncoding.url(
             FakeIdentityProvider.issuer(base: origin, providerId: fakeId) + "/authorize",
             query: [

@@ -96,7 +96,7 @@ struct GoTrueCall: Sendable {
     }
 
     /// The `redirect_to` query parameter supabase-auth sends, when not empty.
-    var redirectTo: String? { query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } }
+    var redirectTo: String? { query["redirect_to"].nonEmpty }
 }
 
 extension SupabaseEndpoints {

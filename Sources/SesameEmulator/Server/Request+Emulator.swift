@@ -30,6 +30,14 @@ extension Request {
     }
 }
 
+extension Optional where Wrapped == String {
+    /// The string when it is present and non-empty (the emulator's "truthy" test).
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}
+
 extension String {
     /// A URL without its fragment, and the fragment with its `#` (`""` when it has none).
     var splitAtFragment: (base: String, fragment: String) {

@@ -62,7 +62,7 @@ extension AuthEndpoints {
         guard let code = query["oobCode"], !code.isEmpty else {
             return Self.actionError("missing oobCode query parameter")
         }
-        let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        let continueUrl = query["continueUrl"].nonEmpty
         var success: JSONValue
         switch mode {
         case "signIn":
