@@ -21,6 +21,9 @@ extension Request {
     /// The query parameters, decoded; a repeated name keeps its first value.
     var queryFields: [String: String] { PercentEncoding.formDictionary(uri.query ?? "") }
 
+    /// `http://host:port` as the client addressed the port (`fallbackHost` without a `Host`).
+    func origin(fallbackHost: String) -> String { "http://" + (header("host") ?? fallbackHost) }
+
     /// `Bearer <token>` of `Authorization`, trimmed, or `nil` for another scheme.
     var bearerToken: String? {
         guard let value = header("authorization") else { return nil }
