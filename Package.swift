@@ -92,11 +92,12 @@ let package = Package(
         // The client library for apps.
         library("SesameClient", ["SesameCore", "SesameLocalAPI", nioCore, nioPosix, nioExtras]),
         // The Firebase Auth Emulator-compatible backend, as a library. CQRencode: the SVG QR code
-        // of a GoTrue TOTP enrolment.
+        // of a GoTrue TOTP enrolment; SesameKeyring: its durable file replacement for --data-dir.
         library(
             "SesameEmulator",
             [
-                "CQRencode", "SesameCore", "SesameLocalAPI", .product(name: "Hummingbird", package: "hummingbird"),
+                "CQRencode", "SesameCore", "SesameLocalAPI", "SesameKeyring",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 crypto, cryptoExtras, nioCore, nioPosix, logging, serviceLifecycle, unixSignals,
             ]),
         // Test kit shared by the test targets: fakes for pure domain tests, and the one harness of

@@ -30,9 +30,8 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
 
     private func change(_ body: [UInt8]) async throws(FaultSettingsError) -> FaultReport {
         let patch: FaultSettingsPatch
-        let blank = body.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         do {
-            patch = try JSONDecoder().decode(FaultSettingsPatch.self, from: Data(blank ? Array("{}".utf8) : body))
+            patch = try JSONDecoder().decode(FaultSettingsPatch.self, from: Data(JSONCoding.objectIfBlank(body)))
         } catch let error as FaultSettingsError {
             throw error
         } catch {

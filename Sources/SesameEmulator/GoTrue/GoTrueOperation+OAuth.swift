@@ -27,10 +27,10 @@ extension GoTrueOperation {
         let fakeId = try GoTrueStore.fakeProviderId(for: provider)
         let challenge = query["code_challenge"]
         let method = try GoTrueStore.checkPKCE(challenge: challenge, method: query["code_challenge_method"])
-        let referrer = query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } ?? origin
+        let referrer = query["redirect_to"].nonEmpty ?? origin
         let state = await store.createFlowState(
             provider: provider, pkce: method.map { (challenge ?? "", $0) }, referrer: referrer)
-        let scopes = query["scopes"].flatMap { $0.isEmpty ? nil : $0 }
+        let scopes = query["scopes"].nonEmpty
         let location = PercentEncoding.url(
             FakeIdentityProvider.issuer(base: origin, providerId: fakeId) + "/authorize",
             query: [
@@ -105,13 +105,8 @@ extension GoTrueOperation {
         case .authCode(let authCode):
             return redirect(.found, to: Self.replacingCode(in: flow.referrer, with: authCode))
         case .session(let session):
-            var fields: [(String, String)] = [
-                "access_token", "expires_at", "expires_in", "refresh_token", "token_type",
-            ]
-            .map { key in (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "") }
-            fields.append(("provider_token", tokens.accessToken))
-            let base = flow.referrer.split(separator: "#", maxSplits: 1).first.map(String.init) ?? flow.referrer
-            return redirect(.found, to: base + "#" + PercentEncoding.form(fields))
+            let fields = fragmentFields(of: session) + [("provider_token", tokens.accessToken)]
+            return redirect(.found, to: flow.referrer.splitAtFragment.base + "#" + PercentEncoding.form(fields))
         }
     }
 
@@ -132,9 +127,9 @@ extension GoTrueOperation {
         var fields = [("error", error)]
         if let code { fields.append(("error_code", code)) }
         fields.append(("error_description", description))
-        let base = target.split(separator: "#", maxSplits: 1).first.map(String.init) ?? target
         let location =
-            IdentityProviderRoutes.adding(fields, to: base) + "#" + PercentEncoding.form(fields + [("sb", "")])
+            IdentityProviderRoutes.adding(fields, to: target.splitAtFragment.base) + "#"
+            + PercentEncoding.form(fields + [("sb", "")])
         return redirect(.found, to: location)
     }
 
@@ -149,18 +144,12 @@ extension GoTrueOperation {
 
     /// `url` with its `code` query parameter set to `code` (others kept, in order).
     static func replacingCode(in url: String, with code: String) -> String {
-        var base = url
-        var fragment = ""
-        if let hash = base.firstIndex(of: "#") {
-            fragment = String(base[hash...])
-            base = String(base[..<hash])
-        }
-        var query = ""
-        if let mark = base.firstIndex(of: "?") {
-            query = String(base[base.index(after: mark)...])
-            base = String(base[..<mark])
-        }
-        let kept = query.split(separator: "&").filter { !($0 == "code" || $0.hasPrefix("code=")) }.map(String.init)
+        let (address, fragment) = url.splitAtFragment
+        let parts = address.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let base = String(parts[0])
+        let kept = (parts.count > 1 ? parts[1] : "").split(separator: "&").filter {
+            !($0 == "code" || $0.hasPrefix("code="))
+        }.map(String.init)
         return base + "?" + (kept + ["code=" + PercentEncoding.queryValue(code)]).joined(separator: "&") + fragment
     }
 }

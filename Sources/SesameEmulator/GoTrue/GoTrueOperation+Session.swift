@@ -66,16 +66,19 @@ extension GoTrueOperation {
             if let message = session["msg"]?.stringValue {
                 return redirect(.seeOther, to: target + "#message=" + PercentEncoding.queryValue(message))
             }
-            let fields = ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
-                let value = session[key].map { $0.stringValue ?? $0.jsonString } ?? ""
-                return "\(key)=\(PercentEncoding.queryValue(value))"
-            }
-            target += "#" + (fields + ["type=\(PercentEncoding.queryValue(body.type ?? ""))"]).joined(separator: "&")
+            target += "#" + PercentEncoding.form(fragmentFields(of: session) + [("type", body.type ?? "")])
         } catch {
-            target +=
-                "#error=access_denied&error_code=\(error.code)&error_description=\(PercentEncoding.queryValue(error.message))"
+            let fields = [("error", "access_denied"), ("error_code", error.code), ("error_description", error.message)]
+            target += "#" + PercentEncoding.form(fields)
         }
         return redirect(.seeOther, to: target)
+    }
+
+    /// A session's fields as a redirect's fragment carries them (implicit flow).
+    static func fragmentFields(of session: JSONValue) -> [(String, String)] {
+        ["access_token", "expires_at", "expires_in", "refresh_token", "token_type"].map { key in
+            (key, session[key].map { $0.stringValue ?? $0.jsonString } ?? "")
+        }
     }
 
     /// A redirect without a body.

@@ -96,7 +96,7 @@ struct GoTrueCall: Sendable {
     }
 
     /// The `redirect_to` query parameter supabase-auth sends, when not empty.
-    var redirectTo: String? { query["redirect_to"].flatMap { $0.isEmpty ? nil : $0 } }
+    var redirectTo: String? { query["redirect_to"].nonEmpty }
 }
 
 extension SupabaseEndpoints {
@@ -109,7 +109,8 @@ extension SupabaseEndpoints {
             routes.on(RouterPath(operation.path), method: operation.method) { request, context in
                 if operation.gate == .apiKey || operation.gate == .admin { try checkAPIKey(request) }
                 let call = GoTrueCall(
-                    request: request, context: context, identityProvider: identityProvider, origin: origin(request),
+                    request: request, context: context, identityProvider: identityProvider,
+                    origin: request.origin(fallbackHost: fallbackHost),
                     pathPrefix: server.pathPrefix)
                 var response = try await GoTrueServer.$current.withValue(server) {
                     if operation.gate == .admin { try await store.requireAdmin(bearer: call.bearer) }
@@ -124,7 +125,4 @@ extension SupabaseEndpoints {
         }
         return routes
     }
-
-    /// `http://host:port` of this port as the client addressed it.
-    func origin(_ request: Request) -> String { "http://" + (request.header("host") ?? fallbackHost) }
 }

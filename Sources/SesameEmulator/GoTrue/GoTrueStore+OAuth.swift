@@ -1,6 +1,4 @@
-import Crypto
 import Foundation
-import SesameCore
 import SesameLocalAPI
 
 /// The browser sign-in of GoTrue (`/authorize`, `/callback`, `grant_type=pkce`): flow states,
@@ -135,9 +133,7 @@ extension GoTrueStore {
         if now - flow.createdAt > FlowState.lifetime * 1000 {
             throw .unprocessable("flow_state_expired", "invalid flow state, flow state has expired")
         }
-        let computed =
-            flow.pkce?.method == "plain"
-            ? verifier : Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
+        let computed = FakeIdentityProvider.pkceChallenge(of: verifier, plain: flow.pkce?.method == "plain")
         guard computed == flow.pkce?.challenge else {
             throw .badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier")
         }

@@ -23,13 +23,9 @@ extension GoTrueStore {
         }
         if !phone.isEmpty {
             guard configuration.phoneEnabled else { throw .phoneProviderDisabled("Phone logins are disabled") }
-            // resend.go: validatePhone (phone.go: `+` and spaces dropped, then E.164 digits), then
-            // the user with that number: none, as the emulator makes no phone users, so `{}`.
-            var digits = Substring(phone.filter { $0 != " " })
-            if digits.first == "+" { digits = digits.dropFirst() }
-            guard (2...15).contains(digits.count), digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-                digits.first != "0"
-            else { throw .validation("Invalid phone number format (E.164 required)") }
+            // resend.go: validatePhone (``isE164(_:)``), then the user with that number: none, as
+            // the emulator makes no phone users, so `{}`.
+            guard Self.isE164(phone) else { throw .validation("Invalid phone number format (E.164 required)") }
             return [:]
         }
         guard !email.isEmpty else { throw .validation("Missing email address or phone number") }

@@ -9,10 +9,10 @@ extension GoTrueStore {
         if body.appMetadata != nil {
             throw .forbidden("not_admin", "Updating app_metadata requires admin privileges")
         }
-        let email = try body.email.flatMap { $0.isEmpty ? nil : $0 }.map { (e: String) throws(GoTrueError) in
+        let email = try body.email.nonEmpty.map { (e: String) throws(GoTrueError) in
             try Self.validEmail(e)
         }
-        let password = body.password.flatMap { $0.isEmpty ? nil : $0 }
+        let password = body.password.nonEmpty
         if user.hasVerifiedFactor, !session.isAAL2, password != nil || (email != nil && email != user.email) {
             throw GoTrueError(
                 httpStatus: 401, code: "insufficient_aal",
@@ -76,7 +76,7 @@ extension GoTrueStore {
     /// logout.go: the bearer is checked first (the route's middleware), then the scope.
     func logout(scope: String?, bearer: String?) throws(GoTrueError) {
         let (user, session) = try authenticate(bearer: bearer)
-        let scope = scope.flatMap { $0.isEmpty ? nil : $0 } ?? "global"
+        let scope = scope.nonEmpty ?? "global"
         guard ["global", "local", "others"].contains(scope) else {
             throw .validation("Unsupported logout scope \"\(scope)\"")
         }

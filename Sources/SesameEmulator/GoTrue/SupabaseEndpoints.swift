@@ -55,24 +55,23 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         }
     }
 
-    /// With `--supabase-rate-limit-header`, the header's first comma-separated value, as GoTrue
-    /// keys its limiters (middleware.go); without it, or when the request lacks it, the peer.
-    func rateLimitKey(for request: Request, peer: String) -> String {
-        guard let name = server.configuration.rateLimitHeader, let value = request.header(name) else { return peer }
+    /// With `--supabase-rate-limit-header` (`header`), its first comma-separated value, as GoTrue
+    /// keys its limiters (middleware.go); nil without it, or when the request lacks it.
+    static func rateLimitClient(_ request: Request, header: String?) -> String? {
+        guard let header, let value = request.header(header) else { return nil }
         let first = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let key = first.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-        return key.isEmpty ? peer : String(key)
+        return key.isEmpty ? nil : String(key)
+    }
+
+    /// The client ``rateLimitClient(_:header:)`` names, else the peer.
+    func rateLimitKey(for request: Request, peer: String) -> String {
+        Self.rateLimitClient(request, header: server.configuration.rateLimitHeader) ?? peer
     }
 
     /// GoTrue's answer over a limit (middleware.go): 429 `over_request_rate_limit`, "Request rate
     /// limit reached", with no `Retry-After`.
-    func rateLimitedResponse() -> Response {
-        let body: JSONValue = [
-            "code": 429, "error_code": "over_request_rate_limit", "msg": "Request rate limit reached",
-        ]
-        return Response.json(
-            body, status: .tooManyRequests, headers: [GoTrueError.codeField: "over_request_rate_limit"])
-    }
+    func rateLimitedResponse() -> Response { GoTrueError.overRequestRateLimit.response(versioned: false) }
 
     static func subpath(_ path: String, under prefix: String) -> String? {
         guard path.hasPrefix(prefix + "/") else { return nil }

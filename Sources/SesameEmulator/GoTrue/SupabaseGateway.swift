@@ -26,7 +26,7 @@ extension SupabaseEndpoints {
 
     /// The `apikey` header, else the `apikey` query parameter; nil when absent or empty.
     static func apiKey(_ request: Request) -> String? {
-        (request.header("apikey") ?? request.queryFields["apikey"]).flatMap { $0.isEmpty ? nil : $0 }
+        (request.header("apikey") ?? request.queryFields["apikey"]).nonEmpty
     }
 
     /// The gateway's refusal of the request's key, in Kong's words; nil to go on.

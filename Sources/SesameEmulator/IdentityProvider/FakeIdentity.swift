@@ -16,8 +16,8 @@ struct FakeIdentity: Sendable, Equatable {
         let lowered = email.lowercased()
         self.providerId = providerId
         self.email = lowered
-        self.sub = sub.flatMap { $0.isEmpty ? nil : $0 } ?? Self.derivedSub(providerId: providerId, email: lowered)
-        self.name = name.flatMap { $0.isEmpty ? nil : $0 }
+        self.sub = sub.nonEmpty ?? Self.derivedSub(providerId: providerId, email: lowered)
+        self.name = name.nonEmpty
     }
 
     /// A decimal number (as Google's and GitHub's account ids are) from SHA-256 of

@@ -15,6 +15,11 @@ extension FakeIdentityProvider {
         var codeChallengeMethod: String?
     }
 
+    /// The PKCE code challenge of `verifier` (RFC 7636 §4.2): itself (`plain`) or its `S256`.
+    static func pkceChallenge(of verifier: String, plain: Bool) -> String {
+        plain ? verifier : Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
+    }
+
     /// Issues a single-use authorization code for `identity`.
     func authorize(providerId: String, request: AuthorizationRequest, identity: FakeIdentity) -> String {
         let at = now
@@ -46,13 +51,10 @@ extension FakeIdentityProvider {
             guard let verifier = codeVerifier, !verifier.isEmpty else {
                 throw .invalidGrant("code_verifier is required: the authorization request had a code_challenge.")
             }
-            let computed: String
-            if request.codeChallengeMethod?.uppercased() == "PLAIN" {
-                computed = verifier
-            } else {
-                computed = Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
+            let plain = request.codeChallengeMethod?.uppercased() == "PLAIN"
+            if Self.pkceChallenge(of: verifier, plain: plain) != challenge {
+                throw .invalidGrant("PKCE verification failed: wrong code_verifier.")
             }
-            if computed != challenge { throw .invalidGrant("PKCE verification failed: wrong code_verifier.") }
         }
         return issueTokens(
             for: grant.identity, clientId: request.clientId, scope: request.scope, nonce: request.nonce, issuer: issuer)

@@ -82,7 +82,7 @@ actor FakeIdentityProvider {
             + RandomIdentifier.make(github ? 36 : 40, from: RandomIdentifier.alphanumerics)
         accessTokens[accessToken] = identity
         let scope =
-            scope.flatMap { $0.isEmpty ? nil : $0 } ?? (github ? "read:user,user:email" : "openid email profile")
+            scope.nonEmpty ?? (github ? "read:user,user:email" : "openid email profile")
         if github {
             return TokenSet(
                 identity: identity, accessToken: accessToken, idToken: nil,
@@ -91,7 +91,7 @@ actor FakeIdentityProvider {
         let iat = now / 1000
         var claims = identity.claims
         claims["iss"] = .string(issuer)
-        claims["aud"] = .string(clientId.flatMap { $0.isEmpty ? nil : $0 } ?? "sesame-emulator")
+        claims["aud"] = .string(clientId.nonEmpty ?? "sesame-emulator")
         claims["iat"] = .int(iat)
         claims["exp"] = .int(iat + Self.tokenLifetime)
         claims["nonce"] = nonce.map(JSONValue.string)

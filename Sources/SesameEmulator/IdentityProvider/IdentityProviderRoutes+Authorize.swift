@@ -63,12 +63,7 @@ extension IdentityProviderRoutes {
 
     /// `url` with `parameters` added to its query (before any fragment).
     static func adding(_ parameters: [(String, String)], to url: String) -> String {
-        var base = url
-        var fragment = ""
-        if let hash = base.firstIndex(of: "#") {
-            fragment = String(base[hash...])
-            base = String(base[..<hash])
-        }
+        let (base, fragment) = url.splitAtFragment
         let query = PercentEncoding.form(parameters)
         if base.hasSuffix("?") || base.hasSuffix("&") { return base + query + fragment }
         return base + (base.contains("?") ? "&" : "?") + query + fragment

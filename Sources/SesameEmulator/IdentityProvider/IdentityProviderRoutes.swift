@@ -79,7 +79,7 @@ struct IdentityProviderRoutes: Sendable {
             providerId = context.parameter("provider")
             form = context.form(request)
             issuer = FakeIdentityProvider.issuer(
-                base: "http://" + (request.header("host") ?? routes.fallbackHost), providerId: providerId)
+                base: request.origin(fallbackHost: routes.fallbackHost), providerId: providerId)
         }
 
         func field(_ name: String) -> String? { form[name].nonEmpty }

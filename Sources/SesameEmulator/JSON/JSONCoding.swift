@@ -40,6 +40,11 @@ enum JSONCoding {
         }
     }
 
+    static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    /// `bytes`, or `{}` when they are blank: a blank body reads as an empty object.
+    static func objectIfBlank(_ bytes: [UInt8]) -> [UInt8] { bytes.allSatisfy(isWhitespace) ? Array("{}".utf8) : bytes }
+
     /// Canonical bytes of any `Encodable`: compact, keys sorted, slashes unescaped.
     static func encodedBytes(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
@@ -55,6 +60,12 @@ extension JSONValue {
 
     /// The number as an `Int`, if this is an integer (or a number with no fraction).
     var intValue: Int? { int64Value.map { Int($0) } }
+
+    /// An int64 as Identity Toolkit sends one: a number, or a numeric string.
+    var int64TextValue: Int? {
+        if case .string(let text) = self { return Int(text) }
+        return intValue
+    }
 
     /// A short name of the value's type, for error messages.
     var typeName: String {

@@ -33,9 +33,9 @@ struct DataDirectorySaver: Service {
     /// Loads the directory (creating it when missing) into the stores, then saves once, so an
     /// unwritable directory fails the start rather than the first change.
     func load() async throws {
-        try DurableFile.makeDirectory(directory)
+        try DataDirectoryFiles.makeDirectory(directory)
         for subdirectory in ["", "/auth_export", "/database_export", "/supabase_export"] {
-            DurableFile.removeLeftovers(in: directory + subdirectory)
+            DataDirectoryFiles.removeLeftovers(in: directory + subdirectory)
         }
         try await EmulatorSnapshot.read(from: directory, auth: auth, database: database, supabase: supabase)
         _ = try await save(previous: [:])

@@ -4,7 +4,7 @@ import SesameLocalAPI
 /// Reads and writes export directories in the Firebase emulators' layout:
 /// `firebase-export-metadata.json`, `auth_export/accounts.json`, `auth_export/config.json`,
 /// `database_export/<namespace>.json`; plus, when Supabase is served, Sesame's own
-/// `supabase_export/state.json`. Every file is replaced atomically and durably (``DurableFile``).
+/// `supabase_export/state.json`. Every file is replaced atomically and durably (``DataDirectoryFiles``).
 enum EmulatorSnapshot {
     static let supabasePath = "supabase_export/state.json"
     static let databaseDirectory = "database_export"
@@ -36,14 +36,14 @@ enum EmulatorSnapshot {
         _ files: [String: [UInt8]], to directory: String, previous: [String: [UInt8]] = [:]
     ) throws(SesameEmulatorError) {
         do {
-            try DurableFile.makeDirectory(directory)
+            try DataDirectoryFiles.makeDirectory(directory)
             for (path, bytes) in files.sorted(by: { $0.key < $1.key }) where previous[path] != bytes {
-                try DurableFile.makeDirectory(DurableFile.directoryName(of: "\(directory)/\(path)"))
-                try DurableFile.replace("\(directory)/\(path)", with: bytes)
+                try DataDirectoryFiles.makeDirectory(DataDirectoryFiles.directoryName(of: "\(directory)/\(path)"))
+                try DataDirectoryFiles.replace("\(directory)/\(path)", with: bytes)
             }
-            for name in DurableFile.entries(of: "\(directory)/\(databaseDirectory)")
+            for name in DataDirectoryFiles.entries(of: "\(directory)/\(databaseDirectory)")
             where name.hasSuffix(".json") && files["\(databaseDirectory)/\(name)"] == nil {
-                try DurableFile.remove("\(directory)/\(databaseDirectory)/\(name)")
+                try DataDirectoryFiles.remove("\(directory)/\(databaseDirectory)/\(name)")
             }
         } catch {
             throw SesameEmulatorError("cannot save to \(directory): \(error.message)")

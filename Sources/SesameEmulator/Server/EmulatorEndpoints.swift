@@ -56,26 +56,19 @@ protocol EmulatorEndpoints: Sendable {
 }
 
 extension EmulatorEndpoints {
-    /// Default: the unrouted answer.
     func respondUnrouted(to request: Request, context: EmulatorRequestContext) async throws -> Response {
         unroutedResponse(for: request)
     }
 
-    /// Default: none.
     func extraCallKeys(for request: Request) -> [String] { [] }
 
-    /// Default: none.
     func rateLimitName(for request: Request, callKey: String?, body: [UInt8]) -> String? { nil }
 
-    /// Default: the peer's address.
     func rateLimitKey(for request: Request, peer: String) -> String { peer }
 
-    /// Default: a 429 in the port's envelope.
     func rateLimitedResponse() -> Response { errorResponse(status: 429, message: "Too many requests") }
 
-    /// Default: nothing.
     func faultSettingsChanged(_ settings: FaultSettings) async {}
 
-    /// Default: unchanged.
     func gateway(_ request: Request) -> Request { request }
 }

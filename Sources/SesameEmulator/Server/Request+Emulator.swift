@@ -21,12 +21,31 @@ extension Request {
     /// The query parameters, decoded; a repeated name keeps its first value.
     var queryFields: [String: String] { PercentEncoding.formDictionary(uri.query ?? "") }
 
+    /// `http://host:port` as the client addressed the port (`fallbackHost` without a `Host`).
+    func origin(fallbackHost: String) -> String { "http://" + (header("host") ?? fallbackHost) }
+
     /// `Bearer <token>` of `Authorization`, trimmed, or `nil` for another scheme.
     var bearerToken: String? {
         guard let value = header("authorization") else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
         return parts[1].trimmingCharacters(in: .whitespaces)
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The string when it is present and non-empty (the emulator's "truthy" test).
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}
+
+extension String {
+    /// A URL without its fragment, and the fragment with its `#` (`""` when it has none).
+    var splitAtFragment: (base: String, fragment: String) {
+        guard let hash = firstIndex(of: "#") else { return (self, "") }
+        return (String(self[..<hash]), String(self[hash...]))
     }
 }
 

@@ -45,8 +45,8 @@ extension AccountStore {
                 )
             }
             providerId = id
-            idToken = params["id_token"].flatMap { $0.isEmpty ? nil : $0 }
-            accessToken = params["access_token"].flatMap { $0.isEmpty ? nil : $0 }
+            idToken = params["id_token"].nonEmpty
+            accessToken = params["access_token"].nonEmpty
             claims = try Self.fakeClaims(idToken: idToken, accessToken: accessToken)
         }
         guard let subValue = claims["sub"], !subValue.isNull else {

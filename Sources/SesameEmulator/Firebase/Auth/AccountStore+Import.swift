@@ -92,7 +92,7 @@ extension AccountStore {
         var user = UserRecord(localId: localId, createdAt: now)
         user.displayName = entry["displayName"]?.stringValue
         user.photoUrl = entry["photoUrl"]?.stringValue
-        user.lastLoginAt = Self.importedInt(entry["lastLoginAt"])
+        user.lastLoginAt = entry["lastLoginAt"]?.int64TextValue
         importPassword(entry, into: &user, at: now, hash: hash)
         if let attributes = entry["customAttributes"]?.stringValue, !attributes.isEmpty {
             try Self.checkImportedClaims(attributes)
@@ -108,7 +108,7 @@ extension AccountStore {
             user.phoneNumber = phone
         }
         user.validSince = now / 1000
-        user.createdAt = Self.importedInt(entry["createdAt"]) ?? now
+        user.createdAt = entry["createdAt"]?.int64TextValue ?? now
         if let email = entry["email"]?.stringValue {
             guard AccountStore.isValidEmail(email) else { throw ImportRefusal(message: "email is invalid") }
             if let other = self.user(withEmail: email), other.localId != localId {
@@ -197,11 +197,5 @@ extension AccountStore {
             throw ImportRefusal(message: "Custom claims provided include a reserved claim.")
         }
         if attributes.utf8.count > 1000 { throw ImportRefusal(message: "Custom claims provided are too large.") }
-    }
-
-    /// An int64 field sent as a number or a numeric string.
-    static func importedInt(_ value: JSONValue?) -> Int? {
-        if case .string(let text)? = value { return Int(text) }
-        return value?.intValue
     }
 }

@@ -17,13 +17,8 @@ extension AccountStore {
             if let user = UserRecord(exportJSON: entry) { imported[user.localId] = user }
         }
         users = imported
-        if let configJSON {
-            if let allow = configJSON["signIn"]?["allowDuplicateEmails"]?.boolValue {
-                config.allowDuplicateEmails = allow
-            }
-            if let privacy = configJSON["emailPrivacyConfig"]?["enableImprovedEmailPrivacy"]?.boolValue {
-                config.enableImprovedEmailPrivacy = privacy
-            }
+        if let configJSON, let patch = try? JSONCoding.decode(ConfigPatchRequest.self, from: configJSON.serialized()) {
+            _ = patchConfiguration(patch)
         }
     }
 }

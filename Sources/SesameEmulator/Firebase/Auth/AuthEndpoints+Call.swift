@@ -36,7 +36,7 @@ extension AuthEndpoints {
             var fields: [String: JSONValue] = [:]
             switch operation {
             case "token":
-                let firstByte = body.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+                let firstByte = body.first { !JSONCoding.isWhitespace($0) }
                 if contentType.contains("json") || firstByte == UInt8(ascii: "{") { return body }
                 for (k, v) in PercentEncoding.formFields(String(decoding: body, as: UTF8.self)) where fields[k] == nil {
                     fields[k] = .string(v)

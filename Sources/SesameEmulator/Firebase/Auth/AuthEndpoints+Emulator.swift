@@ -62,7 +62,7 @@ extension AuthEndpoints {
         guard let code = query["oobCode"], !code.isEmpty else {
             return Self.actionError("missing oobCode query parameter")
         }
-        let continueUrl = query["continueUrl"].flatMap { $0.isEmpty ? nil : $0 }
+        let continueUrl = query["continueUrl"].nonEmpty
         var success: JSONValue
         switch mode {
         case "signIn":
@@ -95,17 +95,11 @@ extension AuthEndpoints {
             return Self.actionError("unsupported mode \(mode)")
         }
         guard let continueUrl else { return .json(success) }
-        var extras: [String] = []
-        for name in ["mode", "lang", "oobCode", "apiKey", "tenantId"] {
-            if let value = query[name] { extras.append("\(name)=\(PercentEncoding.queryValue(value))") }
+        let extras = ["mode", "lang", "oobCode", "apiKey", "tenantId"].compactMap { name in
+            query[name].map { (name, $0) }
         }
-        var location = continueUrl
-        var fragment = ""
-        if let hash = location.firstIndex(of: "#") {
-            fragment = String(location[hash...])
-            location = String(location[..<hash])
-        }
-        if !extras.isEmpty { location += (location.contains("?") ? "&" : "?") + extras.joined(separator: "&") }
-        return .empty(.seeOther, headers: [.location: location + fragment])
+        let (base, fragment) = continueUrl.splitAtFragment
+        let added = extras.isEmpty ? "" : (base.contains("?") ? "&" : "?") + PercentEncoding.form(extras)
+        return .empty(.seeOther, headers: [.location: base + added + fragment])
     }
 }

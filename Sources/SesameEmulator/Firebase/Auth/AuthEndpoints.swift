@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import Hummingbird
 import SesameLocalAPI
@@ -82,22 +81,15 @@ struct AuthEndpoints: EmulatorEndpoints {
             state,
             Call(
                 body: body, query: query, contentType: request.header("content-type")?.lowercased() ?? "",
-                operation: operation.name, privileged: privileged, baseURL: baseURL(request),
+                operation: operation.name, privileged: privileged, baseURL: request.origin(fallbackHost: fallbackHost),
                 identityProvider: identityProvider))
     }
 
     /// `Bearer owner` (any case) or `Bearer ya29.…` is privileged; any other bearer value is a
     /// 401 (when bearers are honoured at all); other schemes are ignored.
     static func isPrivileged(_ request: Request, allowBearer: Bool) throws(IdentityToolkitError) -> Bool {
-        guard allowBearer, let header = request.header("authorization") else { return false }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        guard allowBearer, let token = request.bearerToken else { return false }
         if token.lowercased() == "owner" || token.hasPrefix("ya29.") { return true }
         throw IdentityToolkitError.unauthenticated
-    }
-
-    func baseURL(_ request: Request) -> String {
-        "http://" + (request.header("host") ?? fallbackHost)
     }
 }

@@ -39,14 +39,14 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
             return nil
         }
         self.algorithm = algorithm
-        signerKey = body.signerKey?.stringValue.flatMap(Self.bytes)
-        saltSeparator = body.saltSeparator?.stringValue.flatMap(Self.bytes)
-        rounds = Self.int(body.rounds)
-        memoryCost = Self.int(body.memoryCost)
-        cpuMemCost = Self.int(body.cpuMemCost)
-        blockSize = Self.int(body.blockSize)
-        parallelization = Self.int(body.parallelization)
-        derivedKeyLength = Self.int(body.dkLen)
+        signerKey = body.signerKey?.stringValue.flatMap(Base64URL.decode)
+        saltSeparator = body.saltSeparator?.stringValue.flatMap(Base64URL.decode)
+        rounds = body.rounds?.int64TextValue
+        memoryCost = body.memoryCost?.int64TextValue
+        cpuMemCost = body.cpuMemCost?.int64TextValue
+        blockSize = body.blockSize?.int64TextValue
+        parallelization = body.parallelization?.int64TextValue
+        derivedKeyLength = body.dkLen?.int64TextValue
     }
 
     /// Refuses parameters outside what the algorithm allows (firebase-admin's own bounds, and for
@@ -107,17 +107,5 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
                 outputByteCount: length, unsafeUncheckedRounds: rounds)
             return derived.withUnsafeBytes { Array($0) }
         }
-    }
-
-    /// Base64 as the Admin SDKs send bytes: URL-safe or standard, padded or not.
-    static func bytes(_ text: String) -> [UInt8]? {
-        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        let padded = standard + String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: padded).map(Array.init)
-    }
-
-    private static func int(_ value: JSONValue?) -> Int? {
-        if case .string(let text)? = value { return Int(text) }
-        return value?.intValue
     }
 }

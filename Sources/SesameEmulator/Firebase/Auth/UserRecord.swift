@@ -1,4 +1,5 @@
 import Foundation
+import SesameCore
 import SesameLocalAPI
 
 /// One account as the Auth emulator keeps it. Times are milliseconds since 1970 unless noted.
@@ -68,9 +69,9 @@ struct UserRecord: Sendable, Equatable {
     /// Whether `password` is the one the imported hash was made from (``ImportedPasswordHash``).
     func importedHashMatches(_ password: String) -> Bool {
         guard let parameters = importedHashParameters, let text = importedPasswordHash,
-            let hash = ImportedPasswordHash.bytes(text)
+            let hash = Base64URL.decode(text)
         else { return false }
-        return parameters.matches(password: password, hash: hash, salt: salt.flatMap(ImportedPasswordHash.bytes) ?? [])
+        return parameters.matches(password: password, hash: hash, salt: salt.flatMap(Base64URL.decode) ?? [])
     }
 
     /// `passwordHash` as the emulator shows it.
@@ -101,9 +102,9 @@ struct UserRecord: Sendable, Equatable {
             }
         }
         passwordUpdatedAt = j["passwordUpdatedAt"]?.intValue
-        validSince = j["validSince"]?.stringValue.flatMap { Int($0) } ?? j["validSince"]?.intValue
-        createdAt = j["createdAt"]?.stringValue.flatMap { Int($0) } ?? j["createdAt"]?.intValue ?? 0
-        lastLoginAt = j["lastLoginAt"]?.stringValue.flatMap { Int($0) } ?? j["lastLoginAt"]?.intValue
+        validSince = j["validSince"]?.int64TextValue
+        createdAt = j["createdAt"]?.int64TextValue ?? 0
+        lastLoginAt = j["lastLoginAt"]?.int64TextValue
         lastRefreshAt = nil
         emailLinkSignin = j["emailLinkSignin"]?.boolValue ?? false
         initialEmail = j["initialEmail"]?.stringValue

@@ -25,7 +25,7 @@ struct DatabaseRequest: Sendable {
         method = Self.effectiveMethod(request)
         urlPath = request.decodedPath
         query = request.queryFields
-        namespace = query["ns"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultNamespace
+        namespace = query["ns"].nonEmpty ?? defaultNamespace
         self.body = body
         identity = DatabaseIdentity.of(request, query: query, now: now)
         silent = query["print"] == "silent"

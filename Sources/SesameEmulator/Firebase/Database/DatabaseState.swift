@@ -108,9 +108,4 @@ actor DatabaseState {
 
     /// Ends a stream opened by ``listen(namespace:path:)``.
     func stopListening(_ id: Int) { listeners.remove(id) }
-
-    /// Ends every stream (the emulator stops).
-    func stopAllListeners() { listeners.removeAll() }
-
-    var listenerCount: Int { listeners.count }
 }

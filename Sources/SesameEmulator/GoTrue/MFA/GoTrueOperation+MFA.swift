@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import SesameLocalAPI
 
@@ -30,13 +29,10 @@ extension GoTrueOperation {
     static func limit(
         _ endpoint: MFARateLimiter.Endpoint, _ store: GoTrueStore, _ call: GoTrueCall
     ) async throws(GoTrueError) {
-        guard let name = store.configuration.rateLimitHeader, let value = call.request.header(name),
-            let first = value.split(separator: ",", omittingEmptySubsequences: false).first
-        else { return }
-        let client = first.trimmingCharacters(in: .whitespaces)
-        guard !client.isEmpty else { return }
+        let header = store.configuration.rateLimitHeader
+        guard let client = SupabaseEndpoints.rateLimitClient(call.request, header: header) else { return }
         guard await store.allowMFA(endpoint, client: client) else {
-            throw GoTrueError(httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
+            throw .overRequestRateLimit
         }
     }
 

@@ -11,16 +11,13 @@ extension GoTrueStore {
     /// `PUT /admin/users/{id}/factors/{factor_id} {friendly_name}`: the factor after the change.
     func adminUpdateFactor(
         _ factorId: String, ofUser id: String, friendlyName: String?
-    ) throws(GoTrueError)
-        -> JSONValue
-    {
+    ) throws(GoTrueError) -> JSONValue {
         let user = try adminUser(id)
         var factor = try ownedFactor(factorId, of: user)
         if let friendlyName, !friendlyName.isEmpty {
             factor.friendlyName = friendlyName
             factor.updatedAt = now
-            guard let index = user.factors?.firstIndex(where: { $0.id == factor.id }) else { return factor.json }
-            users[user.id]?.factors?[index] = factor
+            users.updateFactor(factor.id, of: user.id) { [factor] in $0 = factor }
         }
         return factor.json
     }

@@ -62,7 +62,7 @@ extension GoTrueStore {
         if factors.contains(where: \.isVerified) && !session.isAAL2 {
             throw .forbidden("insufficient_aal", "AAL2 required to enroll a new factor")
         }
-        let issuer = body.issuer.flatMap { $0.isEmpty ? nil : $0 } ?? host
+        let issuer = body.issuer.nonEmpty ?? host
         let secret = TOTP.random().base32
         let uri = Self.otpauthURI(issuer: issuer, account: user.email ?? "", secret: secret)
         let factor = GoTrueFactor(

@@ -10,7 +10,6 @@ enum GoTrueRequestDecoding {
     ///   ``JSON/maximumDepth`` (or is otherwise refused by ``JSONPrecheck``), or has a field of
     ///   the wrong type (naming the field as the body does).
     static func decode<Body: GoTrueBody>(_ type: Body.Type, from bytes: [UInt8]) throws(GoTrueError) -> Body {
-        let blank = bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSONCoding.maximumDepth) {
             throw .badJSON(problem)
         }
@@ -19,7 +18,7 @@ enum GoTrueRequestDecoding {
             path.count == 1 ? FieldName(json: path[0].stringValue) : path[path.count - 1]
         }
         do {
-            return try decoder.decode(type, from: Data(blank ? Array("{}".utf8) : bytes))
+            return try decoder.decode(type, from: Data(JSONCoding.objectIfBlank(bytes)))
         } catch DecodingError.typeMismatch(let expected, let context) where !context.codingPath.isEmpty {
             let field = context.codingPath.map { FieldName.snakeCase($0.stringValue) }.joined(separator: ".")
             throw .badJSON("the field \(field) must be \(typeName(expected))")

@@ -87,6 +87,8 @@ extension GoTrueError {
     static let refreshTokenInvalid = badRequest("validation_failed", "Refresh token is not valid")
     static let signupDisabled = unprocessable("signup_disabled", "Signups not allowed for this instance")
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+    static let overRequestRateLimit = GoTrueError(
+        httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
     static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
     /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
     static func phoneProviderDisabled(_ message: String, status: Int = 400) -> GoTrueError {

@@ -49,11 +49,9 @@ struct SupabaseJWT: Sendable {
     func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSONValue] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed(parts: parts.count) }
-        guard let headerBytes = Base64URL.decode(parts[0]), let payloadBytes = Base64URL.decode(parts[1]),
-            case .object(let header)? = try? JSONCoding.parse(headerBytes),
-            case .object(let claims)? = try? JSONCoding.parse(payloadBytes),
-            let signature = Base64URL.decode(parts[2])
-        else { throw .malformed(parts: 3) }
+        guard let (header, claims) = TokenFactory.decodeJWT(token), let signature = Base64URL.decode(parts[2]) else {
+            throw .malformed(parts: 3)
+        }
         let input = Array("\(parts[0]).\(parts[1])".utf8)
         let alg = header["alg"]?.stringValue
         if let kid = header["kid"]?.stringValue, let key = keys.first(where: { $0.keyId == kid }) {

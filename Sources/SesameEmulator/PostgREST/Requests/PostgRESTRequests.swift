@@ -40,11 +40,11 @@ struct PostgRESTCall: Sendable {
         guard request.method == .post else {
             return query.filter { !PostgRESTOperation.reservedParameters.contains($0.key) }.mapValues(JSONValue.string)
         }
-        if context.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        if context.body.allSatisfy(JSONCoding.isWhitespace) { return [:] }
         do {
             return try JSONCoding.decode([String: JSONValue].self, from: context.body)
         } catch {
-            throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
+            throw .invalidJSON
         }
     }
 
@@ -53,7 +53,7 @@ struct PostgRESTCall: Sendable {
         do {
             return try JSONCoding.decode(PostgRESTInsertBody.self, from: context.body).rows
         } catch {
-            throw PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
+            throw .invalidJSON
         }
     }
 }

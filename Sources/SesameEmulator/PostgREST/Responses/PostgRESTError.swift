@@ -24,6 +24,8 @@ struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
 
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
+    static let invalidJSON = PostgRESTError(httpStatus: 400, code: "PGRST102", message: "Empty or invalid json")
+
     static func unknownTable(_ name: String) -> PostgRESTError {
         PostgRESTError(
             httpStatus: 404, code: "PGRST205", message: "Could not find the table 'public.\(name)' in the schema cache",

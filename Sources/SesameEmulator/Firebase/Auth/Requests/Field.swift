@@ -88,11 +88,3 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(type, forKey: key) ?? Field()
     }
 }
-
-extension Optional where Wrapped == String {
-    /// The string when it is present and non-empty (the emulator's "truthy" test).
-    var nonEmpty: String? {
-        guard let self, !self.isEmpty else { return nil }
-        return self
-    }
-}

@@ -16,9 +16,7 @@ enum IdentityToolkitRequestDecoding {
     /// - Throws: 400 `INVALID_ARGUMENT`: `Invalid JSON payload received. …` for text that is not
     ///   a JSON object or nests too deep, or for a field of the wrong type (naming it).
     static func decode<Body: Decodable>(_ type: Body.Type, from bytes: [UInt8]) throws(IdentityToolkitError) -> Body {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            return try decode(type, from: Array("{}".utf8))
-        }
+        let bytes = JSONCoding.objectIfBlank(bytes)
         if let problem = JSONPrecheck.problem(in: bytes, maximumDepth: JSONCoding.maximumDepth) {
             throw .parseError(problem)
         }
