@@ -3,14 +3,17 @@
 # (integration/test_auth.py, integration/test_db.py), unchanged, against sesame-emulator as
 # Google's emulator would serve them. Not part of `make test`: it needs the suite's source.
 #
-#   scripts/firebase-admin-suite.sh DIR [pytest arguments…]
+#   scripts/firebase-admin-suite.sh DIR [pytest arguments…]   (default: test_auth.py test_db.py)
 #
 # DIR is a clone of firebase-admin-python (holding firebase_admin/ and integration/). The
 # package under test is installed from DIR into a venv under .build/ (from PyPI with its
 # dependencies); the emulator is the debug build (built when missing). The suite's --cert is a
 # service account made here with a fresh key (the emulator accepts any signature, as Google's
 # does), --apikey any key. Its own HTTPS calls to Google's hosts go to the emulator through
-# scripts/firebase-admin-suite/googleapis_redirect.py, a pytest plugin (see there).
+# scripts/firebase-admin-suite/googleapis_redirect.py, a pytest plugin (see there). The options
+# are given as --cert=PATH: pytest reads them before it loads the suite's conftest, and would
+# take a separate PATH for a test to collect. The rest of integration/ (Firestore, Storage,
+# ML, …) is not the emulator's to serve: without arguments only the two files run.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 FIREBASE_ADMIN_PYTHON_DIR [pytest args…]" >&2; exit 2; }
 suite=$(cd "$1" && pwd); shift
@@ -51,7 +54,8 @@ auth=$(sed -n 's|^sesame-emulator: auth listening on http://||p' "$ready")
 database=$(sed -n 's|^sesame-emulator: database listening on http://||p' "$ready")
 
 cd "$suite/integration"
+[ $# -gt 0 ] || set -- test_auth.py test_db.py
 FIREBASE_AUTH_EMULATOR_HOST="$auth" FIREBASE_DATABASE_EMULATOR_HOST="$database" \
     PYTHONPATH="$root/scripts/firebase-admin-suite" \
     "$venv/bin/python" -m pytest -p googleapis_redirect -p no:cacheprovider \
-    --cert "$work/cert.json" --apikey "$work/apikey.txt" "$@"
+    --cert="$work/cert.json" --apikey="$work/apikey.txt" "$@"
