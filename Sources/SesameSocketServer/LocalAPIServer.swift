@@ -158,6 +158,13 @@ public final class LocalAPIServer: Service, Sendable {
         await stop()
     }
 
+    /// The calendar clock was set (``SessionService/calendarChanged()`` tells subscribers): what
+    /// the server answers from the published state shows its dates on the calendar as it reads
+    /// now. Requests never read the calendar themselves.
+    public func calendarChanged() {
+        hub.calendarChanged()
+    }
+
     /// Stops accepting, sends `shutdown` to subscribers and closes connections.
     public func stop() async {
         // Queued to every subscriber before this returns.

@@ -91,7 +91,8 @@ final class SubscriptionHub: Sendable {
     private let guarded: NIOLockedValueBox<Guarded>
     /// Connections flushed by one event loop task during a fan-out.
     private let flushChunk: Int
-    /// The service's ``LocalAPIService/calendarOffset``.
+    /// The service's ``LocalAPIService/calendarOffset``, read when the calendar was set
+    /// (``calendarChanged()``), never per request.
     private let calendarOffset: @Sendable () -> TimeInterval
 
     /// Empty (`starting`) until the first event, the service's snapshot, is published.
@@ -104,21 +105,16 @@ final class SubscriptionHub: Sendable {
         guarded = NIOLockedValueBox(Guarded(snapshot: Snapshot(state: starting, sequence: 1, token: nil)))
     }
 
-    var snapshot: Snapshot {
-        let offset = calendarOffset()
-        return guarded.withLockedValue { $0.snapshot }.onCalendar(offset)
-    }
+    var snapshot: Snapshot { guarded.withLockedValue { $0.snapshot } }
 
     /// The answers for the latest published state: serialised by the first request after a
     /// change (outside the lock), then shared by every request until the next change.
     var answers: SessionAnswers {
-        let offset = calendarOffset()
-        if let cached = guarded.withLockedValue({ $0.answers }), cached.calendarOffset == offset { return cached }
+        if let cached = guarded.withLockedValue({ $0.answers }) { return cached }
         let (snapshot, generation, tokenAnswer, requests) = guarded.withLockedValue {
             ($0.snapshot, $0.generation, $0.tokenAnswer, $0.accessRequests)
         }
-        let answers = SessionAnswers(
-            snapshot: snapshot.onCalendar(offset), accessRequests: requests, reusing: tokenAnswer)
+        let answers = SessionAnswers(snapshot: snapshot, accessRequests: requests, reusing: tokenAnswer)
         guarded.withLockedValue { guarded in
             guard guarded.generation == generation else { return }
             guarded.answers = answers
@@ -150,6 +146,19 @@ final class SubscriptionHub: Sendable {
                     Lines(full: line, restricted: restricted), of: notification.event, to: guarded.subscribers,
                     chunkSize: flushChunk)
             }
+        }
+    }
+
+    /// The calendar was set (the daemon hears it from the kernel): the published state's dates
+    /// and the cached answers are shown on the calendar as it reads now, at once, whether or
+    /// not the service has anything to tell its subscribers.
+    func calendarChanged() {
+        let offset = calendarOffset()
+        guarded.withLockedValue { guarded in
+            guard guarded.snapshot.calendarOffset != offset else { return }
+            guarded.snapshot = guarded.snapshot.onCalendar(offset)
+            guarded.answers = nil
+            guarded.generation += 1
         }
     }
 
@@ -198,8 +207,7 @@ final class SubscriptionHub: Sendable {
     func subscribe(
         output: ConnectionOutput, role: LocalAPIRole, requestID: [UInt8], events: Set<LocalAPIEvent>, migrator: Bool
     ) -> Bool {
-        let offset = calendarOffset()
-        return guarded.withLockedValue { guarded in
+        guarded.withLockedValue { guarded in
             if let existing = guarded.subscribers[output.id],
                 existing.subscriptions.count >= ProtocolLimits.maximumSubscriptionsPerConnection
             {
@@ -209,7 +217,7 @@ final class SubscriptionHub: Sendable {
             let id = "s\(guarded.nextSubscription)"
             guarded.subscribers[output.id, default: Subscriber(output: output, role: role)].add(
                 id, events: events, migrator: migrator)
-            let snapshot = guarded.snapshot.onCalendar(offset)
+            let snapshot = guarded.snapshot
             let state = snapshot.wire(for: role, accessRequests: guarded.accessRequests)
             let result: JSONValue = .object([
                 "subscription": .string(id), "state": .object(state.json.objectValue ?? [:]),

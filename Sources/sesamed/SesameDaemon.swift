@@ -122,7 +122,7 @@ struct SesameDaemon: AsyncParsableCommand {
         let metrics = configuration.metricsTextfilePath.map { _ in DaemonMetrics() }
         // One steady timeline for the service and every adapter that stamps a token, so a jump
         // of the calendar neither expires a valid token early nor keeps an expired one.
-        let clock = SteadyClock(base: SystemWallClock())
+        let clock = SteadyClock()
         let backend = BackendFactory.make(configuration, metrics: metrics, now: { clock.date })
         let service = SessionService(
             provider: backend.provider, store: store, directory: backend.directory,
@@ -193,7 +193,8 @@ struct SesameDaemon: AsyncParsableCommand {
                     .init(service: systemd),
                     .init(
                         service: SleepAndNetwork(
-                            service: service, logindBusAddress: environment["SESAME_LOGIND_BUS_ADDRESS"],
+                            service: service, server: server,
+                            logindBusAddress: environment["SESAME_LOGIND_BUS_ADDRESS"],
                             logger: Logger(label: "sesame.machine"))),
                 ] + (await idleMemory(configuration, server: server, service: service))
                     + metricsServices,

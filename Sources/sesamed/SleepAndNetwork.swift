@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import ServiceLifecycle
 import SesameCore
 import SesameService
+import SesameSocketServer
 import SesameSystemd
 
 /// Tells the session what happens to the machine: a resume from sleep (logind's
@@ -17,6 +18,8 @@ struct SleepAndNetwork: Service {
     static let longestBurst: Duration = .seconds(5)
 
     let service: SessionService
+    /// Shown the calendar's jumps along with the service.
+    let server: LocalAPIServer
     /// `SESAME_LOGIND_BUS_ADDRESS`: a D-Bus address instead of the system bus, for tests.
     let logindBusAddress: String?
     let logger: Logger
@@ -45,6 +48,7 @@ struct SleepAndNetwork: Service {
             case .resumed:
                 logger.info("The machine woke up: checking the token")
                 await service.resumed()
+                server.calendarChanged()
                 await service.calendarChanged()
             }
         }
@@ -57,6 +61,7 @@ struct SleepAndNetwork: Service {
         }
         for await _ in changes {
             logger.debug("The calendar clock was set: showing the token's expiry as it reads now")
+            server.calendarChanged()
             await service.calendarChanged()
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A clock that can sleep and also tell the calendar time, so token expiry (a `Date`) and
-/// waiting (a `Duration`) come from one injected source. Tests use a manual one.
+/// waiting (a `Duration`) come from one injected source: the daemon's is a ``SteadyClock``;
+/// tests use a manual one.
 public protocol WallClock: Clock where Duration == Swift.Duration {
     /// The current calendar time according to this clock: the time every date the daemon
     /// stamps and compares is on.
@@ -14,18 +15,4 @@ public protocol WallClock: Clock where Duration == Swift.Duration {
 
 extension WallClock {
     @inlinable public var calendarOffset: TimeInterval { 0 }
-}
-
-/// The real clock.
-public struct SystemWallClock: WallClock {
-    @inlinable public init() {}
-
-    @inlinable public var now: ContinuousClock.Instant { ContinuousClock.now }
-    @inlinable public var minimumResolution: Duration { ContinuousClock().minimumResolution }
-    @inlinable public var date: Date { Date() }
-
-    @inlinable
-    public func sleep(until deadline: ContinuousClock.Instant, tolerance: Duration?) async throws {
-        try await ContinuousClock().sleep(until: deadline, tolerance: tolerance)
-    }
 }
