@@ -98,13 +98,16 @@ def main() -> int:
         cells = {name: ([], []) for name, *_ in servers}
         # libsesame (clients/c): one sesame_get_id_token call, and the floor's round trip timed the
         # same way (send to the answer's last byte read), 1 client, in each round.
-        libsesame = ([], [])
+        libsesame = ([], [], [])
         for _ in range(args.rounds):
             if os.path.exists(os.path.join(args.tools, "libsesame-load")):
                 libsesame[0].append(load(args.tools, "call", daemon_socket, str(args.seconds), "0.3", "60",
                                          server_pid=p.daemon.pid, tool="libsesame-load"))
                 libsesame[1].append(load(args.tools, "raw", echo_socket, str(args.seconds), "0.3", GET_ID_TOKEN,
                                          server_pid=p.echo.pid, tool="libsesame-load"))
+                # The daemon's own round trip timed the same way: the library's share is the rest.
+                libsesame[2].append(load(args.tools, "raw", daemon_socket, str(args.seconds), "0.3", GET_ID_TOKEN,
+                                         server_pid=p.daemon.pid, tool="libsesame-load"))
             for name, path, line, pid in servers:
                 seconds = str(args.seconds)
                 cells[name][0].append(load(args.tools, "latency", path, "1", seconds, "0.3", line, server_pid=pid))
@@ -134,7 +137,8 @@ def paired(runs: list[dict], floors: list[dict], key: str) -> float:
     return statistics.median(run[key] / floor[key] for run, floor in zip(runs, floors))
 
 
-def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients, rounds, libsesame=([], [])) -> None:
+def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients, rounds,
+           libsesame=([], [], [])) -> None:
     floor_one, floor_many = cells["floor"]
     print(f"sesame bench: {os.cpu_count()} cores; servers pinned to core 1, load generator to core 0; "
           f"getIdToken answer {reply_bytes} bytes; {clients} clients for throughput; medians of {rounds} rounds\n")
@@ -152,12 +156,16 @@ def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, c
               f"{paired(nio_many, floor_many, 'rps') * 100:.0f} % of the C floor; sesamed reaches "
               f"{paired(cells['getIdToken'][1], nio_many, 'rps') * 100:.0f} % (getIdToken) and "
               f"{paired(cells['getState'][1], nio_many, 'rps') * 100:.0f} % (getState) of that.")
-    calls, floor_trips = libsesame
+    calls, floor_trips, daemon_trips = libsesame
     for label, runs in (("libsesame: one sesame_get_id_token call", calls),
-                        ("echo floor, timed as a call (send to last byte read)", floor_trips)):
+                        ("echo floor, timed as a call (send to last byte read)", floor_trips),
+                        ("sesamed getIdToken without the library, timed as a call", daemon_trips)):
         if runs:
             print(f"| {label} | {median(runs, 'p50_us'):.1f} / {median(runs, 'p99_us'):.1f} µs | "
                   f"{median(runs, 'rps'):.0f} | | {median(runs, 'server_cpu_s'):.2f} / {median(runs, 'cpu_s'):.2f} |")
+    if calls and daemon_trips:
+        print(f"\nlibsesame's own share (no goal): a call costs {paired(calls, daemon_trips, 'p50_us'):.2f} × "
+              f"the same request to sesamed without the library, at p50.")
     print()
     goals = []
     if calls:
