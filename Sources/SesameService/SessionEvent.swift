@@ -65,9 +65,8 @@ extension SessionEvent.Kind {
             return .idTokenChanged(uid: uid, expiresAt: expiresAt + offset)
         case .signInFlowChanged(let flow):
             return .signInFlowChanged(flow.onCalendar(offset))
-        case .mergeRecorded(var merge):
-            merge.createdAt.addTimeInterval(offset)
-            return .mergeRecorded(merge)
+        case .mergeRecorded(let merge):
+            return .mergeRecorded(merge.onCalendar(offset))
         default:
             return self
         }

@@ -44,11 +44,7 @@ struct SessionCalls: LocalAPIService {
 
     func outcomeJSON(_ outcome: SessionService.SignInOutcome) -> JSONValue {
         // The state's dates are the calendar's already (the service made it); the merge's are not.
-        let merge = outcome.merge.map { merge in
-            var merge = merge
-            merge.createdAt += calendarOffset()
-            return merge
-        }
+        let merge = outcome.merge?.onCalendar(calendarOffset())
         return .object(["state": outcome.state.wire.json, "merge": merge.map { $0.wire.json } ?? .null])
     }
 

@@ -24,6 +24,15 @@ extension SignInFlow {
     }
 }
 
+extension Merge {
+    /// The merge with its creation (the daemon's stamp) as the calendar reads it.
+    public func onCalendar(_ offset: TimeInterval) -> Merge {
+        var merge = self
+        merge.createdAt.addTimeInterval(offset)
+        return merge
+    }
+}
+
 extension AuthState {
     /// The state with the dates the daemon stamped (the token's expiry, the open flow's and
     /// challenge's, a rate limit's retry, pending merges' creation) as the calendar reads them.
@@ -34,11 +43,7 @@ extension AuthState {
         state.signInPrompt?.expiresAt.addTimeInterval(offset)
         state.secondFactor?.expiresAt.addTimeInterval(offset)
         state.rateLimit?.retryAt.addTimeInterval(offset)
-        state.pendingMerges = pendingMerges.map { merge in
-            var merge = merge
-            merge.createdAt.addTimeInterval(offset)
-            return merge
-        }
+        state.pendingMerges = pendingMerges.map { $0.onCalendar(offset) }
         return state
     }
 }
