@@ -81,18 +81,27 @@ final class ConnectionHandler: ChannelInboundHandler {
         // Lines are not handled past a pause: NIO reads on (up to its reads per wake-up, and
         // to the end when the peer closes), but the bytes only wait.
         guard afterRead == .handle else { return }
-        drain(context: context)
+        drain(context: context, inRead: true)
     }
 
-    /// Holds the outbox until the loop's flush, once per burst: the answers of this burst
-    /// go out with one flush after the loop's other reads (LoopFlush).
-    private func beginBurst(context: ChannelHandlerContext) {
-        guard machine.beginBurst() else { return }
+    /// Writes a lone client's burst as its read ends (``LoopFlush/isAlone(_:)``).
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if machine.readEnded() { released(context: context) }
+        context.fireChannelReadComplete()
+    }
+
+    /// Holds the outbox, once per burst, until the loop's flush: the answers of this burst go
+    /// out with one flush after the loop's other reads (LoopFlush); or, for a burst that a lone
+    /// client's read began, until that read ends (no task is queued for it).
+    private func beginBurst(context: ChannelHandlerContext, inRead: Bool) {
+        guard !machine.bursting else { return }
+        let atReadEnd = inRead && flush.isAlone(self)
+        _ = machine.beginBurst(atReadEnd: atReadEnd)
         caller.output.hold()
-        flush.add(self, context: context)
+        if !atReadEnd { flush.add(self, context: context) }
     }
 
-    /// Called by the loop's ``LoopFlush``: writes the burst's answers.
+    /// Called by the loop's ``LoopFlush`` or at the end of a read: writes the burst's answers.
     func released(context: ChannelHandlerContext) {
         machine.released()
         caller.output.release(context: context)
@@ -104,8 +113,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// after them are handled only if the channel is still writable (the socket took them),
     /// else they wait for ``channelWritabilityChanged(context:)``: the loop goes on only as
     /// the client reads, like any other I/O, and never holds more than that for it.
-    private func drain(context: ChannelHandlerContext) {
-        beginBurst(context: context)
+    private func drain(context: ChannelHandlerContext, inRead: Bool = false) {
+        beginBurst(context: context, inRead: inRead)
         var writable = context.channel.isWritable
         if var bytes = unread {
             unread = nil
@@ -221,7 +230,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func finished(_ answer: SplicedResponse, id: [UInt8], context: ChannelHandlerContext) {
         guard machine.finished() else { return }
-        beginBurst(context: context)
+        beginBurst(context: context, inRead: false)
         id.withUnsafeBytes { send(answer, id: $0) }
         drain(context: context)
     }

@@ -12,8 +12,11 @@ struct ConnectionMachine: Equatable {
     private(set) var inFlight = 0
     private(set) var closing = false
     private(set) var readingPaused = false
-    /// The outbox is held and the loop's flush will release it.
+    /// The outbox is held and the loop's flush (or the end of the read) will release it.
     private(set) var bursting = false
+    /// The burst began in a read of a lone client and is written when that read ends, not by
+    /// the loop's flush (``LoopFlush/isAlone(_:)``).
+    private(set) var releaseAtReadEnd = false
     /// Answer bytes in the held outbox, as the last answer queued left it.
     private(set) var queuedAnswers = 0
     /// Idle ticks since the last read.
@@ -43,16 +46,22 @@ struct ConnectionMachine: Equatable {
         return readingPaused ? .keep : .handle
     }
 
-    /// Starts a burst; true when the outbox must be held now (it was not yet).
-    mutating func beginBurst() -> Bool {
+    /// Starts a burst; true when the outbox must be held now (it was not yet). `atReadEnd`: the
+    /// burst is written when the current read ends (``readEnded()``), not by the loop's flush.
+    mutating func beginBurst(atReadEnd: Bool = false) -> Bool {
         guard !bursting else { return false }
         bursting = true
+        releaseAtReadEnd = atReadEnd
         return true
     }
 
-    /// The loop's flush wrote the held outbox.
+    /// The read ended: true when its burst is to be written now.
+    func readEnded() -> Bool { bursting && releaseAtReadEnd }
+
+    /// The held outbox was written.
     mutating func released() {
         bursting = false
+        releaseAtReadEnd = false
         queuedAnswers = 0
     }
 

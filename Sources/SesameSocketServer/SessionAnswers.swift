@@ -19,13 +19,21 @@ final class SessionAnswers: Sendable {
     /// How far the calendar was ahead of the daemon's timeline for these answers' dates.
     let calendarOffset: TimeInterval
 
-    struct TokenAnswer: Sendable {
+    /// A class: the fast path takes it with one reference count, not one per field.
+    final class TokenAnswer: Sendable {
         /// The token the answer carries (to tell a new token from the same one), its dates on
         /// the daemon's steady timeline; the answer shows them on the calendar.
-        var idToken: IDToken
-        var calendarOffset: TimeInterval
-        var uid: String
-        var answer: SplicedResponse
+        let idToken: IDToken
+        let calendarOffset: TimeInterval
+        let uid: String
+        let answer: SplicedResponse
+
+        init(idToken: IDToken, calendarOffset: TimeInterval, uid: String, answer: SplicedResponse) {
+            self.idToken = idToken
+            self.calendarOffset = calendarOffset
+            self.uid = uid
+            self.answer = answer
+        }
 
         /// Whether the token stays valid `minValidity` seconds after `now` (as the service decides).
         func isFresh(for minValidity: Double, at now: Date) -> Bool {

@@ -21,9 +21,9 @@ final class EmbeddedConnection {
     private var received: [UInt8] = []
 
     /// Adds a connection from this process (a manager) to `server`, behind a ``StalledSocket``
-    /// when `stalled`.
-    init(server: LocalAPIServer, stalled: Bool = false) async throws {
-        let channel = NIOAsyncTestingChannel()
+    /// when `stalled`, on `loop` (a new one when nil).
+    init(server: LocalAPIServer, stalled: Bool = false, loop: NIOAsyncTestingEventLoop? = nil) async throws {
+        let channel = loop.map { NIOAsyncTestingChannel(loop: $0) } ?? NIOAsyncTestingChannel()
         let counters = stalled ? StalledSocket.Counters() : nil
         try await channel.testingEventLoop.executeInContext {
             if let counters { try channel.pipeline.syncOperations.addHandler(StalledSocket(counters: counters)) }

@@ -144,4 +144,36 @@ struct ConnectionHandlerEmbeddedTests {
             #expect(try await connection.next()["error"]?["code"] == -32601)
         }
     }
+
+    @Test(
+        "a lone client's answer is written as its read ends; while two connections' bursts interleave on a loop, both wait for the loop's flush"
+    )
+    func loneClientAndInterleaving() async throws {
+        try await EmbeddedConnection.with { server, first in
+            let loop = first.channel.testingEventLoop
+            func read(_ connection: EmbeddedConnection, _ id: Int) async throws {
+                try await connection.channel.writeInbound(ByteBuffer(string: Self.getState(id) + "\n"))
+            }
+            func written(_ connection: EmbeddedConnection) async throws -> Bool {
+                try await connection.channel.readOutbound(as: ByteBuffer.self) != nil
+            }
+            // The loop's first burst waits for its flush.
+            try await read(first, 1)
+            #expect(try await written(first) == false)
+            await loop.run()
+            #expect(try await written(first))
+            // The same connection again, nothing else on the loop: written as the read ends.
+            try await read(first, 2)
+            #expect(try await written(first))
+            // Another connection on the same loop: its burst, and the first's next, wait for the flush.
+            let second = try await EmbeddedConnection(server: server.server, loop: loop)
+            try await read(second, 3)
+            try await read(first, 4)
+            #expect(try await written(second) == false)
+            #expect(try await written(first) == false)
+            await loop.run()
+            #expect(try await written(second))
+            #expect(try await written(first))
+        }
+    }
 }

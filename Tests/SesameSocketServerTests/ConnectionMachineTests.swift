@@ -140,6 +140,22 @@ struct ConnectionMachineTests {
         #expect(again)
     }
 
+    @Test("a burst a lone client's read began is written as the read ends; any other waits for the loop's flush")
+    func readEnd() {
+        var lone = Self.machine()
+        _ = lone.beginBurst(atReadEnd: true)
+        #expect(lone.readEnded())
+        let nested = lone.beginBurst()
+        #expect(!nested && lone.readEnded())
+        lone.released()
+        #expect(!lone.readEnded())
+        #expect(lone == Self.machine())
+        var batched = Self.machine()
+        _ = batched.beginBurst()
+        #expect(!batched.readEnded())
+        #expect(!Self.machine().readEnded())
+    }
+
     @Test("an answer coming back is dropped once closing; it always frees its slot")
     func finished() {
         var open = Self.machine(inFlight: 2)
