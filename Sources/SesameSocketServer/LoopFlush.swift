@@ -24,12 +24,12 @@ final class LoopFlush {
     /// The previous flush's list, emptied: swapped with `waiting`, so a flush allocates nothing.
     private var flushing: [(handler: ConnectionHandler, context: ChannelHandlerContext)] = []
 
+    /// The connection of the last burst on this loop.
+    private var lastBurst: ObjectIdentifier?
+
     init(eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
-
-    /// The connection of the last burst on this loop.
-    private var lastBurst: ObjectIdentifier?
 
     /// Whether the burst `handler`'s read begins may be written when that read ends: the
     /// loop's previous burst was this connection's too, and none waits for the flush. Counts
