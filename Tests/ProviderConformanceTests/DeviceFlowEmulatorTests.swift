@@ -25,7 +25,8 @@ struct DeviceFlowEmulatorTests {
     @Test("Firebase: Google's device flow, approved, signs in with its ID token; GitHub's with its access token")
     func firebase() async throws {
         try await FirebaseConformanceBackend.with { b in
-            let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+            let transport = AsyncHTTPClientTransport(
+                connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
             let client = OAuthDeviceClient(providers: [:], emulatorBase: b.authBase, transport: transport)
             do {
                 for (providerId, email) in [("google.com", "gail@example.com"), ("github.com", "gus@example.com")] {
@@ -62,7 +63,8 @@ struct DeviceFlowEmulatorTests {
     @Test("Supabase: Google's device flow, approved, signs in with its ID token at the id_token grant")
     func supabase() async throws {
         try await SupabaseConformanceBackend.with { b in
-            let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+            let transport = AsyncHTTPClientTransport(
+                connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
             let client = OAuthDeviceClient(providers: [:], emulatorBase: b.url, transport: transport)
             do {
                 let provider = try client.provider("google.com")

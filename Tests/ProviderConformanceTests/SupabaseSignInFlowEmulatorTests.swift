@@ -74,7 +74,7 @@ struct SupabaseSignInFlowEmulatorTests {
 
     /// A browser's HTTP client: its own transport, which never follows redirects.
     static func withBrowser(_ body: (any HTTPTransport) async throws -> Void) async throws {
-        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+        let transport = AsyncHTTPClientTransport(connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
         do {
             try await body(transport)
         } catch {

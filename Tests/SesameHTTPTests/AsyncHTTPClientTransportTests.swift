@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import SesameEmulator
 import SesameHTTP
+import SesameTesting
 import Testing
 
 /// The transport over real loopback HTTP against the in-process emulator.
@@ -13,7 +14,8 @@ struct AsyncHTTPClientTransportTests {
     ) async throws {
         let emulator = try await SesameEmulator.start(
             EmulatorConfiguration(host: "127.0.0.1", authPort: 0, databasePort: 0, projectId: "demo-project"))
-        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: requestTimeout)
+        let transport = AsyncHTTPClientTransport(
+            connectTimeout: LoopbackTimeouts.connect, requestTimeout: requestTimeout)
         do {
             try await body(emulator, transport)
         } catch {
@@ -61,7 +63,8 @@ struct AsyncHTTPClientTransportTests {
             let base = "http://127.0.0.1:\(emulator.authPort)"
             // A 5 s deadline: long enough for a loopback call on a loaded test machine, far
             // shorter than the 60 s the dripping body takes.
-            let deadline = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
+            let deadline = AsyncHTTPClientTransport(
+                connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(5))
             do {
                 try await Self.dripPastTheDeadline(base: base, deadline: deadline, setup: transport)
             } catch {
@@ -95,7 +98,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("nothing listening is a connect failure, described without the URL")
     func refused() async throws {
-        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(5))
+        let transport = AsyncHTTPClientTransport(connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(5))
         let failure = await #expect(throws: HTTPTransportError.self) {
             _ = try await transport.send(
                 HTTPRequest(name: "x", method: .GET, url: "http://127.0.0.1:1/secret-path?key=SECRET"))

@@ -7,7 +7,8 @@ import SesameTesting
 /// set (by host, as browsers do: not by port), follows redirects itself, and answers the
 /// emulator's consent page as a person would.
 final class TestBrowser: @unchecked Sendable {
-    private let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+    private let transport = AsyncHTTPClientTransport(
+        connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
     /// host → cookie name → value.
     private var cookies: [String: [String: String]] = [:]
 

@@ -22,7 +22,7 @@ struct FirebaseConformanceBackend: ProviderConformanceBackend {
         try await withEmulator(configuration) { emulator in
             let configuration = FirebaseConfiguration(
                 apiKey: "fake-api-key", projectId: "demo-project", authEmulatorHost: "127.0.0.1:\(emulator.authPort)",
-                connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+                connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
             let transport = AsyncHTTPClientTransport(configuration: configuration)
             let backend = FirebaseConformanceBackend(
                 emulator: emulator, provider: FirebaseAuthProvider(configuration: configuration, transport: transport),

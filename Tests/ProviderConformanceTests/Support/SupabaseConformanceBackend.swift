@@ -24,7 +24,7 @@ struct SupabaseConformanceBackend: ProviderConformanceBackend {
         _ body: (SupabaseConformanceBackend) async throws -> Void
     ) async throws {
         let emulator = try await EmulatorChild.start(supabase: true, arguments: arguments)
-        let transport = AsyncHTTPClientTransport(connectTimeout: .seconds(2), requestTimeout: .seconds(20))
+        let transport = AsyncHTTPClientTransport(connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20))
         do {
             let endpoint = try #require(emulator.supabase)
             let (url, anonKey, serviceRoleKey) = (endpoint.url, endpoint.anonKey, endpoint.serviceRoleKey)

@@ -29,7 +29,7 @@ struct EmulatorHarness: Sendable {
                 apiKey: "fake-api-key", projectId: "demo-project",
                 authEmulatorHost: "127.0.0.1:\(emulator.authPort)",
                 databaseEmulatorHost: "127.0.0.1:\(emulator.databasePort)",
-                connectTimeout: .seconds(2), requestTimeout: .seconds(20)
+                connectTimeout: LoopbackTimeouts.connect, requestTimeout: .seconds(20)
             )
             let transport = AsyncHTTPClientTransport(configuration: configuration)
             let harness = EmulatorHarness(
