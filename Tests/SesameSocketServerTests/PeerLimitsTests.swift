@@ -47,14 +47,26 @@ struct PeerLimitsTests {
         // before the subscriber's own connection counts as idle; 0.4 s closed it first there.
         let harness = try await SocketHarness.start { $0.idleTimeout = 2 }
         defer { Task { await harness.stop() } }
+        // Twice this test hung past its time limit in a full parallel run and never alone: a
+        // stall names the wait it stalled in before the limit ends the test.
+        let step = NIOLockedValueBox("the anonymous user")
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(45))
+            if !Task.isCancelled { Issue.record("stalled 45 s waiting for \(step.withLockedValue { $0 })") }
+        }
+        defer { watchdog.cancel() }
         try await harness.awaitAnonymous()
         try await withClient(harness.path) { subscriber in
+            step.withLockedValue { $0 = "the subscribe answer" }
             _ = try await subscriber.call("subscribe")
             try await withClient(harness.path) { idle in
+                step.withLockedValue { $0 = "the hello answer" }
                 _ = try await idle.call("hello")
+                step.withLockedValue { $0 = "the idle connection's close" }
                 #expect(await idle.isClosedByPeer())
             }
             // Idle for longer than the timeout too, but subscribed: still served.
+            step.withLockedValue { $0 = "the subscriber's getState answer" }
             #expect(try await subscriber.call("getState", id: 2)["result"]?["status"] == "anonymous")
         }
     }
