@@ -50,20 +50,25 @@ struct OwnNamespaces: Sendable {
     /// The id of the last mount at `/` (the one on top) in a `mountinfo` text.
     static func rootMountID(_ mountinfo: String?) -> String? {
         guard let mountinfo else { return nil }
-        var found: String? = nil
-        for line in mountinfo.split(separator: "\n") {
-            let fields = line.split(separator: " ")
-            if fields.count > 4, fields[4] == "/" { found = String(fields[0]) }
+        return ProcText.withBytes(mountinfo) { bytes in
+            var found: String? = nil
+            for line in ProcText.lines(bytes) {
+                let fields = ProcText.fields(line, limit: 5)
+                if fields.count > 4, ProcText.equals(fields[4], "/") { found = ProcText.string(fields[0]) }
+            }
+            return found
         }
-        return found
     }
 
     /// The number of pids on `status`'s `NSpid` line.
     static func pidDepth(_ status: String?) -> Int? {
-        guard let status, let line = status.split(separator: "\n").first(where: { $0.hasPrefix("NSpid:") }) else {
-            return nil
+        guard let status else { return nil }
+        return ProcText.withBytes(status) { bytes in
+            guard let line = ProcText.lines(bytes).first(where: { $0.starts(with: "NSpid:".utf8) }) else {
+                return nil
+            }
+            let count = ProcText.fields(line.dropFirst("NSpid:".utf8.count)).count
+            return count > 0 ? count : nil
         }
-        let count = line.dropFirst("NSpid:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).count
-        return count > 0 ? count : nil
     }
 }

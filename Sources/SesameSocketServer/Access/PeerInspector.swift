@@ -58,11 +58,14 @@ struct PeerInspector: Sendable {
     /// Field 22 of `/proc/PID/stat` (`starttime`), counted after the command's closing
     /// parenthesis (the command may hold spaces and parentheses itself).
     static func startTime(_ stat: String?) -> UInt64? {
-        guard let stat, let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        // After the command: state is field 3, so starttime (22) is the 20th.
-        guard fields.count >= 20 else { return nil }
-        return UInt64(fields[19])
+        guard let stat else { return nil }
+        return ProcText.withBytes(stat) { bytes in
+            guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+            // After the command: state is field 3, so starttime (22) is the 20th.
+            let fields = ProcText.fields(bytes[(close + 1)...], limit: 20)
+            guard fields.count >= 20 else { return nil }
+            return UInt64(ProcText.string(fields[19]))
+        }
     }
 
     /// `name` of the `[Application]` group of a `.flatpak-info` file.
