@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bench_processes import Processes, cpu_seconds  # noqa: E402
+from bench_processes import Processes, cpu_nanoseconds, cpu_seconds  # noqa: E402
 
 GET_ID_TOKEN = '{"jsonrpc":"2.0","id":{ID},"method":"getIdToken","params":{"minValidity":60}}'
 GET_STATE = '{"jsonrpc":"2.0","id":{ID},"method":"getState"}'
@@ -41,6 +41,15 @@ def load(tools: str, *arguments: str, server_pid: int | None = None, tool: str =
     if server_pid:
         result["server_cpu_s"] = cpu_seconds(server_pid) - before
     return result
+
+
+def connection_cpu_us(tools: str, path: str, pid: int, connections: int = 100) -> float:
+    """The server's CPU time per new connection that asks one getIdToken and closes (a command-line client's
+    whole life), over `connections` of them at once."""
+    before = cpu_nanoseconds(pid)
+    subprocess.run([os.path.join(tools, "sesame-load"), "count", path, str(connections), str(connections),
+                    GET_ID_TOKEN], capture_output=True, check=True, preexec_fn=Processes.pin(0))
+    return (cpu_nanoseconds(pid) - before) / connections / 1000
 
 
 def cpu_times() -> list[int]:
@@ -113,6 +122,9 @@ def main() -> int:
                 cells[name][0].append(load(args.tools, "latency", path, "1", seconds, "0.3", line, server_pid=pid))
                 cells[name][1].append(
                     load(args.tools, "latency", path, str(args.clients), seconds, "0.3", line, server_pid=pid))
+        # New connections, last: their cost is mostly the kernel's and the accept path's.
+        connecting = {name: [connection_cpu_us(args.tools, path, pid) for _ in range(args.rounds)]
+                      for name, path, _, pid in servers if name in ("nio", "getIdToken")}
         fanout = {}
         for count in [int(n) for n in args.fanout.split(",") if n]:
             fanout[count] = load(args.tools, "fanout", daemon_socket, str(count), str(args.fanout_rounds), TRIGGER,
@@ -120,7 +132,7 @@ def main() -> int:
                                  server_pid=p.daemon.pid)
 
     report(cells, fanout, idle_kib, per_connection_kib, ready_ms, len(reply.encode()), args.clients, args.rounds,
-           libsesame)
+           libsesame, connecting)
     spent = [after - before for before, after in zip(started, cpu_times())]
     steal = spent[7] / max(1, sum(spent)) * 100
     print(f"\nCPU time stolen by the hypervisor during the run: {steal:.1f} %"
@@ -138,7 +150,7 @@ def paired(runs: list[dict], floors: list[dict], key: str) -> float:
 
 
 def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, clients, rounds,
-           libsesame=([], [], [])) -> None:
+           libsesame=([], [], []), connecting=None) -> None:
     floor_one, floor_many = cells["floor"]
     print(f"sesame bench: {os.cpu_count()} cores; servers pinned to core 1, load generator to core 0; "
           f"getIdToken answer {reply_bytes} bytes; {clients} clients for throughput; medians of {rounds} rounds\n")
@@ -166,6 +178,11 @@ def report(cells, fanout, idle_kib, per_connection_kib, ready_ms, reply_bytes, c
     if calls and daemon_trips:
         print(f"\nlibsesame's own share (no goal): a call costs {paired(calls, daemon_trips, 'p50_us'):.2f} × "
               f"the same request to sesamed without the library, at p50.")
+    if connecting and "getIdToken" in connecting:
+        nio_part = (f"; SwiftNIO's floor {statistics.median(connecting['nio']):.0f} µs" if "nio" in connecting else "")
+        print(f"\nA new connection (connect, one getIdToken, close; 100 at once; no goal): "
+              f"{statistics.median(connecting['getIdToken']):.0f} µs of sesamed's CPU{nio_part} "
+              "(the peer's /proc read included).")
     print()
     goals = []
     if calls:

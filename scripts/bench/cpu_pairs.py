@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The daemon's CPU time per request of one client, for two builds side by side.
+"""The daemon's CPU time per request (of one client, or of --clients), for two builds side by side.
 
 Starts a release sesamed (and its emulator) from each of two bin dirs, and the SwiftNIO floor,
 then in every round sends COUNT requests of one client (`sesame-load count`) to each in turn:
@@ -25,15 +25,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bench import GET_ID_TOKEN, GET_STATE, round_trip  # noqa: E402
-from bench_processes import Processes  # noqa: E402
-
-
-def cpu_nanoseconds(pid: int) -> int:
-    total = 0
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/schedstat") as stat:
-            total += int(stat.read().split()[0])
-    return total
+from bench_processes import Processes, cpu_nanoseconds  # noqa: E402
 
 
 def main() -> int:
@@ -43,6 +35,9 @@ def main() -> int:
     parser.add_argument("--tools", required=True, help="directory with the built sesame-load")
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--count", type=int, default=30000, help="requests per server and round")
+    parser.add_argument("--clients", type=int, default=1,
+                        help="connections sharing the COUNT requests, each with one in flight (100: make bench's "
+                             "throughput case)")
     args = parser.parse_args()
 
     costs: dict[str, list[float]] = {}
@@ -62,7 +57,8 @@ def main() -> int:
                 cases.append((f"{name} getState", processes.daemon_socket, GET_STATE, processes.daemon.pid))
             for case, path, line, pid in cases:
                 before = cpu_nanoseconds(pid)
-                subprocess.run([os.path.join(args.tools, "sesame-load"), "count", path, "1", str(args.count), line],
+                subprocess.run([os.path.join(args.tools, "sesame-load"), "count", path, str(args.clients), str(args.count),
+                                line],
                                capture_output=True, check=True, preexec_fn=Processes.pin(0))
                 costs.setdefault(case, []).append((cpu_nanoseconds(pid) - before) / args.count / 1000)
 
