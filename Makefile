@@ -62,9 +62,13 @@ run: deps
 	@scripts/build-quietly.sh "$(RUN_BUILD_LOG)" $(SWIFT_BUILD) -- sesame-emulator sesamed sesamectl
 	@exec scripts/run.sh "$(BUILD_DIR)" "$(PROVIDER)"
 
+# The suites run in this order and stop at the first failure; the last lines say how long each took.
+TEST_SUITES := lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-c test-browser \
+	test-sql test-fleet-sim test-first-hour test-make-run
 test: deps
-	$(call swift_build,--build-tests)
-	$(MAKE) lint test-swift test-units test-conformance test-fuzz test-python test-node test-go test-c test-browser test-sql test-fleet-sim test-first-hour test-make-run
+	@start=$$(date +%s); echo "$(SWIFT) build --build-tests"; $(SWIFT_BUILD) --build-tests && \
+		echo "== the build took $$(($$(date +%s) - start)) s =="
+	@MAKE="$(MAKE)" scripts/run-suites.sh BUILD_DIR="$(BUILD_DIR)" -- $(TEST_SUITES)
 
 test-swift:
 	SWIFT="$(SWIFT)" scripts/test-swift.sh "$(BUILD_DIR)" --parallel --num-workers 2
