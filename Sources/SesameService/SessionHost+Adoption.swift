@@ -87,6 +87,6 @@ extension SessionHost {
         guard var current = self.session, current.uid == session.uid else { return }
         current.user = await completeProfile(user, previous: current.user)
         await apply(.updated(current))
-        await followConfirmedEmailChange()
+        await followConfirmedEmailChange(checkingSession: true)
     }
 }

@@ -18,10 +18,18 @@ extension SessionHost {
 
     /// Once the current account's email is the remembered pending address (the owner
     /// confirmed it): the username record follows, then the address is forgotten.
-    func followConfirmedEmailChange() async {
+    /// - Parameter checkingSession: whether the held session may predate the confirmation (a
+    ///   reload, not a sign-in's new tokens). It is checked with the backend first, as Firebase
+    ///   ends an account's sessions at a confirmed change: ended, it is `credentials-changed`,
+    ///   and the address stays remembered to name it.
+    func followConfirmedEmailChange(checkingSession: Bool = false) async {
         guard let session = self.session, let remembered = persisted.pendingEmails[session.uid],
             session.user.email?.lowercased() == remembered.lowercased()
         else { return }
+        if checkingSession {
+            await checkSessionAtConfirmedChange(of: session.uid)
+            guard self.session?.uid == session.uid else { return }
+        }
         logger.info("The address change was confirmed", metadata: ["session.uid": "\(session.uid)"])
         var job = EmailChange(
             newEmail: remembered, hasUsername: features.usernames != nil && session.user.username != nil
@@ -30,6 +38,19 @@ extension SessionHost {
         var flow = EmailChangeFlow(uid: session.uid)
         _ = await job.drive(from: first) { (action) async throws(AuthError) in
             try await flow.perform(action, in: self)
+        }
+    }
+
+    /// A refresh that ends the session as `credentials-changed` when the backend refuses it.
+    private func checkSessionAtConfirmedChange(of uid: String) async {
+        do throws(RemoteAuthError) {
+            _ = try await refreshCurrentSession(knownCause: .credentialsChanged, reloadsPendingChange: false)
+        } catch {
+            if self.session?.uid != uid {
+                logger.info(
+                    "The confirmed address change ended the session; sign in with the new address",
+                    metadata: ["session.uid": "\(uid)"])
+            }
         }
     }
 

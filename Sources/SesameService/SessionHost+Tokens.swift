@@ -17,9 +17,13 @@ extension SessionHost {
         if !forceRefresh && session.idToken.isValid(for: session.idToken.boundedValidity(minValidity), at: now()) {
             return SessionService.IssuedToken(idToken: session.idToken, uid: session.uid)
         }
+        // While an address change is pending, a forced refresh (`sesamectl status`) also looks at
+        // the profile before it answers, not in a task of its own that a confirmation could
+        // overtake: a change confirmed by then is followed, or has ended the session, first.
+        let looksAtProfile = forceRefresh && persisted.pendingEmails[session.uid] != nil
+        let refreshed: Session
         do throws(RemoteAuthError) {
-            let refreshed = try await refreshCurrentSession()
-            return SessionService.IssuedToken(idToken: refreshed.idToken, uid: refreshed.uid)
+            refreshed = try await refreshCurrentSession(reloadsPendingChange: !looksAtProfile)
         } catch {
             if error.isTransient, !forceRefresh, let current = self.session, current.uid == session.uid,
                 current.idToken.remainingValidity(at: now()) > 0
@@ -28,13 +32,25 @@ extension SessionHost {
             }
             throw endOfSessionError(error, uid: session.uid)
         }
+        guard looksAtProfile else { return SessionService.IssuedToken(idToken: refreshed.idToken, uid: refreshed.uid) }
+        await reloadExclusively()
+        guard let current = self.session, current.uid == session.uid else {
+            guard persisted.pendingEmails[session.uid] != nil else { throw AuthError(.noCurrentUser) }
+            throw endOfSessionError(AuthError(.credentialsChanged), uid: session.uid)
+        }
+        return SessionService.IssuedToken(idToken: current.idToken, uid: current.uid)
     }
 
     /// Refreshes the current session's tokens; concurrent callers share one backend call: one
     /// that arrives while a refresh runs waits for that refresh's outcome (``TokenRefresh``).
-    /// - Parameter knownCause: why the backend may refuse it, when the daemon knows (it has
-    ///   just changed the account's password): a refusal then ends the session with that cause.
-    func refreshCurrentSession(knownCause: AuthChangeReason? = nil) async throws(RemoteAuthError) -> Session {
+    /// - Parameters:
+    ///   - knownCause: why the backend may refuse it, when the daemon knows (it has just changed
+    ///     the account's password): a refusal then ends the session with that cause.
+    ///   - reloadsPendingChange: whether a pending address change has the profile read again
+    ///     after the refresh, in a task of its own; false when the caller reads it itself.
+    func refreshCurrentSession(
+        knownCause: AuthChangeReason? = nil, reloadsPendingChange: Bool = true
+    ) async throws(RemoteAuthError) -> Session {
         if features.refresh.isRefreshing {
             return try await withCheckedContinuation { features.refresh.wait($0) }.get()
         }
@@ -42,7 +58,9 @@ extension SessionHost {
         let outcome: Result<Session, RemoteAuthError>
         if let session = self.session {
             do throws(RemoteAuthError) {
-                outcome = .success(try await performRefresh(of: session, knownCause: knownCause))
+                outcome = .success(
+                    try await performRefresh(
+                        of: session, knownCause: knownCause, reloadsPendingChange: reloadsPendingChange))
             } catch {
                 outcome = .failure(error)
             }
@@ -54,7 +72,7 @@ extension SessionHost {
     }
 
     private func performRefresh(
-        of session: Session, knownCause: AuthChangeReason?
+        of session: Session, knownCause: AuthChangeReason?, reloadsPendingChange: Bool
     ) async throws(RemoteAuthError) -> Session {
         let provider = self.provider
         do throws(RemoteAuthError) {
@@ -93,7 +111,7 @@ extension SessionHost {
             // reschedule also starts the refresh backoff over: one plan event per refresh).
             await apply(.backendReached, .updated(current))
             logger.debug("Refreshed the ID token", metadata: ["session.uid": "\(current.uid)"])
-            reloadIfEmailChangePending(current.uid)
+            if reloadsPendingChange { reloadIfEmailChangePending(current.uid) }
             return current
         } catch {
             if case .accountGone(let reason) = error, self.session?.refreshToken == session.refreshToken {
