@@ -10,8 +10,9 @@
 #   DEB       the sesame_*.deb to install
 #   EMULATOR  a sesame-emulator built with --static-swift-stdlib (copied into the machine)
 #
-# The Debian root is debootstrapped once into .build-systemd/rootfs (about 240 MB, needs
-# Debian's mirror; DEBIAN_MIRROR overrides it) and copied for each run. Each check prints one
+# The Debian root is debootstrapped once into /var/cache/sesame/test-systemd/rootfs (about
+# 240 MB, needs Debian's mirror; DEBIAN_MIRROR overrides it; SESAME_ROOTFS_CACHE another
+# directory), kept across clones of the repository, and copied for each run. Each check prints one
 # `ok` or `FAIL` line; the script exits 1 when any check fails, 2 when it cannot run at all.
 set -uo pipefail
 
@@ -24,6 +25,7 @@ emulator=$(readlink -f "$2")
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache="$root/.build-systemd"
 machine_root="$cache/machine"
+rootfs_cache="${SESAME_ROOTFS_CACHE:-/var/cache/sesame/test-systemd}"
 for tool in systemd-nspawn debootstrap nsenter curl; do
     command -v "$tool" > /dev/null || { echo "test-systemd: $tool is missing: apt-get install systemd-container debootstrap util-linux curl" >&2; exit 2; }
 done
@@ -41,18 +43,19 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi;
 # shared libraries the binaries link (libqrencode4 for sesamectl's QR codes). A cached root made
 # with another list is made again.
 packages=systemd,systemd-sysv,dbus,libqrencode4
-if [ "$(cat "$cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages" ]; then
-    echo "test-systemd: debootstrapping Debian 12 into $cache/rootfs (once)"
-    rm -rf "$cache/rootfs.tmp" "$cache/rootfs"
-    mkdir -p "$cache"
-    debootstrap --variant=minbase --include="$packages" bookworm "$cache/rootfs.tmp" \
-        "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$cache/debootstrap.log" 2>&1 \
-        || { echo "test-systemd: debootstrap failed, see $cache/debootstrap.log" >&2; exit 2; }
-    echo "$packages" > "$cache/rootfs.tmp/.sesame-packages"
-    mv "$cache/rootfs.tmp" "$cache/rootfs"
+if [ "$(cat "$rootfs_cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages" ]; then
+    echo "test-systemd: debootstrapping Debian 12 into $rootfs_cache/rootfs (once)"
+    rm -rf "$rootfs_cache/rootfs.tmp" "$rootfs_cache/rootfs"
+    mkdir -p "$rootfs_cache"
+    debootstrap --variant=minbase --include="$packages" bookworm "$rootfs_cache/rootfs.tmp" \
+        "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$rootfs_cache/debootstrap.log" 2>&1 \
+        || { echo "test-systemd: debootstrap failed, see $rootfs_cache/debootstrap.log" >&2; exit 2; }
+    echo "$packages" > "$rootfs_cache/rootfs.tmp/.sesame-packages"
+    mv "$rootfs_cache/rootfs.tmp" "$rootfs_cache/rootfs"
 fi
 rm -rf "$machine_root"
-cp -a "$cache/rootfs" "$machine_root"
+mkdir -p "$cache"
+cp -a "$rootfs_cache/rootfs" "$machine_root"
 install -m 0755 "$emulator" "$machine_root/usr/local/bin/sesame-emulator"
 cp "$deb" "$machine_root/root/sesame.deb"
 # No Swift on this machine: the package must bring everything it needs.
