@@ -10,10 +10,9 @@
 #   DEB       the sesame_*.deb to install
 #   EMULATOR  a sesame-emulator built with --static-swift-stdlib (copied into the machine)
 #
-# The Debian root is debootstrapped once into /var/cache/sesame/test-systemd/rootfs (about
-# 240 MB, needs Debian's mirror; DEBIAN_MIRROR overrides it; SESAME_ROOTFS_CACHE another
-# directory), kept across clones of the repository, and copied for each run. Each check prints one
-# `ok` or `FAIL` line; the script exits 1 when any check fails, 2 when it cannot run at all.
+# The Debian root (240 MB) is debootstrapped once into /var/cache/sesame/test-systemd, or
+# SESAME_ROOTFS_CACHE, from Debian's mirror (DEBIAN_MIRROR) and copied for each run. Each check
+# prints one `ok` or `FAIL` line; it exits 1 when any check fails, 2 when it cannot run at all.
 set -uo pipefail
 
 if [ $# -ne 2 ]; then
@@ -45,16 +44,14 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi;
 packages=systemd,systemd-sysv,dbus,libqrencode4
 if [ "$(cat "$rootfs_cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages" ]; then
     echo "test-systemd: debootstrapping Debian 12 into $rootfs_cache/rootfs (once)"
-    rm -rf "$rootfs_cache/rootfs.tmp" "$rootfs_cache/rootfs"
-    mkdir -p "$rootfs_cache"
+    rm -rf "$rootfs_cache/rootfs.tmp" "$rootfs_cache/rootfs" && mkdir -p "$rootfs_cache"
     debootstrap --variant=minbase --include="$packages" bookworm "$rootfs_cache/rootfs.tmp" \
         "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" > "$rootfs_cache/debootstrap.log" 2>&1 \
         || { echo "test-systemd: debootstrap failed, see $rootfs_cache/debootstrap.log" >&2; exit 2; }
     echo "$packages" > "$rootfs_cache/rootfs.tmp/.sesame-packages"
     mv "$rootfs_cache/rootfs.tmp" "$rootfs_cache/rootfs"
 fi
-rm -rf "$machine_root"
-mkdir -p "$cache"
+rm -rf "$machine_root" && mkdir -p "$cache"
 cp -a "$rootfs_cache/rootfs" "$machine_root"
 install -m 0755 "$emulator" "$machine_root/usr/local/bin/sesame-emulator"
 cp "$deb" "$machine_root/root/sesame.deb"
