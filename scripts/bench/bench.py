@@ -122,7 +122,7 @@ def main() -> int:
                 cells[name][0].append(load(args.tools, "latency", path, "1", seconds, "0.3", line, server_pid=pid))
                 cells[name][1].append(
                     load(args.tools, "latency", path, str(args.clients), seconds, "0.3", line, server_pid=pid))
-        # New connections, last: their cost is mostly the kernel's and the accept path's.
+        # New connections (connect, one getIdToken, close): the accept path, the peer's /proc read, the channel.
         connecting = {name: [connection_cpu_us(args.tools, path, pid) for _ in range(args.rounds)]
                       for name, path, _, pid in servers if name in ("nio", "getIdToken")}
         fanout = {}
