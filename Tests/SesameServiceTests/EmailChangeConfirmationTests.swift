@@ -10,14 +10,19 @@ import Testing
 /// overtake a read made in a task of its own: the race a loaded `make test` showed).
 @Suite("SessionService: an address change confirmed while the session is held")
 struct EmailChangeConfirmationTests {
+    /// The address change to new@example.com started here and confirmed at the backend.
+    static func changeConfirmedAtTheBackend(_ harness: SecurityHarness, _ uid: String) async throws {
+        _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
+        await harness.provider.confirmEmailChange(uid: uid)
+    }
+
     @Test(
         "a reload that finds the change confirmed checks the session: ended there, credentials-changed, the address kept to name it"
     )
     func reloadFindsItEnded() async throws {
         let harness = SecurityHarness()
         try await harness.run { events, uid in
-            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
-            await harness.provider.confirmEmailChange(uid: uid)
+            try await Self.changeConfirmedAtTheBackend(harness, uid)
             // Firebase revokes the account's refresh tokens at the confirmation.
             await harness.provider.failNext("refresh", with: .accountGone(.credentialsChanged))
             let refreshes = await harness.provider.count("refresh")
@@ -33,8 +38,7 @@ struct EmailChangeConfirmationTests {
     func reloadFindsItKept() async throws {
         let harness = SecurityHarness()
         try await harness.run { _, uid in
-            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
-            await harness.provider.confirmEmailChange(uid: uid)
+            try await Self.changeConfirmedAtTheBackend(harness, uid)
             let state = try await harness.service.accounts.reload()
             #expect(state.user?.uid == uid && state.user?.email == "new@example.com")
             #expect(state.user?.pendingEmail == nil)
@@ -46,8 +50,7 @@ struct EmailChangeConfirmationTests {
     func forcedRefreshReadsTheProfileFirst() async throws {
         let harness = SecurityHarness()
         try await harness.run { _, uid in
-            _ = try await harness.service.accounts.changeEmail(newEmail: "new@example.com")
-            await harness.provider.confirmEmailChange(uid: uid)
+            try await Self.changeConfirmedAtTheBackend(harness, uid)
             let lookups = await harness.provider.count("lookup")
             let token = try await harness.service.tokens.idToken(forceRefresh: true)
             #expect(token.uid == uid)
