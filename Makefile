@@ -179,7 +179,7 @@ deb-deps:
 	@scripts/ensure-deps.sh $(APT_PACKAGES) $(DEB_APT_PACKAGES)
 
 deb-binaries: deb-deps
-	for product in sesamed sesamectl sesame-emulator; do \
+	for product in sesamed sesamectl; do \
 		$(SWIFT_BUILD) -c release --static-swift-stdlib --scratch-path $(DEB_SCRATCH) --product $$product || exit 1; \
 	done
 
@@ -187,8 +187,10 @@ deb: deb-binaries
 	scripts/build-deb.sh "$(DEB_BIN_DIR)" dist
 	scripts/build-deb-libsesame.sh dist
 
+# The emulator (not packaged) is the debug build's, run on this host in the machine's network.
 test-systemd: deb
-	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(DEB_BIN_DIR)/sesame-emulator"
+	$(call swift_build,--product sesame-emulator)
+	scripts/test-systemd.sh "$$(ls -t dist/sesame_*.deb | head -1)" "$(BUILD_DIR)/sesame-emulator"
 
 clean:
 	rm -rf .build run dist clients/c/build clients/c/build-asan

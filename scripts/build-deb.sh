@@ -3,7 +3,7 @@
 # statically, then runs lintian on it. `make deb` calls it.
 #
 # Usage: scripts/build-deb.sh BIN_DIR OUT_DIR
-#   BIN_DIR  holds sesamed, sesamectl and sesame-emulator built with
+#   BIN_DIR  holds sesamed and sesamectl built with
 #            `swift build -c release --static-swift-stdlib` (see the Makefile)
 #   OUT_DIR  where sesame_VERSION_ARCH.deb is written
 #
@@ -42,9 +42,8 @@ trap 'rm -rf "$work"' EXIT
 stage="$work/sesame"
 
 # 1. The files, as `make install DESTDIR=… PREFIX=/usr` lays them out.
-"$root/scripts/install.sh" "$bin_dir" "$stage" /usr > /dev/null
 # The emulator is a development tool and is not packaged (docs/systemd.md, "The package").
-rm "$stage/usr/bin/sesame-emulator"
+SESAME_BINARIES="sesamed sesamectl" "$root/scripts/install.sh" "$bin_dir" "$stage" /usr > /dev/null
 # Debian's paths: zsh vendor completions, compressed manual pages, the daemon's page.
 mkdir -p "$stage/usr/share/zsh/vendor-completions" "$stage/usr/share/man/man8"
 mv "$stage/usr/share/zsh/site-functions/_sesamectl" "$stage/usr/share/zsh/vendor-completions/_sesamectl"

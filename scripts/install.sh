@@ -5,6 +5,7 @@
 #   BIN_DIR  holds the built sesamed, sesamectl and sesame-emulator
 #   DESTDIR  staging root for packagers ("" for the live system)
 #   PREFIX   e.g. /usr/local or /usr
+# SESAME_BINARIES, when set, names the binaries to install (the package: "sesamed sesamectl").
 #
 # Installs:
 #   $DESTDIR$PREFIX/bin/{sesamed,sesamectl,sesame-emulator}
@@ -29,7 +30,8 @@ destdir=$2
 prefix=$3
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-for binary in sesamed sesamectl sesame-emulator; do
+binaries=${SESAME_BINARIES:-sesamed sesamectl sesame-emulator}
+for binary in $binaries; do
     if [ ! -x "$bin_dir/$binary" ]; then
         echo "install: $bin_dir/$binary is missing (build it: swift build -c release --product $binary)" >&2
         exit 1
@@ -47,7 +49,7 @@ sysusersdir="$destdir/usr/lib/sysusers.d"
 etcdir="$destdir/etc/sesame"
 
 install -d "$bindir" "$mandir" "$bashdir" "$zshdir" "$fishdir" "$systemdir" "$userdir" "$sysusersdir" "$etcdir"
-for binary in sesamed sesamectl sesame-emulator; do
+for binary in $binaries; do
     install -m 0755 "$bin_dir/$binary" "$bindir/$binary"
 done
 

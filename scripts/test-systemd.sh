@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Sesame under a real systemd: boots a minimal Debian 12 on systemd-nspawn, installs the .deb
 # of `make deb` (the machine has no Swift: this proves the static runtime too), runs
-# sesame-emulator inside it, and checks the units, socket activation, readiness, the journal,
+# sesame-emulator in its network, and checks the units, socket activation, readiness, the journal,
 # the keyring and its credential (plain, then encrypted), the watchdog, roles, the user instance, a clean stop,
 # and remove, reinstall and purge of the package.
 # `make test-systemd` calls it. Root only.
 #
 # Usage: scripts/test-systemd.sh DEB EMULATOR
 #   DEB       the sesame_*.deb to install
-#   EMULATOR  a sesame-emulator built with --static-swift-stdlib (copied into the machine)
+#   EMULATOR  a sesame-emulator (the build's own: it runs on this host, in the machine's network)
 #
 # The Debian root (240 MB) is debootstrapped once into /var/cache/sesame/test-systemd, or
 # SESAME_ROOTFS_CACHE, from Debian's mirror (DEBIAN_MIRROR) and copied for each run. Each check
@@ -39,7 +39,7 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi;
 
 # --- The machine -------------------------------------------------------------------------
 # The machine has what the package's Depends names (dpkg -i resolves nothing): systemd, and the
-# shared libraries the binaries link (libqrencode4 for sesamectl's QR codes). A cached root made
+# shared libraries the binaries link (libqrencode4 for sesamectl's QR codes); a cached root made
 # with another list is made again.
 packages=systemd,systemd-sysv,dbus,libqrencode4
 if [ "$(cat "$rootfs_cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages" ]; then
@@ -53,7 +53,6 @@ if [ "$(cat "$rootfs_cache/rootfs/.sesame-packages" 2> /dev/null)" != "$packages
 fi
 rm -rf "$machine_root" && mkdir -p "$cache"
 cp -a "$rootfs_cache/rootfs" "$machine_root"
-install -m 0755 "$emulator" "$machine_root/usr/local/bin/sesame-emulator"
 cp "$deb" "$machine_root/root/sesame.deb"
 # No Swift on this machine: the package must bring everything it needs.
 if [ -n "$(find "$machine_root" -name 'libswiftCore.so*' -print -quit)" ]; then
@@ -66,7 +65,9 @@ systemd-nspawn --register=no --keep-unit --private-network -D "$machine_root" -M
     --console=pipe -b > "$log" 2>&1 &
 nspawn=$!
 leader=""
+emulator_pid=""  # the emulator (not packaged): this host's build, in the machine's network only
 cleanup() {
+    if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2> /dev/null || true; fi
     if [ -n "$leader" ]; then nsenter -t "$leader" -a systemctl poweroff > /dev/null 2>&1 || true; fi
     for _ in $(seq 1 100); do kill -0 "$nspawn" 2> /dev/null || break; sleep 0.1; done
     kill "$nspawn" 2> /dev/null || true
@@ -109,10 +110,9 @@ exposure=$(on systemd-analyze security --no-pager sesamed.service 2>&1 | sed -n 
 check "systemd-analyze security: exposure ${exposure:-?} <= 1.5" awk -v e="${exposure:-99}" 'BEGIN { exit !(e <= 1.5) }'
 
 # --- Backend, configuration, credential ----------------------------------------------------
-on systemd-run --quiet --unit=sesame-emulator -p Type=exec /usr/local/bin/sesame-emulator \
-    --auth-port 9099 --database-port 9000 --project demo-project
-emulator_up() { on journalctl -u sesame-emulator -o cat | grep -q 'database listening'; }
-check "sesame-emulator runs inside the machine" wait_for 30 emulator_up
+nsenter -t "$leader" -n "$emulator" --auth-port 9099 --database-port 9000 --project demo-project \
+    > "$cache/emulator.log" 2>&1 & emulator_pid=$!
+check "sesame-emulator runs in the machine's network" wait_for 30 grep -q 'database listening' "$cache/emulator.log"
 on sed -i -e 's/^api_key = ""/api_key = "test-key"/' -e 's/^project_id = ""/project_id = "demo-project"/' \
     -e 's/^auth_emulator_host = ""/auth_emulator_host = "127.0.0.1:9099"/' \
     -e 's/^database_emulator_host = ""/database_emulator_host = "127.0.0.1:9000"/' /etc/sesame/sesamed.toml
