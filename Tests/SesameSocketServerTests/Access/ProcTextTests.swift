@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SesameSocketServer
@@ -35,5 +36,15 @@ struct ProcTextTests {
         #expect(PeerInspector.startTime("7 (a) b) (c) S \(rest) 987654 23 24\n") == 987_654)
         #expect(PeerInspector.startTime("7 (x) S \(rest)") == nil)
         #expect(PeerInspector.startTime("7 (x) S \(rest) notanumber 23") == nil)
+    }
+
+    @Test("this process's own /proc files: a root mount, a pid depth, a start time")
+    func realProc() throws {
+        let source = SystemProcessSource()
+        let directory = try #require(source.directory(of: getpid()))
+        #expect(OwnNamespaces.rootMountID(directory.read("mountinfo")) != nil)
+        #expect((OwnNamespaces.pidDepth(directory.read("status")) ?? 0) >= 1)
+        let started = try #require(PeerInspector.startTime(directory.read("stat")))
+        #expect(started <= source.bootTicks())
     }
 }
