@@ -28,6 +28,17 @@ names=$(git grep -lw startSignIn -- Sources clients api scripts ':!*.md' ':!api/
     | xargs -r grep -Lis 'generated' | wc -l)
 long=$(git ls-files '*.swift' '*.py' '*.mjs' '*.cjs' '*.ts' '*.sh' '*.c' '*.go' \
     | xargs -r wc -l 2>/dev/null | awk '$2 != "total" && $1 > 300' | wc -l)
+emulator=$(find Sources/SesameEmulator -name '*.swift' | sort)
+emulator_lines=$(cat $emulator | wc -l)
+# Stored properties of each emulator actor and store/state type: `let`/`var` four spaces into the
+# declaration's file, neither static nor a computed property (a `{` without an `=`).
+emulator_fields=$(grep -lE '^(public |final )*(actor|struct [A-Za-z]*(Store|State)[ :{<])' $emulator | xargs -r awk '
+    /^(public |final )*(actor|struct [A-Za-z]*(Store|State)[ :{<])/ { inside = 1; count = 0; next }
+    /^}/ { if (inside && count > most) most = count; inside = 0 }
+    inside && /^    ([a-z]+(\([a-z]+\))? )*(let|var) [A-Za-z_]+/ && !/ static / && !(/\{/ && !/=/) { count++ }
+    END { print most + 0 }')
+old_model=$(grep -rlwE 'EmulatorRequest|EmulatorReply' Sources | wc -l)
+catch_all=$(grep -rF '"**"' Sources/SesameEmulator | wc -l)
 figure "SessionService lines (${#owner[@]} files)" "$lines" 900
 figure "SessionService stored properties" "$((fields - computed))" 8
 figure "SessionService public funcs" "$public_funcs" 15
@@ -38,4 +49,8 @@ figure "unstructured tasks (SesameService, SocketServer, Core)" "$tasks" 1
 figure "SingleFlight actors" "$single" 0
 figure "hand-written files naming startSignIn (not tests, docs, generated)" "$names" 8
 figure "source files over 300 lines" "$long" 0
+figure "emulator lines (Sources/SesameEmulator, issue 33)" "$emulator_lines" 10000
+figure "emulator actor or store: most stored properties" "$emulator_fields" 8
+figure "emulator files naming EmulatorRequest/EmulatorReply" "$old_model" 0
+figure "emulator catch-all \"**\" routes" "$catch_all" 0
 exit $missed
