@@ -14,8 +14,7 @@ enum DatabaseValue {
         case .object(let o):
             if let sv = o[".sv"] {
                 if sv.stringValue == "timestamp" { return .int(now) }
-                throw DatabaseError(
-                    httpStatus: 400, message: "Invalid data; unsupported server value \(sv.jsonString).")
+                throw .badRequest("Invalid data; unsupported server value \(sv.jsonString).")
             }
             if let inner = o[".value"] { return try normalize(inner, now: now) }
             var out: [String: JSONValue] = [:]
@@ -26,13 +25,7 @@ enum DatabaseValue {
                 if !n.isNull { out[key] = n }
             }
             return out.isEmpty ? .null : .object(out)
-        case .array(let a):
-            var out: [String: JSONValue] = [:]
-            for (index, child) in a.enumerated() {
-                let n = try normalize(child, now: now)
-                if !n.isNull { out[String(index)] = n }
-            }
-            return out.isEmpty ? .null : .object(out)
+        case .array(let a): return try normalize(.object(indexed(a)), now: now)
         default:
             return value
         }
@@ -42,21 +35,18 @@ enum DatabaseValue {
     /// `0…max` present become arrays (missing entries `null`).
     static func presentation(_ value: JSONValue) -> JSONValue {
         guard case .object(let o) = value else { return value }
-        var maxIndex = -1
-        var allIndices = true
-        for key in o.keys {
-            guard let i = Int(key), i >= 0, String(i) == key else {
-                allIndices = false
-                break
-            }
-            maxIndex = max(maxIndex, i)
-        }
-        if allIndices, maxIndex >= 0, o.count * 2 > maxIndex + 1 {
+        let indices = o.keys.compactMap { key in Int(key).flatMap { $0 >= 0 && String($0) == key ? $0 : nil } }
+        if indices.count == o.count, let maxIndex = indices.max(), o.count * 2 > maxIndex + 1 {
             var array = [JSONValue](repeating: .null, count: maxIndex + 1)
             for (key, child) in o { array[Int(key)!] = presentation(child) }
             return .array(array)
         }
         return .object(o.mapValues(presentation))
+    }
+
+    /// An array as the database stores it: an object keyed by the indices.
+    static func indexed(_ array: [JSONValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), $0.element) })
     }
 
     /// `shallow=true`: an object's children become `true`; primitives are unchanged.
@@ -66,7 +56,7 @@ enum DatabaseValue {
     }
 
     /// The value at `keys` under `root` (`.null` when absent).
-    static func child(of root: JSONValue, at keys: ArraySlice<String>) -> JSONValue {
+    static func child(of root: JSONValue, at keys: some Sequence<String>) -> JSONValue {
         var node = root
         for key in keys {
             guard case .object(let o) = node, let next = o[key] else { return .null }
