@@ -3,12 +3,7 @@
 struct RuleParser {
     let tokens: [RuleToken]
     let wildcards: Set<String>
-    private var position = 0
-
-    init(tokens: [RuleToken], wildcards: Set<String>) {
-        self.tokens = tokens
-        self.wildcards = wildcards
-    }
+    private(set) var position = 0
 
     var atEnd: Bool { position == tokens.count }
 

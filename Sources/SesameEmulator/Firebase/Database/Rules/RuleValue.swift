@@ -23,10 +23,7 @@ enum RuleValue: Sendable, Equatable {
         case .number(let d): self = .number(d)
         case .string(let s): self = .string(s)
         case .object(let o): self = .object(o)
-        case .array(let a):
-            var o: [String: JSONValue] = [:]
-            for (index, element) in a.enumerated() { o[String(index)] = element }
-            self = .object(o)
+        case .array(let a): self = .object(DatabaseValue.indexed(a))
         }
     }
 
@@ -38,11 +35,6 @@ enum RuleValue: Sendable, Equatable {
         case .string(let s): self = .string(s)
         case .regex(let r): self = .regex(r)
         }
-    }
-
-    /// The snapshot's value (`.null` when nothing is stored there).
-    static func stored(_ tree: JSONValue, _ path: [String]) -> JSONValue {
-        DatabaseValue.child(of: tree, at: path[...])
     }
 }
 
