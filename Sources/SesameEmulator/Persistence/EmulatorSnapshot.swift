@@ -58,9 +58,7 @@ enum EmulatorSnapshot {
 
     static func read(
         from directory: String, auth: AccountStore, database: DatabaseState, supabase: GoTrueStore?
-    )
-        async throws
-    {
+    ) async throws {
         let snapshot = try load(directory)
         if let accounts = snapshot.accounts {
             await auth.importSnapshot(accounts: accounts, config: snapshot.config)
