@@ -8,7 +8,6 @@ struct RuleEvaluator: Sendable {
     var before: JSONValue
     /// The tree as the write would leave it (`newData`); `before` for reads.
     var after: JSONValue
-    /// The rule's location.
     var path: [String]
     /// The `$` variables captured by the wildcards on the way to ``path``.
     var variables: [String: String]
@@ -23,7 +22,7 @@ struct RuleEvaluator: Sendable {
 
     func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
         switch expression {
-        case .literal(let literal): return RuleValue(literal)
+        case .literal(let value): return value
         case .variable(let name): return variable(name)
         case .member(let base, let name): return try member(try evaluate(base), name)
         case .call(let base, let name, let arguments):

@@ -26,16 +26,6 @@ enum RuleValue: Sendable, Equatable {
         case .array(let a): self = .object(DatabaseValue.indexed(a))
         }
     }
-
-    init(_ literal: RuleLiteral) {
-        switch literal {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .number(let n): self = .number(n)
-        case .string(let s): self = .string(s)
-        case .regex(let r): self = .regex(r)
-        }
-    }
 }
 
 /// A rule failed to evaluate (a type error, a method on the wrong type); RTDB treats the rule
