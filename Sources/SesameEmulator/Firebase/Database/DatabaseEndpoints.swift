@@ -47,14 +47,12 @@ struct DatabaseEndpoints: EmulatorEndpoints {
     func respondUnrouted(to request: Request, context: EmulatorRequestContext) async throws -> Response {
         let call = DatabaseRequest(
             request, body: context.body, defaultNamespace: defaultNamespace, now: state.clock.milliseconds() / 1000)
-        let target: DatabaseOperation.Target
-        if request.method == .get, request.header("accept")?.contains("text/event-stream") == true {
-            target = .stream
-        } else if call.urlPath == "/" && call.method == "GET" && call.query.isEmpty {
+        let streaming = request.method == .get && request.header("accept")?.contains("text/event-stream") == true
+        if !streaming && call.urlPath == "/" && call.method == "GET" && call.query.isEmpty {
             return .json(["databaseEmulator": ["ready": true]] as JSONValue)
-        } else {
-            target = call.urlPath.hasPrefix("/.settings/rules") ? .rules : .data
         }
+        let target: DatabaseOperation.Target =
+            streaming ? .stream : call.urlPath.hasPrefix("/.settings/rules") ? .rules : .data
         guard let operation = Self.operations.first(where: { $0.target == target && $0.method == call.method })
         else { throw DatabaseError.methodNotAllowed }
         return try await operation.perform(self)(call)

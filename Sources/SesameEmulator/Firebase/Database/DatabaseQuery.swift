@@ -135,5 +135,5 @@ struct DatabaseQuery: Sendable, Equatable {
         return true
     }
 
-    private static func parse(_ raw: String) -> JSONValue? { try? JSONCoding.parse(Array(raw.utf8)) }
+    private static func parse(_ raw: String) -> JSONValue? { try? JSONCoding.parse(raw) }
 }

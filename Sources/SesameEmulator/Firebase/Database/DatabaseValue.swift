@@ -51,26 +51,19 @@ enum DatabaseValue {
 
     /// `shallow=true`: an object's children become `true`; primitives are unchanged.
     static func shallow(_ value: JSONValue) -> JSONValue {
-        guard case .object(let o) = value else { return value }
-        return .object(o.mapValues { _ in .bool(true) })
+        value.objectValue.map { .object($0.mapValues { _ in .bool(true) }) } ?? value
     }
 
     /// The value at `keys` under `root` (`.null` when absent).
     static func child(of root: JSONValue, at keys: some Sequence<String>) -> JSONValue {
-        var node = root
-        for key in keys {
-            guard case .object(let o) = node, let next = o[key] else { return .null }
-            node = next
-        }
-        return node
+        keys.reduce(root) { node, key in node[key] ?? .null }
     }
 
     /// `root` with the location `keys` replaced by `value` (already normalised); parents left
     /// empty are removed.
     static func replacing(in root: JSONValue, at keys: ArraySlice<String>, with value: JSONValue) -> JSONValue {
         guard let first = keys.first else { return value }
-        var o: [String: JSONValue]
-        if case .object(let existing) = root { o = existing } else { o = [:] }
+        var o = root.objectValue ?? [:]
         let updated = replacing(in: o.removeValue(forKey: first) ?? .null, at: keys.dropFirst(), with: value)
         if !updated.isNull { o[first] = updated }
         return o.isEmpty ? .null : .object(o)

@@ -27,10 +27,8 @@ struct DatabaseError: Error, Sendable, Equatable {
                 + "\".\", \"#\", \"$\", \"/\", \"[\", \"]\" or control characters.")
     }
 
-    var json: JSONValue { ["error": .string(message)] }
-
     /// The error in the database's envelope.
-    var response: Response { .json(json, status: status) }
+    var response: Response { .json(["error": .string(message)] as JSONValue, status: status) }
 }
 
 extension DatabaseError: HTTPResponseError {
