@@ -11,8 +11,7 @@ struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
 /// How the emulator reads and writes JSON besides ``JSONValue``'s own parser and writer:
 /// typed bodies and answers through Foundation's coders, after ``JSONPrecheck``.
 enum JSONCoding {
-    /// Nesting deeper than this is refused before decoding, so hostile input cannot exhaust the
-    /// stack.
+    /// Deeper nesting is refused before decoding, so hostile input cannot exhaust the stack.
     static let maximumDepth = 256
 
     /// Parses one JSON document into a ``JSONValue``, nested at most ``maximumDepth`` levels.

@@ -60,9 +60,7 @@ enum EmulatorSnapshot {
         from directory: String, auth: AccountStore, database: DatabaseState, supabase: GoTrueStore?
     ) async throws {
         let snapshot = try load(directory)
-        if let accounts = snapshot.accounts {
-            await auth.importSnapshot(accounts: accounts, config: snapshot.config)
-        }
+        if let accounts = snapshot.accounts { await auth.importSnapshot(accounts: accounts, config: snapshot.config) }
         await database.replaceAll(snapshot.trees)
         if let supabase, let state = snapshot.supabase { await supabase.importSnapshot(state) }
     }
@@ -86,8 +84,7 @@ enum EmulatorSnapshot {
         contents.accounts = try parseFile(root.appendingPathComponent("auth_export/accounts.json"))
         contents.config = try parseFile(root.appendingPathComponent("auth_export/config.json"))
         let databaseDirectory = root.appendingPathComponent(databaseDirectory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: databaseDirectory.path)) ?? []
-        for file in files where file.hasSuffix(".json") {
+        for file in DataDirectoryFiles.entries(of: databaseDirectory.path) where file.hasSuffix(".json") {
             guard let tree = try parseFile(databaseDirectory.appendingPathComponent(file)) else { continue }
             do {
                 contents.trees[String(file.dropLast(5))] = try DatabaseValue.normalize(tree, now: 0)
