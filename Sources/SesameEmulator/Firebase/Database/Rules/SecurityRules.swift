@@ -13,11 +13,14 @@ struct SecurityRules: Sendable, Equatable {
         var wildcardName: String?
         var wildcard: [Node] = []
 
-        /// The rule node for `key` and the variable it binds, if any.
-        func child(_ key: String) -> (node: Node, variable: (String, String)?)? {
-            if let literal = children[key] { return (literal, nil) }
-            if let name = wildcardName, let node = wildcard.first { return (node, (name, key)) }
-            return nil
+        /// The rule node for `key`, and `evaluator` moved there (the wildcard's variable bound).
+        func child(_ key: String, _ evaluator: RuleEvaluator) -> (Node, RuleEvaluator)? {
+            var inner = evaluator
+            inner.path.append(key)
+            if let literal = children[key] { return (literal, inner) }
+            guard let name = wildcardName, let node = wildcard.first else { return nil }
+            inner.variables[name] = key
+            return (node, inner)
         }
     }
 
@@ -107,30 +110,23 @@ extension SecurityRules {
 
     /// Walks from the top to `keys`; true as soon as a rule on the way grants.
     private func granted(_ keys: [String], _ start: RuleEvaluator, rule: (Node) -> RuleExpression?) -> Bool {
-        var node = top
-        var evaluator = start
+        var (node, evaluator) = (top, start)
         for depth in 0...keys.count {
-            evaluator.path = Array(keys[..<depth])
             if let expression = rule(node), evaluator.grants(expression) { return true }
-            guard depth < keys.count, let (next, variable) = node.child(keys[depth]) else { return false }
-            if let (name, value) = variable { evaluator.variables[name] = value }
-            node = next
+            guard depth < keys.count, let next = node.child(keys[depth], evaluator) else { return false }
+            (node, evaluator) = next
         }
         return false
     }
 
     /// The `.validate` rules of the ancestors of `keys` and of everything below it.
     private func validated(_ keys: [String], _ start: RuleEvaluator) -> Bool {
-        var node = top
-        var evaluator = start
-        for depth in 0..<keys.count {
-            evaluator.path = Array(keys[..<depth])
+        var (node, evaluator) = (top, start)
+        for key in keys {
             guard passes(node, evaluator) else { return false }
-            guard let (next, variable) = node.child(keys[depth]) else { return true }
-            if let (name, value) = variable { evaluator.variables[name] = value }
-            node = next
+            guard let next = node.child(key, evaluator) else { return true }
+            (node, evaluator) = next
         }
-        evaluator.path = keys
         return subtreeValid(node, evaluator)
     }
 
@@ -146,10 +142,7 @@ extension SecurityRules {
             return true
         }
         for key in children.keys {
-            guard let (next, variable) = node.child(key) else { continue }
-            var inner = evaluator
-            inner.path.append(key)
-            if let (name, value) = variable { inner.variables[name] = value }
+            guard let (next, inner) = node.child(key, evaluator) else { continue }
             guard subtreeValid(next, inner) else { return false }
         }
         return true
