@@ -92,22 +92,20 @@ enum EmulatorSnapshot {
                 throw SesameEmulatorError("cannot import database_export/\(file): \(error.message)")
             }
         }
-        let supabase = root.appendingPathComponent(supabasePath)
-        if FileManager.default.fileExists(atPath: supabase.path) {
-            do {
-                contents.supabase = try JSONDecoder().decode(GoTrueSnapshot.self, from: Data(contentsOf: supabase))
-            } catch {
-                throw SesameEmulatorError("cannot import \(supabase.path): \(error)")
-            }
+        contents.supabase = try readFile(root.appendingPathComponent(supabasePath)) {
+            try JSONDecoder().decode(GoTrueSnapshot.self, from: $0)
         }
         return contents
     }
 
     /// The JSON in `url`, `nil` when the file does not exist.
-    static func parseFile(_ url: URL) throws -> JSONValue? {
+    static func parseFile(_ url: URL) throws -> JSONValue? { try readFile(url) { try JSONCoding.parse(Array($0)) } }
+
+    /// The contents of `url` as `decode` reads them, `nil` when the file does not exist.
+    static func readFile<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSONCoding.parse(Array(try Data(contentsOf: url)))
+            return try decode(Data(contentsOf: url))
         } catch {
             throw SesameEmulatorError("cannot import \(url.path): \(error)")
         }
