@@ -20,9 +20,7 @@ enum JSONCoding {
     }
 
     /// ``parse(_:)`` of a Swift string's UTF-8.
-    static func parse(_ text: String) throws(JSONValue.ParseError) -> JSONValue {
-        try parse(Array(text.utf8))
-    }
+    static func parse(_ text: String) throws(JSONValue.ParseError) -> JSONValue { try parse(Array(text.utf8)) }
 
     /// Decodes `bytes` as `T` after the depth check; type mismatches are reported as
     /// ``JSONParseError`` too (callers that want typed errors decode themselves).

@@ -38,9 +38,7 @@ struct DatabaseEndpoints: EmulatorEndpoints {
 
     func unroutedResponse(for request: Request) -> Response { DatabaseError.methodNotAllowed.response }
 
-    func faultSettingsChanged(_ settings: FaultSettings) async {
-        clockSkew.set(seconds: settings.clockSkewSeconds)
-    }
+    func faultSettingsChanged(_ settings: FaultSettings) async { clockSkew.set(seconds: settings.clockSkewSeconds) }
 
     /// Every request but the fault extension's: a streaming `GET` (`Accept: text/event-stream`),
     /// the readiness probe (`GET /`), the rules, or a data operation.

@@ -47,9 +47,7 @@ struct DatabaseListeners {
     }
 
     /// Ends and forgets a listener (its stream finishes).
-    mutating func remove(_ id: Int) {
-        listeners.removeValue(forKey: id)?.continuation.finish()
-    }
+    mutating func remove(_ id: Int) { listeners.removeValue(forKey: id)?.continuation.finish() }
 
     /// Ends every listener (the emulator stops, or every namespace was replaced).
     mutating func removeAll() {

@@ -64,10 +64,7 @@ actor DatabaseState {
             changes.append((path.appending(sub), try DatabaseValue.normalize(child, now: now)))
         }
         let before = trees[namespace] ?? .null
-        var root = before
-        for (location, value) in changes {
-            root = DatabaseValue.replacing(in: root, at: location.keys[...], with: value)
-        }
+        let root = changes.reduce(before) { DatabaseValue.replacing(in: $0, at: $1.0.keys[...], with: $1.1) }
         try checkWrite(namespace: namespace, at: changes.map(\.0), before: before, after: root, as: identity)
         trees[namespace] = root
         cancelUnreadable(namespace: namespace)
@@ -84,9 +81,7 @@ actor DatabaseState {
         cancelUnreadable(namespace: namespace)
     }
 
-    func rules(namespace: String) -> JSONValue {
-        rules[namespace] ?? ["rules": [".read": true, ".write": true]]
-    }
+    func rules(namespace: String) -> JSONValue { rules[namespace] ?? ["rules": [".read": true, ".write": true]] }
 
     /// Replaces every namespace (import); open streams end (clients reconnect and read anew).
     func replaceAll(_ newTrees: [String: JSONValue]) {

@@ -16,9 +16,7 @@ struct RuleEvaluator: Sendable {
 
     /// Whether the rule grants: true only when it evaluates to `true` (errors and non-booleans
     /// refuse, as in RTDB).
-    func grants(_ expression: RuleExpression) -> Bool {
-        (try? evaluate(expression)) == .bool(true)
-    }
+    func grants(_ expression: RuleExpression) -> Bool { (try? evaluate(expression)) == .bool(true) }
 
     func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
         switch expression {

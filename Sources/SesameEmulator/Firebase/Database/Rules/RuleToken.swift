@@ -102,7 +102,5 @@ struct SecurityRulesError: Error, Sendable, Equatable {
     init(_ message: String) { self.message = message }
 
     /// The same error located at a rule (`/rules/users/$key/.write`).
-    func at(_ location: String) -> SecurityRulesError {
-        SecurityRulesError("\(location): \(message)")
-    }
+    func at(_ location: String) -> SecurityRulesError { SecurityRulesError("\(location): \(message)") }
 }
