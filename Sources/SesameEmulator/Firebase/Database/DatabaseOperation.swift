@@ -98,8 +98,7 @@ extension DatabaseEndpoints {
         guard case .object(let children) = value else {
             throw .badRequest("Invalid data; couldn't parse JSON object. PATCH requires an object.")
         }
-        let etag = try await state.update(
-            namespace: call.namespace, path: path, children: children, as: call.identity)
+        let etag = try await state.update(namespace: call.namespace, path: path, children: children, as: call.identity)
         return Self.answer(value, etag: call.wantsETag ? etag : nil, silent: call.silent)
     }
 
