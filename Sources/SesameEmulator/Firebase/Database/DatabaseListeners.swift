@@ -95,9 +95,8 @@ struct DatabaseListeners {
         for (id, listener) in listeners where listener.namespace == namespace {
             let path = listener.path
             guard path.contains(written) || written.contains(path) else { continue }
-            let old = DatabaseValue.child(of: before, at: path.keys)
             let new = DatabaseValue.child(of: after, at: path.keys)
-            if old == new { continue }
+            if new == DatabaseValue.child(of: before, at: path.keys) { continue }
             let event = path.contains(written) ? below(path) : .put(path: .root, data: new)
             if case .enqueued = listener.continuation.yield(event) { continue }
             remove(id)

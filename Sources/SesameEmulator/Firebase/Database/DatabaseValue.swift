@@ -26,8 +26,7 @@ enum DatabaseValue {
             }
             return out.isEmpty ? .null : .object(out)
         case .array(let a): return try normalize(.object(indexed(a)), now: now)
-        default:
-            return value
+        default: return value
         }
     }
 
