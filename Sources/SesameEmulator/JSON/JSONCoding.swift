@@ -11,8 +11,7 @@ struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
 /// How the emulator reads and writes JSON besides ``JSONValue``'s own parser and writer:
 /// typed bodies and answers through Foundation's coders, after ``JSONPrecheck``.
 enum JSONCoding {
-    /// Nesting deeper than this is refused before decoding, so hostile input cannot exhaust the
-    /// stack.
+    /// Deeper nesting is refused before decoding, so hostile input cannot exhaust the stack.
     static let maximumDepth = 256
 
     /// Parses one JSON document into a ``JSONValue``, nested at most ``maximumDepth`` levels.
@@ -21,9 +20,7 @@ enum JSONCoding {
     }
 
     /// ``parse(_:)`` of a Swift string's UTF-8.
-    static func parse(_ text: String) throws(JSONValue.ParseError) -> JSONValue {
-        try parse(Array(text.utf8))
-    }
+    static func parse(_ text: String) throws(JSONValue.ParseError) -> JSONValue { try parse(Array(text.utf8)) }
 
     /// Decodes `bytes` as `T` after the depth check; type mismatches are reported as
     /// ``JSONParseError`` too (callers that want typed errors decode themselves).

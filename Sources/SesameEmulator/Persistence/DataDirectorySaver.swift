@@ -16,19 +16,7 @@ struct DataDirectorySaver: Service {
     let database: DatabaseState
     let supabase: GoTrueStore?
     let logger: Logger
-    private let notices: AsyncStream<Void>
-    private let continuation: AsyncStream<Void>.Continuation
-
-    init(directory: String, auth: AccountStore, database: DatabaseState, supabase: GoTrueStore?, logger: Logger) {
-        self.directory = directory
-        self.auth = auth
-        self.database = database
-        self.supabase = supabase
-        self.logger = logger
-        let (notices, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        self.notices = notices
-        self.continuation = continuation
-    }
+    private let notices = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     /// Loads the directory (creating it when missing) into the stores, then saves once, so an
     /// unwritable directory fails the start rather than the first change.
@@ -42,13 +30,13 @@ struct DataDirectorySaver: Service {
     }
 
     /// Asks for a snapshot soon; never blocks.
-    func noteChange() { continuation.yield(()) }
+    func noteChange() { notices.continuation.yield(()) }
 
     func run() async throws {
         // The files as last written, so unchanged ones are not rewritten (the first save after
         // start writes them all once more).
         var written: [String: [UInt8]] = [:]
-        for await _ in notices.cancelOnGracefulShutdown() {
+        for await _ in notices.stream.cancelOnGracefulShutdown() {
             do {
                 written = try await save(previous: written)
             } catch {

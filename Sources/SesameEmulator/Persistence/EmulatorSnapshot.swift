@@ -58,13 +58,9 @@ enum EmulatorSnapshot {
 
     static func read(
         from directory: String, auth: AccountStore, database: DatabaseState, supabase: GoTrueStore?
-    )
-        async throws
-    {
+    ) async throws {
         let snapshot = try load(directory)
-        if let accounts = snapshot.accounts {
-            await auth.importSnapshot(accounts: accounts, config: snapshot.config)
-        }
+        if let accounts = snapshot.accounts { await auth.importSnapshot(accounts: accounts, config: snapshot.config) }
         await database.replaceAll(snapshot.trees)
         if let supabase, let state = snapshot.supabase { await supabase.importSnapshot(state) }
     }
@@ -88,8 +84,7 @@ enum EmulatorSnapshot {
         contents.accounts = try parseFile(root.appendingPathComponent("auth_export/accounts.json"))
         contents.config = try parseFile(root.appendingPathComponent("auth_export/config.json"))
         let databaseDirectory = root.appendingPathComponent(databaseDirectory)
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: databaseDirectory.path)) ?? []
-        for file in files where file.hasSuffix(".json") {
+        for file in DataDirectoryFiles.entries(of: databaseDirectory.path) where file.hasSuffix(".json") {
             guard let tree = try parseFile(databaseDirectory.appendingPathComponent(file)) else { continue }
             do {
                 contents.trees[String(file.dropLast(5))] = try DatabaseValue.normalize(tree, now: 0)
@@ -97,22 +92,20 @@ enum EmulatorSnapshot {
                 throw SesameEmulatorError("cannot import database_export/\(file): \(error.message)")
             }
         }
-        let supabase = root.appendingPathComponent(supabasePath)
-        if FileManager.default.fileExists(atPath: supabase.path) {
-            do {
-                contents.supabase = try JSONDecoder().decode(GoTrueSnapshot.self, from: Data(contentsOf: supabase))
-            } catch {
-                throw SesameEmulatorError("cannot import \(supabase.path): \(error)")
-            }
+        contents.supabase = try readFile(root.appendingPathComponent(supabasePath)) {
+            try JSONDecoder().decode(GoTrueSnapshot.self, from: $0)
         }
         return contents
     }
 
     /// The JSON in `url`, `nil` when the file does not exist.
-    static func parseFile(_ url: URL) throws -> JSONValue? {
+    static func parseFile(_ url: URL) throws -> JSONValue? { try readFile(url) { try JSONCoding.parse(Array($0)) } }
+
+    /// The contents of `url` as `decode` reads them, `nil` when the file does not exist.
+    static func readFile<T>(_ url: URL, _ decode: (Data) throws -> T) throws -> T? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try JSONCoding.parse(Array(try Data(contentsOf: url)))
+            return try decode(Data(contentsOf: url))
         } catch {
             throw SesameEmulatorError("cannot import \(url.path): \(error)")
         }

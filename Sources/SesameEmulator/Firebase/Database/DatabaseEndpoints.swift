@@ -1,5 +1,7 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
+import ServiceLifecycle
 import SesameLocalAPI
 
 /// The Realtime Database REST subset (reference §9): `GET`, `PUT`, `PATCH`, `POST`, `DELETE` on
@@ -36,25 +38,65 @@ struct DatabaseEndpoints: EmulatorEndpoints {
 
     func unroutedResponse(for request: Request) -> Response { DatabaseError.methodNotAllowed.response }
 
-    func faultSettingsChanged(_ settings: FaultSettings) async {
-        clockSkew.set(seconds: settings.clockSkewSeconds)
-    }
+    func faultSettingsChanged(_ settings: FaultSettings) async { clockSkew.set(seconds: settings.clockSkewSeconds) }
 
     /// Every request but the fault extension's: a streaming `GET` (`Accept: text/event-stream`),
     /// the readiness probe (`GET /`), the rules, or a data operation.
     func respondUnrouted(to request: Request, context: EmulatorRequestContext) async throws -> Response {
         let call = DatabaseRequest(
             request, body: context.body, defaultNamespace: defaultNamespace, now: state.clock.milliseconds() / 1000)
-        let target: DatabaseOperation.Target
-        if request.method == .get, request.header("accept")?.contains("text/event-stream") == true {
-            target = .stream
-        } else if call.urlPath == "/" && call.method == "GET" && call.query.isEmpty {
+        let streaming = request.method == .get && request.header("accept")?.contains("text/event-stream") == true
+        if !streaming && call.urlPath == "/" && call.method == "GET" && call.query.isEmpty {
             return .json(["databaseEmulator": ["ready": true]] as JSONValue)
-        } else {
-            target = call.urlPath.hasPrefix("/.settings/rules") ? .rules : .data
         }
+        let target: DatabaseOperation.Target =
+            streaming ? .stream : call.urlPath.hasPrefix("/.settings/rules") ? .rules : .data
         guard let operation = Self.operations.first(where: { $0.target == target && $0.method == call.method })
         else { throw DatabaseError.methodNotAllowed }
-        return try await operation.perform(self, call)
+        return try await operation.perform(self)(call)
+    }
+
+    /// Streaming `GET` (`Accept: text/event-stream`): a `put` of the location's value at `/`, then a
+    /// `put` or `patch` for each write that changes it (paths relative to the location), and a
+    /// `keep-alive` after ``keepAliveInterval`` of silence. The stream ends when the client goes,
+    /// when it stops reading (``DatabaseListeners``), and when the emulator stops.
+    func stream(_ call: DatabaseRequest) async throws(DatabaseError) -> Response {
+        let path = try call.path()
+        if try DatabaseQuery(parameters: call.query) != nil {
+            throw .badRequest("Queries on streaming GETs are not supported by sesame-emulator.")
+        }
+        guard let registration = try await state.listen(namespace: call.namespace, path: path, as: call.identity)
+        else {
+            throw DatabaseError(
+                httpStatus: 503,
+                message: "Too many streaming listeners (at most \(DatabaseListeners.maximumCount) at once).")
+        }
+        let state = state
+        let interval = keepAliveInterval
+        let fields: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-cache"]
+        let body = ResponseBody { writer in
+            let keepAlive = Task {
+                while !Task.isCancelled {
+                    try await Task.sleep(for: interval)
+                    registration.continuation.yield(.keepAlive)
+                }
+            }
+            defer { keepAlive.cancel() }
+            do {
+                try await withGracefulShutdownHandler {
+                    for await event in registration.events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                } onGracefulShutdown: {
+                    registration.continuation.finish()
+                }
+            } catch {
+                await state.stopListening(registration.id)
+                throw error
+            }
+            await state.stopListening(registration.id)
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: fields, body: body)
     }
 }

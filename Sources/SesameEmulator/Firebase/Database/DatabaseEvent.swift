@@ -22,7 +22,6 @@ enum DatabaseEvent: Sendable, Equatable {
     }
 
     private static func payload(_ path: DatabasePath, _ data: JSONValue) -> String {
-        let body: JSONValue = ["path": .string(path.description), "data": DatabaseValue.presentation(data)]
-        return body.jsonString
+        (["path": .string(path.description), "data": DatabaseValue.presentation(data)] as JSONValue).jsonString
     }
 }

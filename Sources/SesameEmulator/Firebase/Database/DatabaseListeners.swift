@@ -47,9 +47,7 @@ struct DatabaseListeners {
     }
 
     /// Ends and forgets a listener (its stream finishes).
-    mutating func remove(_ id: Int) {
-        listeners.removeValue(forKey: id)?.continuation.finish()
-    }
+    mutating func remove(_ id: Int) { listeners.removeValue(forKey: id)?.continuation.finish() }
 
     /// Ends every listener (the emulator stops, or every namespace was replaced).
     mutating func removeAll() {
@@ -59,8 +57,8 @@ struct DatabaseListeners {
     /// Sends `cancel` to, and ends, each listener of `namespace` for which `lost` is true (it
     /// may no longer read its location).
     mutating func cancel(namespace: String, where lost: (DatabasePath, DatabaseIdentity) -> Bool) {
-        for (id, listener) in listeners where listener.namespace == namespace && lost(listener.path, listener.identity)
-        {
+        for (id, listener) in listeners where listener.namespace == namespace {
+            guard lost(listener.path, listener.identity) else { continue }
             listener.continuation.yield(.cancel)
             remove(id)
         }
@@ -70,7 +68,7 @@ struct DatabaseListeners {
     /// given the namespace's tree before and after.
     mutating func replaced(namespace: String, at written: DatabasePath, before: JSONValue, after: JSONValue) {
         deliver(namespace: namespace, at: written, before: before, after: after) { listened in
-            .put(path: written.relative(to: listened), data: DatabaseValue.child(of: after, at: written.keys[...]))
+            .put(path: written.relative(to: listened), data: DatabaseValue.child(of: after, at: written.keys))
         }
     }
 
@@ -82,7 +80,7 @@ struct DatabaseListeners {
             var data: [String: JSONValue] = [:]
             for child in children {
                 let location = (try? DatabasePath(urlPath: child)).map(updated.appending) ?? updated
-                data[child] = DatabaseValue.child(of: after, at: location.keys[...])
+                data[child] = DatabaseValue.child(of: after, at: location.keys)
             }
             return .patch(path: updated.relative(to: listened), data: .object(data))
         }
@@ -97,15 +95,11 @@ struct DatabaseListeners {
         for (id, listener) in listeners where listener.namespace == namespace {
             let path = listener.path
             guard path.contains(written) || written.contains(path) else { continue }
-            let old = DatabaseValue.child(of: before, at: path.keys[...])
-            let new = DatabaseValue.child(of: after, at: path.keys[...])
-            if old == new { continue }
+            let new = DatabaseValue.child(of: after, at: path.keys)
+            if new == DatabaseValue.child(of: before, at: path.keys) { continue }
             let event = path.contains(written) ? below(path) : .put(path: .root, data: new)
-            switch listener.continuation.yield(event) {
-            case .enqueued: continue
-            case .dropped, .terminated: remove(id)
-            @unknown default: remove(id)
-            }
+            if case .enqueued = listener.continuation.yield(event) { continue }
+            remove(id)
         }
     }
 }

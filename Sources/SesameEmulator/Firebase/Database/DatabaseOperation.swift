@@ -5,7 +5,8 @@ import SesameLocalAPI
 /// One operation of the database port: the method and kind of path it answers, and what it
 /// does. The table of every operation is ``DatabaseEndpoints/operations``.
 struct DatabaseOperation: Sendable {
-    typealias Perform = @Sendable (DatabaseEndpoints, DatabaseRequest) async throws(DatabaseError) -> Response
+    /// A method of ``DatabaseEndpoints`` (unapplied: `DatabaseEndpoints.get`).
+    typealias Perform = @Sendable (DatabaseEndpoints) -> (DatabaseRequest) async throws(DatabaseError) -> Response
 
     enum Target: Sendable, Equatable {
         /// A location of the tree (`/<path>.json`).
@@ -24,37 +25,31 @@ struct DatabaseOperation: Sendable {
 
 extension DatabaseEndpoints {
     static let operations: [DatabaseOperation] = [
-        DatabaseOperation(target: .data, method: "GET") { endpoints, call throws(DatabaseError) in
-            try await endpoints.get(call)
-        },
-        DatabaseOperation(target: .data, method: "PUT") { endpoints, call throws(DatabaseError) in
-            try await endpoints.put(call, deleting: false)
-        },
-        DatabaseOperation(target: .data, method: "DELETE") { endpoints, call throws(DatabaseError) in
-            try await endpoints.put(call, deleting: true)
-        },
-        DatabaseOperation(target: .data, method: "PATCH") { endpoints, call throws(DatabaseError) in
-            try await endpoints.patch(call)
-        },
-        DatabaseOperation(target: .data, method: "POST") { endpoints, call throws(DatabaseError) in
-            try await endpoints.post(call)
-        },
-        DatabaseOperation(target: .stream, method: "GET") { endpoints, call throws(DatabaseError) in
-            try await endpoints.stream(call)
-        },
-        DatabaseOperation(target: .rules, method: "GET") { endpoints, call throws(DatabaseError) in
-            .json(await endpoints.state.rules(namespace: call.namespace))
-        },
-        DatabaseOperation(target: .rules, method: "PUT") { endpoints, call throws(DatabaseError) in
-            let value = try call.json(allowLenient: true)
-            do throws(SecurityRulesError) {
-                try await endpoints.state.setRules(namespace: call.namespace, rules: value)
-            } catch {
-                throw DatabaseError(httpStatus: 400, message: "\nError saving rules - \(error.message)\n")
-            }
-            return .json(["status": "ok"] as JSONValue)
-        },
+        DatabaseOperation(target: .data, method: "GET", perform: DatabaseEndpoints.get),
+        DatabaseOperation(target: .data, method: "PUT", perform: DatabaseEndpoints.put),
+        DatabaseOperation(target: .data, method: "DELETE", perform: DatabaseEndpoints.put),
+        DatabaseOperation(target: .data, method: "PATCH", perform: DatabaseEndpoints.patch),
+        DatabaseOperation(target: .data, method: "POST", perform: DatabaseEndpoints.post),
+        DatabaseOperation(target: .stream, method: "GET", perform: DatabaseEndpoints.stream),
+        DatabaseOperation(target: .rules, method: "GET", perform: DatabaseEndpoints.getRules),
+        DatabaseOperation(target: .rules, method: "PUT", perform: DatabaseEndpoints.putRules),
     ]
+
+    /// `GET /.settings/rules.json`: the uploaded rules, or the open rules that apply without them.
+    func getRules(_ call: DatabaseRequest) async throws(DatabaseError) -> Response {
+        .json(await state.rules(namespace: call.namespace))
+    }
+
+    /// `PUT /.settings/rules.json`: a body that is not JSON is taken as a string (and refused).
+    func putRules(_ call: DatabaseRequest) async throws(DatabaseError) -> Response {
+        let value = try call.json(allowLenient: true)
+        do throws(SecurityRulesError) {
+            try await state.setRules(namespace: call.namespace, rules: value)
+        } catch {
+            throw .badRequest("\nError saving rules - \(error.message)\n")
+        }
+        return .json(["status": "ok"] as JSONValue)
+    }
 
     /// A written or read value (its presentation), or 204 with `print=silent`; `ETag` when asked.
     private static func answer(_ value: JSONValue, etag: String?, silent: Bool) -> Response {
@@ -81,9 +76,9 @@ extension DatabaseEndpoints {
 
     /// `PUT` (and `DELETE`, which puts `null`): 412 with the current value when `if-match`
     /// does not match.
-    func put(_ call: DatabaseRequest, deleting: Bool) async throws(DatabaseError) -> Response {
+    func put(_ call: DatabaseRequest) async throws(DatabaseError) -> Response {
         let path = try call.path()
-        let value = deleting ? .null : try call.json()
+        let value = call.method == "DELETE" ? .null : try call.json()
         switch try await state.write(
             namespace: call.namespace, path: path, value: value, ifMatch: call.ifMatch, as: call.identity)
         {
@@ -101,11 +96,9 @@ extension DatabaseEndpoints {
         if call.ifMatch != nil { throw .ifMatchOnlyOnPutAndDelete }
         let value = try call.json()
         guard case .object(let children) = value else {
-            throw DatabaseError(
-                httpStatus: 400, message: "Invalid data; couldn't parse JSON object. PATCH requires an object.")
+            throw .badRequest("Invalid data; couldn't parse JSON object. PATCH requires an object.")
         }
-        let etag = try await state.update(
-            namespace: call.namespace, path: path, children: children, as: call.identity)
+        let etag = try await state.update(namespace: call.namespace, path: path, children: children, as: call.identity)
         return Self.answer(value, etag: call.wantsETag ? etag : nil, silent: call.silent)
     }
 
@@ -118,8 +111,7 @@ extension DatabaseEndpoints {
         let written = try await state.write(
             namespace: call.namespace, path: path.appending(DatabasePath(keys: [key])), value: value, ifMatch: nil,
             as: call.identity)
-        var etag: String?
-        if call.wantsETag, case .done(_, let written) = written { etag = written }
+        let etag: String? = if call.wantsETag, case .done(_, let tag) = written { tag } else { nil }
         return Self.answer(["name": .string(key)], etag: etag, silent: call.silent)
     }
 }

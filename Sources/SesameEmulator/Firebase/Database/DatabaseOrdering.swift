@@ -20,21 +20,18 @@ enum DatabaseOrdering {
 
     /// -1, 0 or 1 as `a` orders before, with or after `b` by value alone; objects all tie.
     static func compareValues(_ a: JSONValue, _ b: JSONValue) -> Int {
-        let (ra, rb) = (rank(a), rank(b))
-        if ra != rb { return ra < rb ? -1 : 1 }
+        if rank(a) != rank(b) { return sign(rank(a), rank(b)) }
         switch (a, b) {
-        case (.integer(let x), .integer(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        case (.integer(let x), .integer(let y)): return sign(x, y)
         case (.string(let x), .string(let y)): return compareStrings(x, y)
-        default:
-            guard let x = a.doubleValue, let y = b.doubleValue else { return 0 }
-            return x == y ? 0 : (x < y ? -1 : 1)
+        default: return sign(a.doubleValue ?? 0, b.doubleValue ?? 0)
         }
     }
 
     /// -1, 0 or 1 as key `a` orders before, with or after key `b`.
     static func compareKeys(_ a: String, _ b: String) -> Int {
         switch (integerKey(a), integerKey(b)) {
-        case (let x?, let y?): return x == y ? 0 : (x < y ? -1 : 1)
+        case (let x?, let y?): return sign(x, y)
         case (.some, nil): return -1
         case (nil, .some): return 1
         case (nil, nil): return compareStrings(a, b)
@@ -42,13 +39,11 @@ enum DatabaseOrdering {
     }
 
     /// The key as a 32-bit integer when it is one written canonically (`"7"`, `"-3"`, not `"07"`).
-    static func integerKey(_ key: String) -> Int32? {
-        guard let value = Int32(key), String(value) == key else { return nil }
-        return value
-    }
+    static func integerKey(_ key: String) -> Int32? { Int32(key).flatMap { String($0) == key ? $0 : nil } }
 
     static func compareStrings(_ a: String, _ b: String) -> Int {
-        if a.utf16.elementsEqual(b.utf16) { return 0 }
-        return a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1
+        a.utf16.elementsEqual(b.utf16) ? 0 : a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1
     }
+
+    private static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a == b ? 0 : a < b ? -1 : 1 }
 }

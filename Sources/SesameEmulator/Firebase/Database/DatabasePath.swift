@@ -16,8 +16,7 @@ struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
         var path = urlPath
         if path.hasSuffix(".json") { path.removeLast(5) }
         let keys = path.split(separator: "/").map(String.init)
-        for key in keys where !DatabasePath.isValidKey(key) { throw .invalidPath(urlPath) }
-        if keys.count > DatabasePath.maximumDepth { throw .invalidPath(urlPath) }
+        guard keys.count <= Self.maximumDepth, keys.allSatisfy(Self.isValidKey) else { throw .invalidPath(urlPath) }
         self.keys = keys
     }
 
@@ -25,16 +24,7 @@ struct DatabasePath: Sendable, Equatable, CustomStringConvertible {
 
     /// A key may not be empty nor contain `. $ # [ ] /` or ASCII control characters.
     static func isValidKey(_ key: String) -> Bool {
-        if key.isEmpty { return false }
-        for b in key.utf8 {
-            switch b {
-            case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                UInt8(ascii: "/"), 0..<0x20, 0x7F:
-                return false
-            default: continue
-            }
-        }
-        return true
+        !key.isEmpty && !key.utf8.contains { $0 < 0x20 || $0 == 0x7F || ".$#[]/".utf8.contains($0) }
     }
 
     func appending(_ other: DatabasePath) -> DatabasePath { DatabasePath(keys: keys + other.keys) }

@@ -22,44 +22,36 @@ struct DatabaseQuery: Sendable, Equatable {
     var limitToFirst: Int?
     var limitToLast: Int?
 
-    static let parameterNames = [
-        "orderBy", "equalTo", "startAt", "endAt", "startAfter", "endBefore", "limitToFirst", "limitToLast",
-    ]
-
     /// The query in `parameters`, or nil when there is none.
     /// - Throws: ``DatabaseError`` (400) for a malformed or contradictory query.
     init?(parameters: [String: String]) throws(DatabaseError) {
-        guard Self.parameterNames.contains(where: { parameters[$0] != nil }) else { return nil }
+        let names = [
+            "orderBy", "equalTo", "startAt", "endAt", "startAfter", "endBefore", "limitToFirst", "limitToLast",
+        ]
+        guard names.contains(where: { parameters[$0] != nil }) else { return nil }
         guard let rawOrder = parameters["orderBy"] else {
-            throw Self.bad("orderBy must be defined when other query parameters are defined")
+            throw .badRequest("orderBy must be defined when other query parameters are defined")
         }
         guard case .string(let orderName) = Self.parse(rawOrder) else {
-            throw Self.bad("orderBy must be a valid JSON encoded path")
+            throw .badRequest("orderBy must be a valid JSON encoded path")
         }
-        let order: Order
-        switch orderName {
-        case "$key": order = .key
-        case "$value": order = .value
-        case "$priority": order = .priority
-        default:
-            guard let path = try? DatabasePath(urlPath: orderName), !path.keys.isEmpty else {
-                throw Self.bad("orderBy must be a valid JSON encoded path")
-            }
-            order = .child(path)
+        let named: [String: Order] = ["$key": .key, "$value": .value, "$priority": .priority]
+        let path = try? DatabasePath(urlPath: orderName)
+        guard let order = named[orderName] ?? path.flatMap({ $0.keys.isEmpty ? nil : .child($0) }) else {
+            throw .badRequest("orderBy must be a valid JSON encoded path")
         }
         self.order = order
         if parameters["shallow"] != nil {
-            throw Self.bad("Mixing 'shallow' and querying parameters is not supported")
+            throw .badRequest("Mixing 'shallow' and querying parameters is not supported")
         }
         func bound(_ name: String) throws(DatabaseError) -> JSONValue? {
             guard let raw = parameters[name] else { return nil }
-            guard let value = Self.parse(raw) else { throw Self.bad("\(name) must be a valid JSON value") }
-            switch value {
-            case .array, .object: throw Self.bad("\(name) must be a JSON primitive (string, number, boolean or null)")
-            default: break
+            guard let value = Self.parse(raw) else { throw .badRequest("\(name) must be a valid JSON value") }
+            if value.arrayValue != nil || value.objectValue != nil {
+                throw .badRequest("\(name) must be a JSON primitive (string, number, boolean or null)")
             }
             if order == .key, value.stringValue == nil {
-                throw Self.bad("\(name) must be a string when orderBy is $key")
+                throw .badRequest("\(name) must be a string when orderBy is $key")
             }
             return value
         }
@@ -69,24 +61,24 @@ struct DatabaseQuery: Sendable, Equatable {
         endBefore = try bound("endBefore")
         if let equal = try bound("equalTo") {
             if startAt != nil || endAt != nil || startAfter != nil || endBefore != nil {
-                throw Self.bad("equalTo cannot be combined with startAt, endAt, startAfter or endBefore")
+                throw .badRequest("equalTo cannot be combined with startAt, endAt, startAfter or endBefore")
             }
             startAt = equal
             endAt = equal
         }
-        if startAt != nil && startAfter != nil { throw Self.bad("startAt and startAfter cannot both be set") }
-        if endAt != nil && endBefore != nil { throw Self.bad("endAt and endBefore cannot both be set") }
+        if startAt != nil && startAfter != nil { throw .badRequest("startAt and startAfter cannot both be set") }
+        if endAt != nil && endBefore != nil { throw .badRequest("endAt and endBefore cannot both be set") }
         func limit(_ name: String) throws(DatabaseError) -> Int? {
             guard let raw = parameters[name] else { return nil }
             guard let n = Self.parse(raw)?.int64Value, n > 0, n <= Int64(Int32.max) else {
-                throw Self.bad("\(name) must be a positive integer")
+                throw .badRequest("\(name) must be a positive integer")
             }
             return Int(n)
         }
         limitToFirst = try limit("limitToFirst")
         limitToLast = try limit("limitToLast")
         if limitToFirst != nil && limitToLast != nil {
-            throw Self.bad("limitToFirst and limitToLast cannot both be set")
+            throw .badRequest("limitToFirst and limitToLast cannot both be set")
         }
     }
 
@@ -114,7 +106,7 @@ struct DatabaseQuery: Sendable, Equatable {
         switch order {
         case .key, .priority: .null
         case .value: child
-        case .child(let path): DatabaseValue.child(of: child, at: path.keys[...])
+        case .child(let path): DatabaseValue.child(of: child, at: path.keys)
         }
     }
 
@@ -143,7 +135,5 @@ struct DatabaseQuery: Sendable, Equatable {
         return true
     }
 
-    private static func parse(_ raw: String) -> JSONValue? { try? JSONCoding.parse(Array(raw.utf8)) }
-
-    private static func bad(_ message: String) -> DatabaseError { DatabaseError(httpStatus: 400, message: message) }
+    private static func parse(_ raw: String) -> JSONValue? { try? JSONCoding.parse(raw) }
 }

@@ -41,7 +41,6 @@ struct DatabaseRequest: Sendable {
         return request.method.rawValue
     }
 
-    /// The location the path names.
     func path() throws(DatabaseError) -> DatabasePath { try DatabasePath(urlPath: urlPath) }
 
     /// The body as JSON; with `allowLenient` (rules), text that is not JSON is taken as a string.

@@ -14,8 +14,7 @@ enum DatabaseValue {
         case .object(let o):
             if let sv = o[".sv"] {
                 if sv.stringValue == "timestamp" { return .int(now) }
-                throw DatabaseError(
-                    httpStatus: 400, message: "Invalid data; unsupported server value \(sv.jsonString).")
+                throw .badRequest("Invalid data; unsupported server value \(sv.jsonString).")
             }
             if let inner = o[".value"] { return try normalize(inner, now: now) }
             var out: [String: JSONValue] = [:]
@@ -26,15 +25,8 @@ enum DatabaseValue {
                 if !n.isNull { out[key] = n }
             }
             return out.isEmpty ? .null : .object(out)
-        case .array(let a):
-            var out: [String: JSONValue] = [:]
-            for (index, child) in a.enumerated() {
-                let n = try normalize(child, now: now)
-                if !n.isNull { out[String(index)] = n }
-            }
-            return out.isEmpty ? .null : .object(out)
-        default:
-            return value
+        case .array(let a): return try normalize(.object(indexed(a)), now: now)
+        default: return value
         }
     }
 
@@ -42,16 +34,8 @@ enum DatabaseValue {
     /// `0…max` present become arrays (missing entries `null`).
     static func presentation(_ value: JSONValue) -> JSONValue {
         guard case .object(let o) = value else { return value }
-        var maxIndex = -1
-        var allIndices = true
-        for key in o.keys {
-            guard let i = Int(key), i >= 0, String(i) == key else {
-                allIndices = false
-                break
-            }
-            maxIndex = max(maxIndex, i)
-        }
-        if allIndices, maxIndex >= 0, o.count * 2 > maxIndex + 1 {
+        let indices = o.keys.compactMap { key in Int(key).flatMap { $0 >= 0 && String($0) == key ? $0 : nil } }
+        if indices.count == o.count, let maxIndex = indices.max(), o.count * 2 > maxIndex + 1 {
             var array = [JSONValue](repeating: .null, count: maxIndex + 1)
             for (key, child) in o { array[Int(key)!] = presentation(child) }
             return .array(array)
@@ -59,28 +43,26 @@ enum DatabaseValue {
         return .object(o.mapValues(presentation))
     }
 
+    /// An array as the database stores it: an object keyed by the indices.
+    static func indexed(_ array: [JSONValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: array.enumerated().map { (String($0.offset), $0.element) })
+    }
+
     /// `shallow=true`: an object's children become `true`; primitives are unchanged.
     static func shallow(_ value: JSONValue) -> JSONValue {
-        guard case .object(let o) = value else { return value }
-        return .object(o.mapValues { _ in .bool(true) })
+        value.objectValue.map { .object($0.mapValues { _ in .bool(true) }) } ?? value
     }
 
     /// The value at `keys` under `root` (`.null` when absent).
-    static func child(of root: JSONValue, at keys: ArraySlice<String>) -> JSONValue {
-        var node = root
-        for key in keys {
-            guard case .object(let o) = node, let next = o[key] else { return .null }
-            node = next
-        }
-        return node
+    static func child(of root: JSONValue, at keys: some Sequence<String>) -> JSONValue {
+        keys.reduce(root) { node, key in node[key] ?? .null }
     }
 
     /// `root` with the location `keys` replaced by `value` (already normalised); parents left
     /// empty are removed.
     static func replacing(in root: JSONValue, at keys: ArraySlice<String>, with value: JSONValue) -> JSONValue {
         guard let first = keys.first else { return value }
-        var o: [String: JSONValue]
-        if case .object(let existing) = root { o = existing } else { o = [:] }
+        var o = root.objectValue ?? [:]
         let updated = replacing(in: o.removeValue(forKey: first) ?? .null, at: keys.dropFirst(), with: value)
         if !updated.isNull { o[first] = updated }
         return o.isEmpty ? .null : .object(o)

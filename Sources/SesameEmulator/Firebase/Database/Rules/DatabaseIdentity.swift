@@ -18,7 +18,7 @@ enum DatabaseIdentity: Sendable, Equatable {
     /// - Parameter now: seconds since 1970, for the token's `exp`.
     static func of(_ request: Request, query: [String: String], now: Int) -> DatabaseIdentity {
         if let text = query["auth_variable_override"] {
-            guard let override = try? JSONCoding.parse(Array(text.utf8)), override.isNull || override.objectValue != nil
+            guard let override = try? JSONCoding.parse(text), override.isNull || override.objectValue != nil
             else { return .invalid("Invalid auth_variable_override: expected a JSON object or null.") }
             return .user(auth: override)
         }

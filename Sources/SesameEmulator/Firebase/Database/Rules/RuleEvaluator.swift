@@ -8,7 +8,6 @@ struct RuleEvaluator: Sendable {
     var before: JSONValue
     /// The tree as the write would leave it (`newData`); `before` for reads.
     var after: JSONValue
-    /// The rule's location.
     var path: [String]
     /// The `$` variables captured by the wildcards on the way to ``path``.
     var variables: [String: String]
@@ -17,45 +16,34 @@ struct RuleEvaluator: Sendable {
 
     /// Whether the rule grants: true only when it evaluates to `true` (errors and non-booleans
     /// refuse, as in RTDB).
-    func grants(_ expression: RuleExpression) -> Bool {
-        (try? evaluate(expression)) == .bool(true)
-    }
+    func grants(_ expression: RuleExpression) -> Bool { (try? evaluate(expression)) == .bool(true) }
 
     func evaluate(_ expression: RuleExpression) throws(RuleEvaluationError) -> RuleValue {
         switch expression {
-        case .literal(let literal): return RuleValue(literal)
+        case .literal(let value): return value
         case .variable(let name): return variable(name)
         case .member(let base, let name): return try member(try evaluate(base), name)
         case .call(let base, let name, let arguments):
-            var values: [RuleValue] = []
-            for argument in arguments { values.append(try evaluate(argument)) }
-            return try RuleMethods.call(name, on: try evaluate(base), values)
-        case .array(let elements):
-            var values: [RuleValue] = []
-            for element in elements { values.append(try evaluate(element)) }
-            return .array(values)
-        case .not(let inner):
-            guard case .bool(let b) = try evaluate(inner) else { throw RuleEvaluationError() }
-            return .bool(!b)
+            return try RuleMethods.call(name, on: try evaluate(base), try arguments.map(evaluate))
+        case .array(let elements): return .array(try elements.map(evaluate))
+        case .not(let inner): return .bool(!(try bool(inner)))
         case .negate(let inner):
             guard case .number(let n) = try evaluate(inner) else { throw RuleEvaluationError() }
             return .number(-n)
         case .conditional(let condition, let then, let otherwise):
-            guard case .bool(let b) = try evaluate(condition) else { throw RuleEvaluationError() }
-            return try evaluate(b ? then : otherwise)
-        case .binary("&&", let left, let right):
-            guard case .bool(let l) = try evaluate(left) else { throw RuleEvaluationError() }
-            if !l { return .bool(false) }
-            guard case .bool(let r) = try evaluate(right) else { throw RuleEvaluationError() }
-            return .bool(r)
-        case .binary("||", let left, let right):
-            guard case .bool(let l) = try evaluate(left) else { throw RuleEvaluationError() }
-            if l { return .bool(true) }
-            guard case .bool(let r) = try evaluate(right) else { throw RuleEvaluationError() }
-            return .bool(r)
+            return try evaluate(try bool(condition) ? then : otherwise)
+        // Short-circuits: the right side is only evaluated (and type-checked) when it decides.
+        case .binary("&&", let left, let right): return .bool(try bool(left) ? try bool(right) : false)
+        case .binary("||", let left, let right): return .bool(try bool(left) ? true : try bool(right))
         case .binary(let op, let left, let right):
             return try RuleMethods.binary(op, try evaluate(left), try evaluate(right))
         }
+    }
+
+    /// An operand that must be a boolean.
+    private func bool(_ expression: RuleExpression) throws(RuleEvaluationError) -> Bool {
+        guard case .bool(let b) = try evaluate(expression) else { throw RuleEvaluationError() }
+        return b
     }
 
     private func variable(_ name: String) -> RuleValue {

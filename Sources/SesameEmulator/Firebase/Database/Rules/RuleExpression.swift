@@ -1,7 +1,8 @@
 /// A parsed security-rule expression (the subset of RTDB's rule language the emulator
 /// enforces; docs/emulator.md lists it).
 indirect enum RuleExpression: Sendable, Equatable {
-    case literal(RuleLiteral)
+    /// `true`, `false`, `null`, a number, a string or a regex.
+    case literal(RuleValue)
     /// `auth`, `data`, `newData`, `root`, `now` or a `$variable` captured by a wildcard.
     case variable(String)
     /// `base.name` (`auth.uid`, `'abc'.length`).
@@ -31,13 +32,4 @@ indirect enum RuleExpression: Sendable, Equatable {
         guard parser.atEnd else { throw SecurityRulesError("Unexpected token after the expression.") }
         return expression
     }
-}
-
-/// A literal in a rule: `true`, `false`, `null`, a number or a string.
-enum RuleLiteral: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case regex(RuleRegex)
 }

@@ -2,14 +2,10 @@ import SesameLocalAPI
 
 /// The methods and operators of the rule language, on evaluated values.
 enum RuleMethods {
-    static func call(
-        _ name: String, on base: RuleValue, _ arguments: [RuleValue]
-    ) throws(RuleEvaluationError)
-        -> RuleValue
-    {
+    static func call(_ name: String, on base: RuleValue, _ args: [RuleValue]) throws(RuleEvaluationError) -> RuleValue {
         switch base {
-        case .snapshot(let tree, let path): return try snapshot(name, tree, path, arguments)
-        case .string(let s): return try string(name, s, arguments)
+        case .snapshot(let tree, let path): return try snapshot(name, tree, path, args)
+        case .string(let s): return try string(name, s, args)
         default: throw RuleEvaluationError()
         }
     }
@@ -17,7 +13,7 @@ enum RuleMethods {
     private static func snapshot(
         _ name: String, _ tree: JSONValue, _ path: [String], _ arguments: [RuleValue]
     ) throws(RuleEvaluationError) -> RuleValue {
-        let value = RuleValue.stored(tree, path)
+        let value = DatabaseValue.child(of: tree, at: path)
         switch (name, arguments.count) {
         case ("val", 0): return RuleValue(json: value)
         case ("exists", 0): return .bool(!value.isNull)
@@ -30,7 +26,7 @@ enum RuleMethods {
             guard !path.isEmpty else { return .null }
             return .snapshot(tree: tree, path: Array(path.dropLast()))
         case ("hasChild", 1):
-            return .bool(!RuleValue.stored(tree, path + (try keys(arguments[0]))).isNull)
+            return .bool(!DatabaseValue.child(of: tree, at: path + (try keys(arguments[0]))).isNull)
         case ("hasChildren", 0):
             return .bool(value.objectValue.map { !$0.isEmpty } ?? false)
         case ("hasChildren", 1):
@@ -52,29 +48,17 @@ enum RuleMethods {
     }
 
     private static func string(
-        _ name: String, _ s: String, _ arguments: [RuleValue]
-    ) throws(RuleEvaluationError)
-        -> RuleValue
-    {
-        if arguments.isEmpty {
-            switch name {
-            case "toLowerCase": return .string(s.lowercased())
-            case "toUpperCase": return .string(s.uppercased())
-            default: throw RuleEvaluationError()
-            }
-        }
-        switch (name, arguments.first, arguments.count) {
-        case ("matches", .regex(let regex), 1): return .bool(regex.matches(s))
-        case ("replace", .string(let old), 2):
-            guard case .string(let new) = arguments[1] else { throw RuleEvaluationError() }
+        _ name: String, _ s: String, _ args: [RuleValue]
+    ) throws(RuleEvaluationError) -> RuleValue {
+        switch (name, args.count, args.first, args.dropFirst().first) {
+        case ("toLowerCase", 0, _, _): return .string(s.lowercased())
+        case ("toUpperCase", 0, _, _): return .string(s.uppercased())
+        case ("matches", 1, .regex(let regex)?, _): return .bool(regex.matches(s))
+        case ("replace", 2, .string(let old)?, .string(let new)?):
             return .string(old.isEmpty ? s : s.replacing(old, with: new))
-        default: break
-        }
-        guard arguments.count == 1, case .string(let other) = arguments[0] else { throw RuleEvaluationError() }
-        switch name {
-        case "contains": return .bool(s.contains(other))
-        case "beginsWith": return .bool(s.hasPrefix(other))
-        case "endsWith": return .bool(s.hasSuffix(other))
+        case ("contains", 1, .string(let other)?, _): return .bool(s.contains(other))
+        case ("beginsWith", 1, .string(let other)?, _): return .bool(s.hasPrefix(other))
+        case ("endsWith", 1, .string(let other)?, _): return .bool(s.hasSuffix(other))
         default: throw RuleEvaluationError()
         }
     }

@@ -3,12 +3,7 @@
 struct RuleParser {
     let tokens: [RuleToken]
     let wildcards: Set<String>
-    private var position = 0
-
-    init(tokens: [RuleToken], wildcards: Set<String>) {
-        self.tokens = tokens
-        self.wildcards = wildcards
-    }
+    private(set) var position = 0
 
     var atEnd: Bool { position == tokens.count }
 
@@ -64,12 +59,7 @@ struct RuleParser {
                 guard RuleExpression.methods.contains(name) else {
                     throw SecurityRulesError("No such method/property '\(name)'.")
                 }
-                var arguments: [RuleExpression] = []
-                if !take(")") {
-                    repeat { arguments.append(try expression()) } while take(",")
-                    try expect(")")
-                }
-                base = .call(base, name, arguments)
+                base = .call(base, name, try list(until: ")"))
             } else {
                 base = .member(base, name)
             }
@@ -96,14 +86,17 @@ struct RuleParser {
             let inner = try expression()
             try expect(")")
             return inner
-        case .symbol("["):
-            var elements: [RuleExpression] = []
-            if !take("]") {
-                repeat { elements.append(try expression()) } while take(",")
-                try expect("]")
-            }
-            return .array(elements)
+        case .symbol("["): return .array(try list(until: "]"))
         case .symbol(let s): throw SecurityRulesError("Unexpected '\(s)'.")
         }
+    }
+
+    /// Comma-separated expressions, then the closing `symbol`.
+    private mutating func list(until symbol: String) throws(SecurityRulesError) -> [RuleExpression] {
+        var items: [RuleExpression] = []
+        if take(symbol) { return items }
+        repeat { items.append(try expression()) } while take(",")
+        try expect(symbol)
+        return items
     }
 }

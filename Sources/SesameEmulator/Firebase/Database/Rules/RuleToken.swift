@@ -36,24 +36,14 @@ enum RuleToken: Sendable, Equatable {
             } else if c == "/", !(tokens.last?.endsOperand ?? false) {
                 tokens.append(.regex(try regex(chars, from: &i)))
             } else if c.properties.numericType != nil && c.isASCII {
-                var text = ""
-                while i < chars.count && (chars[i].properties.numericType != nil || chars[i] == ".") && chars[i].isASCII
-                {
-                    text.unicodeScalars.append(chars[i])
-                    i += 1
-                }
+                let text = scan(chars, &i) { ($0.properties.numericType != nil || $0 == ".") && $0.isASCII }
                 guard let number = Double(text) else { throw SecurityRulesError("Invalid number \(text).") }
                 tokens.append(.number(number))
             } else if c == "$" || c == "_" || c.properties.isAlphabetic {
-                var name = ""
-                while i < chars.count
-                    && (chars[i] == "$" || chars[i] == "_" || chars[i].properties.isAlphabetic
-                        || chars[i].properties.numericType != nil)
-                {
-                    name.unicodeScalars.append(chars[i])
-                    i += 1
+                let isNamePart = { (c: Unicode.Scalar) in
+                    c == "$" || c == "_" || c.properties.isAlphabetic || c.properties.numericType != nil
                 }
-                tokens.append(.identifier(name))
+                tokens.append(.identifier(scan(chars, &i, while: isNamePart)))
             } else {
                 let rest = String(String.UnicodeScalarView(chars[i...].prefix(3)))
                 guard let symbol = symbols.first(where: { rest.hasPrefix($0) }) else {
@@ -93,12 +83,16 @@ enum RuleToken: Sendable, Equatable {
         }
         guard i < chars.count else { throw SecurityRulesError("Unterminated regular expression.") }
         i += 1
-        var flags = ""
-        while i < chars.count, chars[i].properties.isAlphabetic {
-            flags.unicodeScalars.append(chars[i])
-            i += 1
-        }
-        return try RuleRegex(pattern: pattern, flags: flags)
+        return try RuleRegex(pattern: pattern, flags: scan(chars, &i) { $0.properties.isAlphabetic })
+    }
+
+    /// The scalars from `i` on while `belongs` holds them; `i` ends after them.
+    private static func scan(
+        _ chars: [Unicode.Scalar], _ i: inout Int, while belongs: (Unicode.Scalar) -> Bool
+    ) -> String {
+        let start = i
+        while i < chars.count, belongs(chars[i]) { i += 1 }
+        return String(String.UnicodeScalarView(chars[start..<i]))
     }
 }
 
@@ -108,7 +102,5 @@ struct SecurityRulesError: Error, Sendable, Equatable {
     init(_ message: String) { self.message = message }
 
     /// The same error located at a rule (`/rules/users/$key/.write`).
-    func at(_ location: String) -> SecurityRulesError {
-        SecurityRulesError("\(location): \(message)")
-    }
+    func at(_ location: String) -> SecurityRulesError { SecurityRulesError("\(location): \(message)") }
 }

@@ -23,26 +23,8 @@ enum RuleValue: Sendable, Equatable {
         case .number(let d): self = .number(d)
         case .string(let s): self = .string(s)
         case .object(let o): self = .object(o)
-        case .array(let a):
-            var o: [String: JSONValue] = [:]
-            for (index, element) in a.enumerated() { o[String(index)] = element }
-            self = .object(o)
+        case .array(let a): self = .object(DatabaseValue.indexed(a))
         }
-    }
-
-    init(_ literal: RuleLiteral) {
-        switch literal {
-        case .null: self = .null
-        case .bool(let b): self = .bool(b)
-        case .number(let n): self = .number(n)
-        case .string(let s): self = .string(s)
-        case .regex(let r): self = .regex(r)
-        }
-    }
-
-    /// The snapshot's value (`.null` when nothing is stored there).
-    static func stored(_ tree: JSONValue, _ path: [String]) -> JSONValue {
-        DatabaseValue.child(of: tree, at: path[...])
     }
 }
 

@@ -13,19 +13,18 @@ struct SecurityRules: Sendable, Equatable {
         var wildcardName: String?
         var wildcard: [Node] = []
 
-        /// The rule node for `key` and the variable it binds, if any.
-        func child(_ key: String) -> (node: Node, variable: (String, String)?)? {
-            if let literal = children[key] { return (literal, nil) }
-            if let name = wildcardName, let node = wildcard.first { return (node, (name, key)) }
-            return nil
+        /// The rule node for `key`, and `evaluator` moved there (the wildcard's variable bound).
+        func child(_ key: String, _ evaluator: RuleEvaluator) -> (Node, RuleEvaluator)? {
+            var inner = evaluator
+            inner.path.append(key)
+            if let literal = children[key] { return (literal, inner) }
+            guard let name = wildcardName, let node = wildcard.first else { return nil }
+            inner.variables[name] = key
+            return (node, inner)
         }
     }
 
     var top: Node
-
-    /// Rules that allow everything: what the emulator enforces when none were uploaded.
-    static let open = SecurityRules(
-        top: Node(read: .literal(.bool(true)), write: .literal(.bool(true))))
 
     /// Parses a rules document `{"rules": {...}}`.
     /// - Throws: ``SecurityRulesError`` naming the location of an unknown key, a rule that is
@@ -84,5 +83,68 @@ struct SecurityRules: Sendable, Equatable {
             }
         default: throw SecurityRulesError("Expected a boolean or a string expression.").at(location)
         }
+    }
+}
+
+/// RTDB's semantics: `.read` and `.write` cascade (a grant at a location grants its whole
+/// subtree; deeper rules cannot revoke it and a deeper grant does not reach up); `.validate`
+/// does not cascade and runs at every location a write leaves non-null — the written location's
+/// ancestors and every location below it in the new data.
+extension SecurityRules {
+    /// Whether `auth` may read the location `path` of `tree`.
+    func canRead(_ path: DatabasePath, tree: JSONValue, auth: JSONValue, now: Int) -> Bool {
+        let evaluator = RuleEvaluator(auth: auth, before: tree, after: tree, path: [], variables: [:], now: now)
+        return granted(path.keys, evaluator) { $0.read }
+    }
+
+    /// Whether `auth` may make a write that replaces each of `locations` and turns `before`
+    /// into `after`; every location needs a `.write` grant and all `.validate` rules must pass.
+    func canWrite(_ locations: [DatabasePath], before: JSONValue, after: JSONValue, auth: JSONValue, now: Int) -> Bool {
+        let evaluator = RuleEvaluator(auth: auth, before: before, after: after, path: [], variables: [:], now: now)
+        for location in locations {
+            guard granted(location.keys, evaluator, rule: { $0.write }) else { return false }
+            guard validated(location.keys, evaluator) else { return false }
+        }
+        return true
+    }
+
+    /// Walks from the top to `keys`; true as soon as a rule on the way grants.
+    private func granted(_ keys: [String], _ start: RuleEvaluator, rule: (Node) -> RuleExpression?) -> Bool {
+        var (node, evaluator) = (top, start)
+        for depth in 0...keys.count {
+            if let expression = rule(node), evaluator.grants(expression) { return true }
+            guard depth < keys.count, let next = node.child(keys[depth], evaluator) else { return false }
+            (node, evaluator) = next
+        }
+        return false
+    }
+
+    /// The `.validate` rules of the ancestors of `keys` and of everything below it.
+    private func validated(_ keys: [String], _ start: RuleEvaluator) -> Bool {
+        var (node, evaluator) = (top, start)
+        for key in keys {
+            guard passes(node, evaluator) else { return false }
+            guard let next = node.child(key, evaluator) else { return true }
+            (node, evaluator) = next
+        }
+        return subtreeValid(node, evaluator)
+    }
+
+    private func passes(_ node: Node, _ evaluator: RuleEvaluator) -> Bool {
+        guard let rule = node.validate else { return true }
+        if DatabaseValue.child(of: evaluator.after, at: evaluator.path).isNull { return true }
+        return evaluator.grants(rule)
+    }
+
+    private func subtreeValid(_ node: Node, _ evaluator: RuleEvaluator) -> Bool {
+        guard passes(node, evaluator) else { return false }
+        guard case .object(let children) = DatabaseValue.child(of: evaluator.after, at: evaluator.path) else {
+            return true
+        }
+        for key in children.keys {
+            guard let (next, inner) = node.child(key, evaluator) else { continue }
+            guard subtreeValid(next, inner) else { return false }
+        }
+        return true
     }
 }
