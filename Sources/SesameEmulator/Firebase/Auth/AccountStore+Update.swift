@@ -71,8 +71,8 @@ extension AccountStore {
             if let old = user.email, signInProvider != "anonymous" {
                 if user.initialEmail == nil { user.initialEmail = old }
                 _ = createOobRecord(
-                    email: old, requestType: "RECOVER_EMAIL", mode: "recoverEmail", baseURL: "http://localhost",
-                    continueUrl: nil, localId: user.localId)
+                    email: old, requestType: "RECOVER_EMAIL", baseURL: "http://localhost", continueUrl: nil,
+                    localId: user.localId)
             }
             user.email = lowered
             user.emailVerified = false

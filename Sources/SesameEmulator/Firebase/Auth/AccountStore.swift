@@ -142,17 +142,23 @@ actor AccountStore {
         return UserRecord(localId: uid, createdAt: nowMilliseconds)
     }
 
+    /// The `mode` of each request type's action link.
+    static let actionModes = [
+        "EMAIL_SIGNIN": "signIn", "PASSWORD_RESET": "resetPassword", "VERIFY_EMAIL": "verifyEmail",
+        "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail", "RECOVER_EMAIL": "recoverEmail",
+    ]
+
     /// Creates and remembers an out-of-band code; returns it.
     func createOobRecord(
-        email: String, requestType: String, mode: String, baseURL: String, continueUrl: String?,
-        newEmail: String? = nil, localId: String? = nil
+        email: String, requestType: String, baseURL: String, continueUrl: String?, newEmail: String? = nil,
+        localId: String? = nil
     ) -> OobRecord {
         let code = RandomIdentifier.oobCode()
+        let mode = Self.actionModes[requestType] ?? ""
         var link = "\(baseURL)/emulator/action?mode=\(mode)&lang=en&oobCode=\(code)&apiKey=fake-api-key"
         if let continueUrl { link += "&continueUrl=\(PercentEncoding.queryValue(continueUrl))" }
         let record = OobRecord(
-            oobCode: code, email: email, requestType: requestType, mode: mode, oobLink: link, newEmail: newEmail,
-            localId: localId)
+            oobCode: code, email: email, requestType: requestType, oobLink: link, newEmail: newEmail, localId: localId)
         oobCodes.append(record)
         logger.debug("auth.oob.created", metadata: ["auth.oob.type": "\(requestType)"])
         return record

@@ -5,7 +5,6 @@ struct OobRecord: Sendable, Equatable {
     var oobCode: String
     var email: String
     var requestType: String
-    var mode: String
     var oobLink: String
     var newEmail: String?
     /// The account the code acts on, when one is bound (VERIFY_EMAIL, RECOVER_EMAIL…).
@@ -19,24 +18,5 @@ struct OobRecord: Sendable, Equatable {
         ]
         o["newEmail"] = newEmail.map(JSONValue.string)
         return .object(o)
-    }
-
-    var exportJSON: JSONValue {
-        guard case .object(var o) = json else { return json }
-        o["mode"] = .string(mode)
-        o["localId"] = localId.map(JSONValue.string)
-        return .object(o)
-    }
-}
-
-extension OobRecord {
-    init?(exportJSON j: JSONValue) {
-        guard let code = j["oobCode"]?.stringValue, let email = j["email"]?.stringValue,
-            let type = j["requestType"]?.stringValue
-        else { return nil }
-        self.init(
-            oobCode: code, email: email, requestType: type, mode: j["mode"]?.stringValue ?? "",
-            oobLink: j["oobLink"]?.stringValue ?? "", newEmail: j["newEmail"]?.stringValue,
-            localId: j["localId"]?.stringValue)
     }
 }

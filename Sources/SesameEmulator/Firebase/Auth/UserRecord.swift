@@ -121,9 +121,4 @@ struct UserRecord: Sendable, Equatable {
         self.createdAt = createdAt
         self.lastLoginAt = createdAt
     }
-
-    /// Whether any sign-in method is attached (used to tell anonymous accounts apart).
-    var isAnonymous: Bool {
-        email == nil && !hasPassword && phoneNumber == nil && federatedProviders.isEmpty && !customAuth
-    }
 }
