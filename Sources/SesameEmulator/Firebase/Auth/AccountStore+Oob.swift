@@ -105,7 +105,7 @@ extension AccountStore {
     /// even when a later check fails.
     func signInWithEmailLink(
         _ body: SignInWithEmailLinkRequest
-    ) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithEmailLinkResponse> {
         var linkTarget: UserRecord?
         if let idToken = body.idToken.nonEmpty { linkTarget = try verifyIdToken(idToken).user }
         guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
@@ -139,11 +139,10 @@ extension AccountStore {
             users[user.localId] = user
             response.mfaPendingCredential = pending.credential
             response.mfaInfo = pending.mfaInfo
-            return response
+            return WithTokens(answer: response)
         }
         user.lastLoginAt = nowMilliseconds
-        response.carry(issueTokens(for: &user, signInProvider: "password"))
-        return response
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: "password"))
     }
 
     /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a

@@ -4,7 +4,7 @@ extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
     func signInWithPassword(
         _ body: SignInWithPasswordRequest
-    ) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithPasswordResponse> {
         guard let email = body.email else { throw .invalid("MISSING_EMAIL") }
         if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
         guard let password = body.password.nonEmpty else { throw .invalid("MISSING_PASSWORD") }
@@ -26,18 +26,17 @@ extension AccountStore {
         if let pending = secondFactorPending(for: user, signInProvider: "password") {
             response.mfaPendingCredential = pending.credential
             response.mfaInfo = pending.mfaInfo
-            return response
+            return WithTokens(answer: response)
         }
         user.lastLoginAt = nowMilliseconds
-        response.carry(issueTokens(for: &user, signInProvider: "password"))
-        return response
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: "password"))
     }
 
     /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens; a JWT
     /// whose `exp` has passed is refused).
     func signInWithCustomToken(
         _ body: SignInWithCustomTokenRequest
-    ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithCustomTokenResponse> {
         guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
         var payload: [String: JSONValue]
         if token.hasPrefix("{") {
@@ -80,9 +79,9 @@ extension AccountStore {
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         user.lastLoginAt = nowMilliseconds
-        var response = SignInWithCustomTokenResponse(isNewUser: isNewUser)
-        response.carry(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
-        return response
+        return WithTokens(
+            answer: SignInWithCustomTokenResponse(isNewUser: isNewUser),
+            tokens: issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
     }
 
     /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.

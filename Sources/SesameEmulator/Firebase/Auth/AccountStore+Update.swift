@@ -3,7 +3,9 @@ import SesameLocalAPI
 extension AccountStore {
     /// `accounts:update` (setAccountInfo), reference §4.6: by `idToken` or `oobCode`, or
     /// privileged by `localId`.
-    func update(_ body: UpdateRequest, privileged: Bool) throws(IdentityToolkitError) -> SetAccountInfoResponse {
+    func update(
+        _ body: UpdateRequest, privileged: Bool
+    ) throws(IdentityToolkitError) -> WithTokens<SetAccountInfoResponse> {
         if body.provider != nil || body.upgradeToFederatedLogin != nil {
             throw .notImplemented("NOT_IMPLEMENTED : provider and upgradeToFederatedLogin are not supported")
         }
@@ -16,13 +18,13 @@ extension AccountStore {
         }
         let adminPath = privileged && idToken == nil && oobCode == nil
         if adminPath && localId == nil { throw .invalid("MISSING_LOCAL_ID") }
-        if privileged, let attributes = body.customAttributes {
-            try AccountStore.checkCustomAttributes(attributes)
-        }
+        if privileged, let attributes = body.customAttributes { try Self.checkCustomAttributes(attributes) }
 
         if let oobCode, idToken == nil, !adminPath {
             let user = try applyActionCode(oobCode)
-            return SetAccountInfoResponse(localId: user.localId, email: user.email, emailVerified: user.emailVerified)
+            return WithTokens(
+                answer: SetAccountInfoResponse(
+                    localId: user.localId, email: user.email, emailVerified: user.emailVerified))
         }
 
         var user: UserRecord
@@ -130,12 +132,12 @@ extension AccountStore {
         users[user.localId] = user
 
         let providers = user.providerUserInfo
-        var response = SetAccountInfoResponse(
+        let response = SetAccountInfoResponse(
             localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
             photoUrl: user.photoUrl, passwordHash: user.passwordHash,
             // setAccountInfo echoes a requested email, as the account now holds it (lower-cased).
             newEmail: newEmail?.lowercased(), providerUserInfo: providers.isEmpty ? nil : providers)
-        if tokensDue, let signInProvider { response.carry(issueTokens(for: &user, signInProvider: signInProvider)) }
-        return response
+        guard tokensDue, let signInProvider else { return WithTokens(answer: response) }
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: signInProvider))
     }
 }

@@ -86,7 +86,7 @@ struct DeleteAccountResponse: Encodable, Sendable {
 }
 
 /// `accounts:update` (setAccountInfo).
-struct SetAccountInfoResponse: Encodable, Sendable, CarriesTokens {
+struct SetAccountInfoResponse: Encodable, Sendable {
     var kind = "identitytoolkit#SetAccountInfoResponse"
     var localId: String
     var email: String?
@@ -97,7 +97,4 @@ struct SetAccountInfoResponse: Encodable, Sendable, CarriesTokens {
     /// The requested email, echoed (lower-cased) when the call set one.
     var newEmail: String?
     var providerUserInfo: [ProviderUserInfo]?
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
 }
