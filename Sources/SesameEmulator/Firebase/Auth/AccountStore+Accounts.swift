@@ -140,16 +140,10 @@ extension AccountStore {
 
     // MARK: Emulator-only endpoints (§7)
 
-    func listOobCodes() -> JSONValue {
-        ["oobCodes": .array(oobCodes.map(\.json))]
-    }
-
     func deleteAllAccounts() -> JSONValue {
         users = [:]
         return [:]
     }
-
-    func configuration() -> JSONValue { config.json }
 
     func patchConfiguration(_ body: ConfigPatchRequest) -> JSONValue {
         if let allow = body.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = allow }

@@ -17,9 +17,11 @@ extension AuthEndpoints {
                     ]
                 ] as JSONValue
             },
-            EmulatorOperation(.get, "\(project)/oobCodes") { auth, _, _ in await auth.state.listOobCodes() },
+            EmulatorOperation(.get, "\(project)/oobCodes") { auth, _, _ in
+                Response.json(["oobCodes": await auth.state.oobCodes])
+            },
             EmulatorOperation(.delete, "\(project)/accounts") { auth, _, _ in await auth.state.deleteAllAccounts() },
-            EmulatorOperation(.get, "\(project)/config") { auth, _, _ in await auth.state.configuration() },
+            EmulatorOperation(.get, "\(project)/config") { auth, _, _ in await auth.state.config.json },
             EmulatorOperation(.patch, "\(project)/config") { auth, _, context in
                 let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: context.body)
                 return await auth.state.patchConfiguration(body)
