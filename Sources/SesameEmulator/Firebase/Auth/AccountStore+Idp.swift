@@ -147,8 +147,7 @@ extension AccountStore {
             guard idp.emailVerified else {
                 response["needConfirmation"] = true
                 response["localId"] = .string(owner.localId)
-                let verified = owner.federatedProviders.map(\.providerId)
-                response["verifiedProvider"] = .array(verified.map(JSONValue.string))
+                response["verifiedProvider"] = .array(owner.federatedProviders.map { .string($0.providerId) })
                 return .object(response)
             }
             user = owner

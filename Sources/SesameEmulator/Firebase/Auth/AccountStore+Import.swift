@@ -132,14 +132,13 @@ extension AccountStore {
 
     /// `passwordHash` (with `salt`) or `rawPassword`.
     func importPassword(_ entry: JSONValue, into user: inout UserRecord, at now: Int, hash: ImportedPasswordHash?) {
-        let parameters = hash
-        if let hash = entry["passwordHash"]?.stringValue, !hash.isEmpty {
-            if let (salt, password) = Self.fakeHashParts(hash) {
+        if let passwordHash = entry["passwordHash"]?.stringValue, !passwordHash.isEmpty {
+            if let (salt, password) = Self.fakeHashParts(passwordHash) {
                 user.password = password
                 user.salt = salt
             } else {
-                user.importedPasswordHash = hash
-                user.importedHashParameters = parameters
+                user.importedPasswordHash = passwordHash
+                user.importedHashParameters = hash
                 user.salt = entry["salt"]?.stringValue
             }
             user.passwordUpdatedAt = now

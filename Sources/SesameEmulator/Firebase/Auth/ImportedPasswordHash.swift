@@ -35,9 +35,7 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
 
     /// The parameters of a `batchCreate` request; nil when it names no algorithm served here.
     init?(request body: BatchCreateRequest) {
-        guard let name = body.hashAlgorithm?.stringValue, let algorithm = Algorithm(rawValue: name) else {
-            return nil
-        }
+        guard let name = body.hashAlgorithm?.stringValue, let algorithm = Algorithm(rawValue: name) else { return nil }
         self.algorithm = algorithm
         signerKey = body.signerKey?.stringValue.flatMap(Base64URL.decode)
         saltSeparator = body.saltSeparator?.stringValue.flatMap(Base64URL.decode)
