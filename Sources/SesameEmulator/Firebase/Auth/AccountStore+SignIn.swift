@@ -68,15 +68,9 @@ extension AccountStore {
         default: throw .invalid("INVALID_CLAIMS")
         }
         try AccountStore.checkClaims(claims)
-        var isNewUser = false
-        var user: UserRecord
-        if let existing = users[uid] {
-            user = existing
-        } else {
-            user = newUser(localId: uid)
-            user.customAuth = true
-            isNewUser = true
-        }
+        let isNewUser = users[uid] == nil
+        var user = users[uid] ?? newUser(localId: uid)
+        if isNewUser { user.customAuth = true }
         if user.disabled { throw .invalid("USER_DISABLED") }
         user.lastLoginAt = nowMilliseconds
         return WithTokens(
@@ -100,7 +94,9 @@ extension AccountStore {
         let issued = issueTokens(
             for: &user, signInProvider: grant.provider ?? "password", extraClaims: grant.extraClaims ?? [:],
             secondFactor: grant.secondFactor)
-        return TokenGrantResponse(tokens: issued, userId: user.localId)
+        return TokenGrantResponse(
+            idToken: issued.idToken, accessToken: issued.idToken, expiresIn: issued.expiresIn,
+            refreshToken: issued.refreshToken, userId: user.localId)
     }
 
     /// The shortest session cookie Firebase issues: five minutes.

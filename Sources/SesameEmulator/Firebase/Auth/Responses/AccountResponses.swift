@@ -30,33 +30,26 @@ struct AccountInfo: Encodable, Sendable {
     /// The algorithm of an imported hash the emulator computes (export files only, so that an
     /// imported user still signs in after a restart).
     var sesameImportedHashAlgorithm: ImportedPasswordHash?
+}
 
+extension AccountInfo {
     init(_ user: UserRecord) { self.init(user, revealingSecrets: false) }
 
     /// With `revealingSecrets`, second factors carry their shared secret (export files only).
     init(_ user: UserRecord, revealingSecrets: Bool) {
-        localId = user.localId
-        createdAt = String(user.createdAt)
-        email = user.email
-        emailVerified = user.emailVerified
-        displayName = user.displayName
-        photoUrl = user.photoUrl
-        phoneNumber = user.phoneNumber
         let providers = user.providerUserInfo
-        providerUserInfo = providers.isEmpty ? nil : providers
-        passwordHash = user.passwordHash
-        salt = user.salt
-        passwordUpdatedAt = user.passwordUpdatedAt
-        validSince = user.validSince.map { String($0) }
-        lastLoginAt = user.lastLoginAt.map { String($0) }
-        lastRefreshAt = user.lastRefreshAt.map { RFC3339.format(milliseconds: $0) }
-        emailLinkSignin = user.emailLinkSignin ? true : nil
-        initialEmail = user.initialEmail
-        disabled = user.disabled ? true : nil
-        customAttributes = user.customAttributes
-        customAuth = user.customAuth ? true : nil
-        mfaInfo = user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) }
-        sesameImportedHashAlgorithm = revealingSecrets ? user.importedHashParameters : nil
+        self.init(
+            localId: user.localId, createdAt: String(user.createdAt), email: user.email,
+            emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
+            phoneNumber: user.phoneNumber, providerUserInfo: providers.isEmpty ? nil : providers,
+            passwordHash: user.passwordHash, salt: user.salt, passwordUpdatedAt: user.passwordUpdatedAt,
+            validSince: user.validSince.map { String($0) }, lastLoginAt: user.lastLoginAt.map { String($0) },
+            lastRefreshAt: user.lastRefreshAt.map { RFC3339.format(milliseconds: $0) },
+            emailLinkSignin: user.emailLinkSignin ? true : nil, initialEmail: user.initialEmail,
+            disabled: user.disabled ? true : nil, customAttributes: user.customAttributes,
+            customAuth: user.customAuth ? true : nil,
+            mfaInfo: user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) },
+            sesameImportedHashAlgorithm: revealingSecrets ? user.importedHashParameters : nil)
     }
 }
 

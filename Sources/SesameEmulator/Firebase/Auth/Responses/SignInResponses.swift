@@ -76,12 +76,4 @@ struct TokenGrantResponse: Encodable, Sendable {
         case idToken = "id_token", accessToken = "access_token", expiresIn = "expires_in"
         case refreshToken = "refresh_token", tokenType = "token_type", userId = "user_id", projectId = "project_id"
     }
-
-    init(tokens: IssuedTokens, userId: String) {
-        idToken = tokens.idToken
-        accessToken = tokens.idToken
-        expiresIn = tokens.expiresIn
-        refreshToken = tokens.refreshToken
-        self.userId = userId
-    }
 }

@@ -30,11 +30,9 @@ extension MfaEnrollmentRecord {
     init?(exportJSON j: JSONValue) {
         guard let id = j["mfaEnrollmentId"]?.stringValue, let secret = j["totpInfo"]?["sharedSecretKey"]?.stringValue
         else { return nil }
-        mfaEnrollmentId = id
-        displayName = j["displayName"]?.stringValue
-        enrolledAt =
-            j["enrolledAt"]?.stringValue.flatMap(RFC3339.parse).map { Int($0.timeIntervalSince1970 * 1000) } ?? 0
-        self.secret = secret
+        let enrolled = j["enrolledAt"]?.stringValue.flatMap(RFC3339.parse).map { Int($0.timeIntervalSince1970 * 1000) }
+        self.init(
+            mfaEnrollmentId: id, displayName: j["displayName"]?.stringValue, enrolledAt: enrolled ?? 0, secret: secret)
     }
 }
 
