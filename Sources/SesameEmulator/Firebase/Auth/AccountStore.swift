@@ -21,16 +21,16 @@ actor AccountStore {
     var pendingEnrollments: [String: PendingTotpEnrollment] = [:]
     /// First factors waiting for their second, by `mfaPendingCredential`.
     var pendingSignIns: [String: PendingSecondFactorSignIn] = [:]
-    var tokenSettings: TokenSettings
+    let tokens: TokenFactory
+    var tokenSettings = TokenSettings()
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
-        self.tokenSettings = TokenSettings(factory: TokenFactory(projectId: projectId))
+        self.tokens = TokenFactory(projectId: projectId)
         self.clock = clock
         self.logger = logger
     }
 
     var projectId: String { tokens.projectId }
-    var tokens: TokenFactory { tokenSettings.factory }
 
     // MARK: Time
 
