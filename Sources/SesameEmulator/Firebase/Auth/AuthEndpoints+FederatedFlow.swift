@@ -1,17 +1,10 @@
 import Hummingbird
-import SesameLocalAPI
 
 /// `accounts:signInWithIdp` when the credential is the fake identity provider's: a browser
 /// callback (`requestUri` with `code` and `state`, plus the `sessionId` of `createAuthUri`), or
 /// an opaque access token it issued (GitHub's `gho_…`). Both are resolved with the
 /// ``FakeIdentityProvider`` first; the account rules are then the ID token's.
 extension AuthEndpoints {
-    static func signInWithIdp(_ store: AccountStore, _ call: Call) async throws(IdentityToolkitError) -> Response {
-        let body = try call.body(SignInWithIdpRequest.self)
-        let resolved = try await resolveFakeIdpCredential(body, store: store, call: call)
-        return .json(try await store.signInWithIdp(body, resolved: resolved))
-    }
-
     private static func invalidIdpResponse(_ detail: String) -> IdentityToolkitError {
         .invalid("INVALID_IDP_RESPONSE : ((\(detail)))")
     }

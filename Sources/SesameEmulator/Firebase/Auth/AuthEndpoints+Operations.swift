@@ -1,6 +1,4 @@
-import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 extension AuthEndpoints {
     /// Every operation of the Auth port's Identity Toolkit and Secure Token surface, one
@@ -30,7 +28,9 @@ extension AuthEndpoints {
                 .json(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
             },
             .accounts("accounts:signInWithIdp", v3: "verifyAssertion") { store, call throws(IdentityToolkitError) in
-                try await AuthEndpoints.signInWithIdp(store, call)
+                let body = try call.body(SignInWithIdpRequest.self)
+                let resolved = try await AuthEndpoints.resolveFakeIdpCredential(body, store: store, call: call)
+                return .json(try await store.signInWithIdp(body, resolved: resolved))
             },
             .accounts("accounts:signInWithCustomToken", v3: "verifyCustomToken") {
                 store, call throws(IdentityToolkitError) in
