@@ -13,11 +13,8 @@ extension AccountStore {
             for email in body.email ?? [] { if let u = user(withEmail: email) { found.append(u) } }
             for phone in body.phoneNumber ?? [] { if let u = user(withPhone: phone) { found.append(u) } }
             for federated in body.federatedUserId ?? [] {
-                if let p = federated.providerId, let r = federated.rawId,
-                    let u = user(withProvider: p, rawId: r)
-                {
-                    found.append(u)
-                }
+                guard let p = federated.providerId, let r = federated.rawId else { continue }
+                if let u = user(withProvider: p, rawId: r) { found.append(u) }
             }
         }
         var seen: Set<String> = []

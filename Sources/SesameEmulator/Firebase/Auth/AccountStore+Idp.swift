@@ -1,5 +1,3 @@
-import Foundation
-import SesameCore
 import SesameLocalAPI
 
 extension AccountStore {

@@ -82,7 +82,7 @@ extension AccountStore {
     func importedUser(
         _ entry: JSONValue, overwrite: Bool, sanityCheck: Bool, hash: ImportedPasswordHash? = nil
     ) throws(ImportRefusal) -> UserRecord {
-        guard let localId = entry["localId"]?.stringValue, !localId.isEmpty else {
+        guard let localId = entry["localId"]?.stringValue.nonEmpty else {
             throw ImportRefusal(message: "localId is missing")
         }
         if let tenant = entry["tenantId"]?.stringValue, !tenant.isEmpty {
@@ -101,7 +101,7 @@ extension AccountStore {
         for provider in entry["providerUserInfo"]?.arrayValue ?? [] {
             try importProvider(provider, into: &user)
         }
-        if let phone = entry["phoneNumber"]?.stringValue, !phone.isEmpty {
+        if let phone = entry["phoneNumber"]?.stringValue.nonEmpty {
             guard phone.hasPrefix("+"), phone.count > 1 else {
                 throw ImportRefusal(message: "phone number format is invalid")
             }

@@ -119,16 +119,8 @@ extension AccountStore {
         }
         consumeOobCode(code)
         let owner = user(withEmail: lowered)
-        var isNewUser = false
-        var user: UserRecord
-        if let linkTarget {
-            user = linkTarget
-        } else if let owner {
-            user = owner
-        } else {
-            user = newUser()
-            isNewUser = true
-        }
+        let isNewUser = linkTarget == nil && owner == nil
+        var user = linkTarget ?? owner ?? newUser()
         if user.disabled { throw .invalid("USER_DISABLED") }
         if linkTarget != nil, let owner, owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
         user.email = lowered

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 extension AccountStore {
     /// `accounts:signUp` (and, privileged, `projects/{p}/accounts`): anonymous, email+password,
     /// or linking email+password to the `idToken`'s user. Reference §4.1.

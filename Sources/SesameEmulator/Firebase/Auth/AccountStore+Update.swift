@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 extension AccountStore {
     /// `accounts:update` (setAccountInfo), reference §4.6: by `idToken` or `oobCode`, or
     /// privileged by `localId`.
@@ -49,22 +47,16 @@ extension AccountStore {
         }
         let newPassword = body.password
         if let newPassword { try checkPassword(newPassword) }
-        var newPhone: String?
-        if privileged, let phone = body.phoneNumber.nonEmpty {
-            try checkPhoneNumber(phone, excluding: user.localId)
-            newPhone = phone
-        }
+        let newPhone = privileged ? body.phoneNumber.nonEmpty : nil
+        if let newPhone { try checkPhoneNumber(newPhone, excluding: user.localId) }
         var linkedProviders: [ProviderUserInfo] = []
-        if privileged, let infos = body.linkProviderUserInfo {
-            for info in infos {
-                guard let providerId = info.providerId.nonEmpty else { throw .invalid("MISSING_PROVIDER_ID") }
-                guard let rawId = info.rawId.nonEmpty else { throw .invalid("MISSING_RAW_ID") }
-                linkedProviders.append(
-                    ProviderUserInfo(
-                        providerId: providerId, rawId: rawId, federatedId: info.federatedId ?? rawId,
-                        email: info.email, displayName: info.displayName,
-                        photoUrl: info.photoUrl, screenName: info.screenName))
-            }
+        for info in privileged ? body.linkProviderUserInfo ?? [] : [] {
+            guard let providerId = info.providerId.nonEmpty else { throw .invalid("MISSING_PROVIDER_ID") }
+            guard let rawId = info.rawId.nonEmpty else { throw .invalid("MISSING_RAW_ID") }
+            linkedProviders.append(
+                ProviderUserInfo(
+                    providerId: providerId, rawId: rawId, federatedId: info.federatedId ?? rawId, email: info.email,
+                    displayName: info.displayName, photoUrl: info.photoUrl, screenName: info.screenName))
         }
 
         var tokensDue = false

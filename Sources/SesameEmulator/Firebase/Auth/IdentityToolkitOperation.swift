@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// One Identity Toolkit (or Secure Token) operation the Auth emulator serves: its routes, the
 /// name its calls are counted under, and what it does (the table: ``AuthEndpoints/operations``).
