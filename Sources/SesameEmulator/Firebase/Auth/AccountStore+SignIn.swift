@@ -83,7 +83,7 @@ extension AccountStore {
         guard let grantType = body.grantType.nonEmpty else { throw .invalid("MISSING_GRANT_TYPE") }
         if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
         guard let refreshToken = body.refreshToken.nonEmpty else { throw .invalid("MISSING_REFRESH_TOKEN") }
-        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == projectId,
+        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == tokens.projectId,
             var user = users[grant.localId]
         else { throw .invalid("INVALID_REFRESH_TOKEN") }
         if user.disabled { throw .invalid("USER_DISABLED") }

@@ -30,8 +30,6 @@ actor AccountStore {
         self.logger = logger
     }
 
-    var projectId: String { tokens.projectId }
-
     // MARK: Time
 
     var nowMilliseconds: Int { clock.milliseconds() }
@@ -50,9 +48,7 @@ actor AccountStore {
         }
     }
 
-    func user(withPhone phone: String) -> UserRecord? {
-        users.values.first { $0.phoneNumber == phone }
-    }
+    func user(withPhone phone: String) -> UserRecord? { users.values.first { $0.phoneNumber == phone } }
 
     // MARK: Checks shared by operations
 
@@ -163,13 +159,9 @@ actor AccountStore {
         return record
     }
 
-    func oobRecord(_ code: String) -> OobRecord? {
-        oobCodes.first { $0.oobCode == code }
-    }
+    func oobRecord(_ code: String) -> OobRecord? { oobCodes.first { $0.oobCode == code } }
 
-    func consumeOobCode(_ code: String) {
-        oobCodes.removeAll { $0.oobCode == code }
-    }
+    func consumeOobCode(_ code: String) { oobCodes.removeAll { $0.oobCode == code } }
 
     // MARK: Tuning (Sesame extension)
 

@@ -82,9 +82,7 @@ struct UserRecord: Sendable, Equatable {
 }
 
 extension UserRecord {
-    init(localId: String, createdAt: Int) {
-        self.init(localId: localId, createdAt: createdAt, lastLoginAt: createdAt)
-    }
+    init(localId: String, createdAt: Int) { self.init(localId: localId, createdAt: createdAt, lastLoginAt: createdAt) }
 
     /// Reads a record in the `accounts:lookup` form, as export files keep it (the password is
     /// recovered from the emulator's `fakeHash:salt=…:password=…` hash).
