@@ -31,14 +31,11 @@ extension AuthEndpoints {
             guard params["state"] == session.state else {
                 throw invalidIdpResponse("The state in requestUri does not match the one of the sessionId.")
             }
-            let tokens: FakeIdentityProvider.TokenSet
-            do {
-                tokens = try await provider.exchange(
+            guard
+                let tokens = try? await provider.exchange(
                     code: code, providerId: session.providerId, redirectUri: session.continueUri, codeVerifier: nil,
                     issuer: FakeIdentityProvider.issuer(base: call.baseURL, providerId: session.providerId))
-            } catch {
-                throw invalidIdpResponse("The authorization code is unknown, expired or already used.")
-            }
+            else { throw invalidIdpResponse("The authorization code is unknown, expired or already used.") }
             await store.endIdpSession(sessionId)
             return ResolvedIdpCredential(
                 providerId: session.providerId, claims: tokens.identity.claims, idToken: tokens.idToken,

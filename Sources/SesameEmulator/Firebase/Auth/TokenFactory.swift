@@ -34,15 +34,13 @@ struct TokenFactory: Sendable {
         if signInProvider == "anonymous" { claims["provider_id"] = "anonymous" }
         claims["auth_time"] = .int((user.lastLoginAt ?? user.createdAt) / 1000)
         claims["user_id"] = .string(user.localId)
-        var identities: [String: JSONValue] = [:]
+        var identities: [String: [JSONValue]] = [:]
         if let email = user.email { identities["email"] = [.string(email)] }
         for provider in user.providerUserInfo where provider.providerId != "password" {
-            var list = identities[provider.providerId]?.arrayValue ?? []
-            list.append(.string(provider.rawId))
-            identities[provider.providerId] = .array(list)
+            identities[provider.providerId, default: []].append(.string(provider.rawId))
         }
         var firebase: [String: JSONValue] = [
-            "identities": .object(identities), "sign_in_provider": .string(signInProvider),
+            "identities": .object(identities.mapValues(JSONValue.array)), "sign_in_provider": .string(signInProvider),
         ]
         if let secondFactor {
             firebase["sign_in_second_factor"] = .string(secondFactor.provider)
