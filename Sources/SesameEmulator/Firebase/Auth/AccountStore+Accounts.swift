@@ -19,7 +19,7 @@ extension AccountStore {
         }
         var seen: Set<String> = []
         let unique = found.filter { seen.insert($0.localId).inserted }
-        return GetAccountInfoResponse(users: unique.isEmpty ? nil : unique.map(AccountInfo.init))
+        return GetAccountInfoResponse(users: unique.isEmpty ? nil : unique.map { AccountInfo($0) })
     }
 
     /// `accounts:delete`, reference §4.8.
@@ -92,7 +92,7 @@ extension AccountStore {
         let offset = max(0, body.offset ?? 0)
         let limit = max(0, body.limit ?? 500)
         let page = Array(selected.dropFirst(offset).prefix(limit))
-        let userInfo = body.returnUserInfo ?? true ? page.map(AccountInfo.init) : nil
+        let userInfo = body.returnUserInfo ?? true ? page.map { AccountInfo($0) } : nil
         return QueryAccountsResponse(recordsCount: String(selected.count), userInfo: userInfo)
     }
 
@@ -124,10 +124,9 @@ extension AccountStore {
             if match.hasPassword { methods.append("password") }
             if match.emailLinkSignin { methods.append("emailLink") }
             if match.email != nil && (match.hasPassword || match.emailLinkSignin) { all.append("password") }
-            for p in match.federatedProviders {
-                methods.append(p.providerId)
-                all.append(p.providerId)
-            }
+            let federated = match.federatedProviders.map(\.providerId)
+            methods += federated
+            all += federated
         }
         response["registered"] = .bool(match != nil)
         response["allProviders"] = .array(all.map(JSONValue.string))

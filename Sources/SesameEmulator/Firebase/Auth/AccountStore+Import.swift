@@ -8,9 +8,7 @@ import SesameLocalAPI
 /// A `passwordHash` in the emulator's own `fakeHash:salt=…:password=…` form (as text or base64:
 /// the Admin SDKs send the hash's bytes in base64) signs in with that password, as in Google's
 /// emulator. Any other hash signs in when the request names an algorithm
-/// ``ImportedPasswordHash`` computes (Firebase's `SCRYPT`, `STANDARD_SCRYPT`, `PBKDF2_SHA256`,
-/// `PBKDF_SHA1`) and the password hashes to it; under other algorithms it is kept and shown but
-/// matches no password.
+/// ``ImportedPasswordHash`` computes and the password hashes to it.
 struct BatchCreateRequest: IdentityToolkitRequest {
     @Field var users: JSONValue?
     @Field var allowOverwrite: Bool?
@@ -28,9 +26,7 @@ struct BatchCreateRequest: IdentityToolkitRequest {
 
 extension AccountStore {
     /// Why one user of a batch was not imported (`error[].message`).
-    struct ImportRefusal: Error {
-        let message: String
-    }
+    struct ImportRefusal: Error { let message: String }
 
     /// Imports the users one by one, in order; a refused user is reported by index and the rest
     /// are still imported. Request-wide problems (no users, duplicates in the batch) refuse all.

@@ -166,10 +166,7 @@ extension AccountStore {
     /// (`accounts:update {oobCode}` and the action link). Returns the changed account.
     func applyActionCode(_ code: String) throws(IdentityToolkitError) -> UserRecord {
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
-        switch record.requestType {
-        case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":
-            break
-        default:
+        guard ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL"].contains(record.requestType) else {
             throw .notImplemented(
                 "NOT_IMPLEMENTED : \(record.requestType) codes cannot be applied with accounts:update")
         }

@@ -60,9 +60,7 @@ extension AccountStore {
         guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
             throw .invalid("MISSING_SESSION_INFO")
         }
-        guard let pending = pendingEnrollments[sessionInfo] else {
-            throw .invalid("INVALID_SESSION_INFO")
-        }
+        guard let pending = pendingEnrollments[sessionInfo] else { throw .invalid("INVALID_SESSION_INFO") }
         let verified = try verifyIdToken(idToken)
         try checkSecondFactorEligible(verified.signInProvider)
         guard pending.localId == verified.user.localId else { throw .invalid("INVALID_SESSION_INFO") }

@@ -5,9 +5,8 @@ import SesameLocalAPI
 import _CryptoExtras
 
 /// The algorithm and parameters `accounts:batchCreate` named for the password hashes it imported
-/// (the request's `hashAlgorithm`, `signerKey`, `saltSeparator`, `rounds`, `memoryCost`,
-/// `cpuMemCost`, `blockSize`, `parallelization`, `dkLen`, as firebase-admin's `UserImportHash`
-/// sends them), so that an imported user signs in with the password the hash was made from.
+/// (as firebase-admin's `UserImportHash` sends them), so that an imported user signs in with the
+/// password the hash was made from.
 ///
 /// The algorithms whose computation is fixed by their definition are served: Firebase's own
 /// `SCRYPT` (scrypt of the password with the salt and separator, N = 2^memoryCost, r = rounds,

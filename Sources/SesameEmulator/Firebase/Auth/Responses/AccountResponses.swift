@@ -33,10 +33,8 @@ struct AccountInfo: Encodable, Sendable {
 }
 
 extension AccountInfo {
-    init(_ user: UserRecord) { self.init(user, revealingSecrets: false) }
-
     /// With `revealingSecrets`, second factors carry their shared secret (export files only).
-    init(_ user: UserRecord, revealingSecrets: Bool) {
+    init(_ user: UserRecord, revealingSecrets: Bool = false) {
         let providers = user.providerUserInfo
         self.init(
             localId: user.localId, createdAt: String(user.createdAt), email: user.email,
