@@ -67,9 +67,8 @@ actor AccountStore {
         guard let uid = payload["user_id"]?.stringValue ?? payload["sub"]?.stringValue, let user = users[uid] else {
             throw .invalid("USER_NOT_FOUND")
         }
-        if let validSince = user.validSince {
-            let iat = payload["iat"]?.intValue ?? 0
-            if iat < validSince { throw .invalid("TOKEN_EXPIRED") }
+        if let validSince = user.validSince, (payload["iat"]?.intValue ?? 0) < validSince {
+            throw .invalid("TOKEN_EXPIRED")
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         let provider = payload["firebase"]?["sign_in_provider"]?.stringValue ?? "password"
@@ -127,8 +126,7 @@ actor AccountStore {
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims,
             secondFactor: secondFactor, issuedAt: now)
-        return IssuedTokens(
-            idToken: idToken, refreshToken: refreshToken, expiresIn: tokenSettings.expiresIn)
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: tokenSettings.expiresIn)
     }
 
     func newUser(localId: String? = nil) -> UserRecord {
