@@ -13,16 +13,13 @@ extension AccountStore {
             for email in body.email ?? [] { if let u = user(withEmail: email) { found.append(u) } }
             for phone in body.phoneNumber ?? [] { if let u = user(withPhone: phone) { found.append(u) } }
             for federated in body.federatedUserId ?? [] {
-                if let p = federated.providerId, let r = federated.rawId,
-                    let u = user(withProvider: p, rawId: r)
-                {
-                    found.append(u)
-                }
+                guard let p = federated.providerId, let r = federated.rawId else { continue }
+                if let u = user(withProvider: p, rawId: r) { found.append(u) }
             }
         }
         var seen: Set<String> = []
         let unique = found.filter { seen.insert($0.localId).inserted }
-        return GetAccountInfoResponse(users: unique.isEmpty ? nil : unique.map(AccountInfo.init))
+        return GetAccountInfoResponse(users: unique.isEmpty ? nil : unique.map { AccountInfo($0) })
     }
 
     /// `accounts:delete`, reference §4.8.
@@ -95,7 +92,7 @@ extension AccountStore {
         let offset = max(0, body.offset ?? 0)
         let limit = max(0, body.limit ?? 500)
         let page = Array(selected.dropFirst(offset).prefix(limit))
-        let userInfo = body.returnUserInfo ?? true ? page.map(AccountInfo.init) : nil
+        let userInfo = body.returnUserInfo ?? true ? page.map { AccountInfo($0) } : nil
         return QueryAccountsResponse(recordsCount: String(selected.count), userInfo: userInfo)
     }
 
@@ -127,10 +124,9 @@ extension AccountStore {
             if match.hasPassword { methods.append("password") }
             if match.emailLinkSignin { methods.append("emailLink") }
             if match.email != nil && (match.hasPassword || match.emailLinkSignin) { all.append("password") }
-            for p in match.federatedProviders {
-                methods.append(p.providerId)
-                all.append(p.providerId)
-            }
+            let federated = match.federatedProviders.map(\.providerId)
+            methods += federated
+            all += federated
         }
         response["registered"] = .bool(match != nil)
         response["allProviders"] = .array(all.map(JSONValue.string))
@@ -140,16 +136,10 @@ extension AccountStore {
 
     // MARK: Emulator-only endpoints (§7)
 
-    func listOobCodes() -> JSONValue {
-        ["oobCodes": .array(oobCodes.map(\.json))]
-    }
-
     func deleteAllAccounts() -> JSONValue {
         users = [:]
         return [:]
     }
-
-    func configuration() -> JSONValue { config.json }
 
     func patchConfiguration(_ body: ConfigPatchRequest) -> JSONValue {
         if let allow = body.signIn?.allowDuplicateEmails { config.allowDuplicateEmails = allow }
@@ -157,5 +147,26 @@ extension AccountStore {
             config.enableImprovedEmailPrivacy = enable
         }
         return config.json
+    }
+
+    /// Accounts and configuration in the Firebase emulator's export layout
+    /// (`auth_export/accounts.json`, `auth_export/config.json`).
+    func exportSnapshot() -> (accounts: DownloadAccountResponse, config: JSONValue) {
+        (
+            DownloadAccountResponse(users: users.keys.sorted().map { AccountInfo(users[$0]!, revealingSecrets: true) }),
+            config.json
+        )
+    }
+
+    /// Replaces accounts (and, when given, configuration) with an exported snapshot.
+    func importSnapshot(accounts: JSONValue, config configJSON: JSONValue?) {
+        var imported: [String: UserRecord] = [:]
+        for entry in accounts["users"]?.arrayValue ?? [] {
+            if let user = UserRecord(exportJSON: entry) { imported[user.localId] = user }
+        }
+        users = imported
+        if let configJSON, let patch = try? JSONCoding.decode(ConfigPatchRequest.self, from: configJSON.serialized()) {
+            _ = patchConfiguration(patch)
+        }
     }
 }

@@ -28,8 +28,8 @@ extension AccountStore {
         let authUri = PercentEncoding.url(
             authorize,
             query: [
-                ("response_type", "code"), ("client_id", projectId), ("redirect_uri", continueUri), ("state", state),
-                ("scope", scope),
+                ("response_type", "code"), ("client_id", tokens.projectId), ("redirect_uri", continueUri),
+                ("state", state), ("scope", scope),
             ])
         return [
             "kind": "identitytoolkit#CreateAuthUriResponse", "authUri": .string(authUri),
@@ -39,10 +39,7 @@ extension AccountStore {
 
     /// The live session of `sessionId`, if any.
     func idpSession(_ sessionId: String) -> IdpSession? {
-        guard let session = idpSessions[sessionId],
-            nowMilliseconds - session.createdAt < IdpSession.lifetime * 1000
-        else { return nil }
-        return session
+        idpSessions[sessionId].flatMap { nowMilliseconds - $0.createdAt < IdpSession.lifetime * 1000 ? $0 : nil }
     }
 
     /// Ends a session once its code was exchanged.

@@ -1,42 +1,19 @@
-import Foundation
-import SesameCore
 import SesameLocalAPI
 
 extension AccountStore {
-    /// What a fake IdP credential says about the IdP account.
-    struct IdpAccount {
-        var providerId: String
-        var rawId: String
-        var federatedId: String
-        var email: String?
-        var emailVerified: Bool
-        var displayName: String?
-        var photoUrl: String?
-        var screenName: String?
-        /// The IdP fields of the `signInWithIdp` response.
-        var response: [String: JSONValue]
-
-        var providerInfo: ProviderUserInfo {
-            ProviderUserInfo(
-                providerId: providerId, rawId: rawId, federatedId: federatedId, email: email?.lowercased(),
-                displayName: displayName, photoUrl: photoUrl, screenName: screenName)
-        }
-    }
+    /// What a fake IdP credential says about the IdP account: the provider entry it gives the
+    /// account (email lower-cased), whether the IdP verified the email, and the IdP fields of the
+    /// `signInWithIdp` response.
+    typealias IdpAccount = (info: ProviderUserInfo, emailVerified: Bool, response: [String: JSONValue])
 
     /// Reads the fake IdP credential in `requestUri` + `postBody` (reference §4.5), or takes the
     /// one the fake identity provider resolved (``ResolvedIdpCredential``).
     func parseIdpCredential(
         _ body: SignInWithIdpRequest, resolved: ResolvedIdpCredential? = nil
     ) throws(IdentityToolkitError) -> IdpAccount {
-        let providerId: String
-        let idToken: String?
-        let accessToken: String?
-        var claims: [String: JSONValue]
+        let credential: ResolvedIdpCredential
         if let resolved {
-            providerId = resolved.providerId
-            idToken = resolved.idToken
-            accessToken = resolved.accessToken
-            claims = resolved.claims
+            credential = resolved
         } else {
             let params = try Self.idpParameters(body)
             guard let id = params["providerId"], !id.isEmpty else {
@@ -44,11 +21,13 @@ extension AccountStore {
                     "INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential: \(body.requestUri ?? "")?\(body.postBody ?? "")"
                 )
             }
-            providerId = id
-            idToken = params["id_token"].nonEmpty
-            accessToken = params["access_token"].nonEmpty
-            claims = try Self.fakeClaims(idToken: idToken, accessToken: accessToken)
+            let idToken = params["id_token"].nonEmpty
+            let accessToken = params["access_token"].nonEmpty
+            credential = ResolvedIdpCredential(
+                providerId: id, claims: try Self.fakeClaims(idToken: idToken, accessToken: accessToken),
+                idToken: idToken, accessToken: accessToken ?? "FirebaseAuthEmulatorFakeAccessToken_\(id)")
         }
+        let (providerId, claims) = (credential.providerId, credential.claims)
         guard let subValue = claims["sub"], !subValue.isNull else {
             throw .invalid(
                 "INVALID_IDP_RESPONSE : Invalid Idp Response: id_token missing required fields. ((Missing \"sub\" field. This field is required and should be a unique identifier.))"
@@ -58,19 +37,17 @@ extension AccountStore {
             throw .invalid("INVALID_IDP_RESPONSE : ((The \"sub\" field must be a string.))")
         }
         let email = claims["email"]?.stringValue
-        let verified = claims["email_verified"]?.boolValue ?? false
-        let name = claims["name"]?.stringValue
-        let picture = claims["picture"]?.stringValue
-        let screenName = claims["screen_name"]?.stringValue
         var response: [String: JSONValue] = [
             "kind": "identitytoolkit#VerifyAssertionResponse", "context": "", "providerId": .string(providerId),
+            "oauthAccessToken": .string(credential.accessToken),
         ]
-        response["displayName"] = name.map(JSONValue.string)
-        response["fullName"] = name.map(JSONValue.string)
-        response["screenName"] = screenName.map(JSONValue.string)
-        response["email"] = email.map(JSONValue.string)
+        let fields = [
+            ("displayName", "name"), ("fullName", "name"), ("screenName", "screen_name"), ("email", "email"),
+            ("photoUrl", "picture"),
+        ]
+        for (field, claim) in fields { response[field] = claims[claim]?.stringValue.map(JSONValue.string) }
         response["emailVerified"] = claims["email_verified"]?.boolValue.map(JSONValue.bool)
-        response["photoUrl"] = picture.map(JSONValue.string)
+        response["oauthIdToken"] = credential.idToken.map(JSONValue.string)
         var federatedId = sub
         if providerId == "google.com" {
             federatedId = "https://accounts.google.com/\(sub)"
@@ -79,22 +56,20 @@ extension AccountStore {
             response["firstName"] = claims["given_name"]?.stringValue.map(JSONValue.string)
             response["lastName"] = claims["family_name"]?.stringValue.map(JSONValue.string)
             var raw: [String: JSONValue] = ["granted_scopes": .string(scopes), "id": .string(sub), "locale": "en"]
-            raw["name"] = name.map(JSONValue.string)
+            for key in ["name", "email", "picture"] { raw[key] = claims[key]?.stringValue.map(JSONValue.string) }
             raw["given_name"] = claims["given_name"]
             raw["family_name"] = claims["family_name"]
             raw["verified_email"] = claims["email_verified"]
-            raw["email"] = email.map(JSONValue.string)
-            raw["picture"] = picture.map(JSONValue.string)
             response["rawUserInfo"] = .string(JSONValue.object(raw).jsonString)
         } else {
             response["rawUserInfo"] = .string(JSONValue.object(claims).jsonString)
         }
         response["federatedId"] = .string(federatedId)
-        response["oauthIdToken"] = idToken.map(JSONValue.string)
-        response["oauthAccessToken"] = .string(accessToken ?? "FirebaseAuthEmulatorFakeAccessToken_\(providerId)")
-        return IdpAccount(
-            providerId: providerId, rawId: sub, federatedId: federatedId, email: email, emailVerified: verified,
-            displayName: name, photoUrl: picture, screenName: screenName, response: response)
+        let info = ProviderUserInfo(
+            providerId: providerId, rawId: sub, federatedId: federatedId, email: email?.lowercased(),
+            displayName: claims["name"]?.stringValue, photoUrl: claims["picture"]?.stringValue,
+            screenName: claims["screen_name"]?.stringValue)
+        return (info, claims["email_verified"]?.boolValue ?? false, response)
     }
 
     /// The claims of a fake credential: strict JSON, or any JWT (signature unchecked).
@@ -133,21 +108,16 @@ extension AccountStore {
             throw .notImplemented("NOT_IMPLEMENTED : pendingIdToken is not implemented yet.")
         }
         let idp = try parseIdpCredential(body, resolved: resolved)
-        let returnIdpCredential = body.returnIdpCredential ?? false
+        let (info, providerId) = (idp.info, idp.info.providerId)
         var response = idp.response
         let emailMatching = !config.allowDuplicateEmails
-        let idpEmail = idp.email?.lowercased()
-
-        func conflict(_ code: String) -> IdentityToolkitError? {
-            if returnIdpCredential { return nil }
-            return .invalid(code)
-        }
+        let idpEmail = info.email
 
         var user: UserRecord
         if let idToken = body.idToken.nonEmpty {
             user = try verifyIdToken(idToken).user
             var failure: String?
-            if self.user(withProvider: idp.providerId, rawId: idp.rawId) != nil {
+            if self.user(withProvider: providerId, rawId: info.rawId) != nil {
                 failure = "FEDERATED_USER_ID_ALREADY_LINKED"
             } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail),
                 owner.localId != user.localId
@@ -155,12 +125,12 @@ extension AccountStore {
                 failure = "EMAIL_EXISTS"
             }
             if let failure {
-                if let error = conflict(failure) { throw error }
+                if body.returnIdpCredential != true { throw .invalid(failure) }
                 response["errorMessage"] = .string(failure)
                 return .object(response)
             }
-            user.federatedProviders.removeAll { $0.providerId == idp.providerId }
-            user.federatedProviders.append(idp.providerInfo)
+            user.federatedProviders.removeAll { $0.providerId == providerId }
+            user.federatedProviders.append(info)
             if emailMatching, let idpEmail {
                 if user.email == nil {
                     user.email = idpEmail
@@ -169,14 +139,13 @@ extension AccountStore {
                     user.emailVerified = true
                 }
             }
-        } else if let linked = self.user(withProvider: idp.providerId, rawId: idp.rawId) {
+        } else if let linked = self.user(withProvider: providerId, rawId: info.rawId) {
             user = linked
         } else if emailMatching, let idpEmail, let owner = self.user(withEmail: idpEmail) {
             guard idp.emailVerified else {
                 response["needConfirmation"] = true
                 response["localId"] = .string(owner.localId)
-                let verified = owner.federatedProviders.map(\.providerId)
-                response["verifiedProvider"] = .array(verified.map(JSONValue.string))
+                response["verifiedProvider"] = .array(owner.federatedProviders.map { .string($0.providerId) })
                 return .object(response)
             }
             user = owner
@@ -188,14 +157,14 @@ extension AccountStore {
                 user.emailLinkSignin = false
                 user.federatedProviders = []
                 user.validSince = nowSeconds
-                user.displayName = idp.displayName
-                user.photoUrl = idp.photoUrl
+                user.displayName = info.displayName
+                user.photoUrl = info.photoUrl
             }
-            if user.federatedProviders.contains(where: { $0.providerId == idp.providerId }) {
+            if user.federatedProviders.contains(where: { $0.providerId == providerId }) {
                 response["emailRecycled"] = true
-                user.federatedProviders.removeAll { $0.providerId == idp.providerId }
+                user.federatedProviders.removeAll { $0.providerId == providerId }
             }
-            user.federatedProviders.append(idp.providerInfo)
+            user.federatedProviders.append(info)
             user.emailVerified = true
         } else {
             user = newUser()
@@ -203,22 +172,22 @@ extension AccountStore {
                 user.email = idpEmail
                 user.emailVerified = idp.emailVerified
             }
-            user.displayName = idp.displayName
-            user.photoUrl = idp.photoUrl
-            user.federatedProviders = [idp.providerInfo]
+            user.displayName = info.displayName
+            user.photoUrl = info.photoUrl
+            user.federatedProviders = [info]
             response["isNewUser"] = true
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         response["localId"] = .string(user.localId)
         if response["email"] == nil, let email = user.email { response["email"] = .string(email) }
-        if body.idToken.nonEmpty == nil, let pending = secondFactorPending(for: user, signInProvider: idp.providerId) {
+        if body.idToken.nonEmpty == nil, let pending = secondFactorPending(for: user, signInProvider: providerId) {
             users[user.localId] = user
             response["mfaPendingCredential"] = .string(pending.credential)
             response["mfaInfo"] = .array(pending.mfaInfo)
             return .object(response)
         }
         user.lastLoginAt = nowMilliseconds
-        response.merge(issueTokens(for: &user, signInProvider: idp.providerId).fields) { _, new in new }
+        response.merge(issueTokens(for: &user, signInProvider: providerId).fields) { _, new in new }
         return .object(response)
     }
 }

@@ -8,9 +8,7 @@ import SesameLocalAPI
 /// A `passwordHash` in the emulator's own `fakeHash:salt=…:password=…` form (as text or base64:
 /// the Admin SDKs send the hash's bytes in base64) signs in with that password, as in Google's
 /// emulator. Any other hash signs in when the request names an algorithm
-/// ``ImportedPasswordHash`` computes (Firebase's `SCRYPT`, `STANDARD_SCRYPT`, `PBKDF2_SHA256`,
-/// `PBKDF_SHA1`) and the password hashes to it; under other algorithms it is kept and shown but
-/// matches no password.
+/// ``ImportedPasswordHash`` computes and the password hashes to it.
 struct BatchCreateRequest: IdentityToolkitRequest {
     @Field var users: JSONValue?
     @Field var allowOverwrite: Bool?
@@ -28,9 +26,7 @@ struct BatchCreateRequest: IdentityToolkitRequest {
 
 extension AccountStore {
     /// Why one user of a batch was not imported (`error[].message`).
-    struct ImportRefusal: Error {
-        let message: String
-    }
+    struct ImportRefusal: Error { let message: String }
 
     /// Imports the users one by one, in order; a refused user is reported by index and the rest
     /// are still imported. Request-wide problems (no users, duplicates in the batch) refuse all.
@@ -82,7 +78,7 @@ extension AccountStore {
     func importedUser(
         _ entry: JSONValue, overwrite: Bool, sanityCheck: Bool, hash: ImportedPasswordHash? = nil
     ) throws(ImportRefusal) -> UserRecord {
-        guard let localId = entry["localId"]?.stringValue, !localId.isEmpty else {
+        guard let localId = entry["localId"]?.stringValue.nonEmpty else {
             throw ImportRefusal(message: "localId is missing")
         }
         if let tenant = entry["tenantId"]?.stringValue, !tenant.isEmpty {
@@ -101,7 +97,7 @@ extension AccountStore {
         for provider in entry["providerUserInfo"]?.arrayValue ?? [] {
             try importProvider(provider, into: &user)
         }
-        if let phone = entry["phoneNumber"]?.stringValue, !phone.isEmpty {
+        if let phone = entry["phoneNumber"]?.stringValue.nonEmpty {
             guard phone.hasPrefix("+"), phone.count > 1 else {
                 throw ImportRefusal(message: "phone number format is invalid")
             }
@@ -132,14 +128,13 @@ extension AccountStore {
 
     /// `passwordHash` (with `salt`) or `rawPassword`.
     func importPassword(_ entry: JSONValue, into user: inout UserRecord, at now: Int, hash: ImportedPasswordHash?) {
-        let parameters = hash
-        if let hash = entry["passwordHash"]?.stringValue, !hash.isEmpty {
-            if let (salt, password) = Self.fakeHashParts(hash) {
+        if let passwordHash = entry["passwordHash"]?.stringValue, !passwordHash.isEmpty {
+            if let (salt, password) = Self.fakeHashParts(passwordHash) {
                 user.password = password
                 user.salt = salt
             } else {
-                user.importedPasswordHash = hash
-                user.importedHashParameters = parameters
+                user.importedPasswordHash = passwordHash
+                user.importedHashParameters = hash
                 user.salt = entry["salt"]?.stringValue
             }
             user.passwordUpdatedAt = now

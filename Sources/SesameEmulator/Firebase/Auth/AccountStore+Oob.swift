@@ -19,15 +19,15 @@ extension AccountStore {
     func sendOobCode(
         _ body: SendOobCodeRequest, privileged: Bool, baseURL: String
     ) throws(IdentityToolkitError) -> JSONValue {
-        var requestType: String
-        let number = body.requestType.flatMap { $0.intValue ?? $0.stringValue.flatMap { Int($0) } }
-        if let number, let name = AccountStore.requestTypeNames[number] {
+        let requestType: String
+        if let number = body.requestType?.int64TextValue, let name = Self.requestTypeNames[number] {
             requestType = name
+        } else if let json = body.requestType, case let text = try String.coerce(json, path: "/requestType"),
+            !text.isEmpty
+        {
+            requestType = text
         } else {
-            var text: String?
-            if let json = body.requestType { text = try String.coerce(json, path: "/requestType") }
-            guard let t = text.nonEmpty else { throw .invalid("MISSING_REQ_TYPE") }
-            requestType = t
+            throw .invalid("MISSING_REQ_TYPE")
         }
         let returnOobLink = body.returnOobLink ?? false
         if returnOobLink && !privileged { throw .invalid("INSUFFICIENT_PERMISSION") }
@@ -38,57 +38,49 @@ extension AccountStore {
         // A link domain must be a custom domain of the project's Firebase Hosting; the emulator's
         // project has none, so every one is refused as production refuses an unknown one.
         if body.linkDomain.nonEmpty != nil { throw .invalid(Self.invalidHostingLinkDomain) }
-        let record: OobRecord
-        var responseEmail: String
+        let email: String
+        var newEmail: String?
+        var localId: String?
         switch requestType {
         case "EMAIL_SIGNIN":
-            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
-            if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
-            responseEmail = email.lowercased()
-            record = createOobRecord(
-                email: responseEmail, requestType: requestType, mode: "signIn", baseURL: baseURL,
-                continueUrl: continueUrl)
+            guard let address = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+            if !AccountStore.isValidEmail(address) { throw .invalid("INVALID_EMAIL") }
+            email = address.lowercased()
         case "PASSWORD_RESET":
-            guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
-            responseEmail = email.lowercased()
-            guard let user = user(withEmail: email) else {
+            guard let address = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+            email = address.lowercased()
+            guard let user = user(withEmail: address) else {
                 if config.enableImprovedEmailPrivacy {
-                    return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail)]
+                    return ["kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(email)]
                 }
                 throw .invalid("EMAIL_NOT_FOUND")
             }
-            record = createOobRecord(
-                email: responseEmail, requestType: requestType, mode: "resetPassword", baseURL: baseURL,
-                continueUrl: continueUrl, localId: user.localId)
+            localId = user.localId
         case "VERIFY_EMAIL":
             let user: UserRecord
             if privileged, returnOobLink, body.idToken.nonEmpty == nil {
-                guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
-                guard let found = self.user(withEmail: email) else { throw .invalid("USER_NOT_FOUND") }
+                guard let address = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
+                guard let found = self.user(withEmail: address) else { throw .invalid("USER_NOT_FOUND") }
                 user = found
             } else {
                 guard let idToken = body.idToken.nonEmpty else { throw .invalid("INVALID_ID_TOKEN") }
                 user = try verifyIdToken(idToken).user
             }
-            guard let email = user.email else { throw .invalid("MISSING_EMAIL") }
-            responseEmail = email
-            record = createOobRecord(
-                email: email, requestType: requestType, mode: "verifyEmail", baseURL: baseURL, continueUrl: continueUrl,
-                localId: user.localId)
+            guard let address = user.email else { throw .invalid("MISSING_EMAIL") }
+            email = address
+            localId = user.localId
         case "VERIFY_AND_CHANGE_EMAIL":
-            guard let newEmail = body.newEmail.nonEmpty else { throw .invalid("MISSING_NEW_EMAIL") }
+            guard let requested = body.newEmail.nonEmpty else { throw .invalid("MISSING_NEW_EMAIL") }
             guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
             let verified = try verifyIdToken(idToken)
-            let user = verified.user
             try checkRecentLogin(verified.payload)
-            if !AccountStore.isValidEmail(newEmail) { throw .invalid("INVALID_EMAIL") }
-            if let owner = self.user(withEmail: newEmail), owner.localId != user.localId {
+            if !AccountStore.isValidEmail(requested) { throw .invalid("INVALID_EMAIL") }
+            if let owner = self.user(withEmail: requested), owner.localId != verified.user.localId {
                 throw .invalid("EMAIL_EXISTS")
             }
-            responseEmail = user.email ?? newEmail.lowercased()
-            record = createOobRecord(
-                email: responseEmail, requestType: requestType, mode: "verifyAndChangeEmail", baseURL: baseURL,
-                continueUrl: continueUrl, newEmail: newEmail.lowercased(), localId: user.localId)
+            email = verified.user.email ?? requested.lowercased()
+            newEmail = requested.lowercased()
+            localId = verified.user.localId
         default:
             if AccountStore.requestTypeNames.values.contains(requestType) {
                 throw .notImplemented("NOT_IMPLEMENTED : requestType \(requestType) is not supported")
@@ -96,8 +88,11 @@ extension AccountStore {
             throw .invalidArgument(
                 "Invalid JSON payload received. /requestType must be a valid request type: \(requestType)")
         }
+        let record = createOobRecord(
+            email: email, requestType: requestType, baseURL: baseURL, continueUrl: continueUrl, newEmail: newEmail,
+            localId: localId)
         var response: [String: JSONValue] = [
-            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(responseEmail),
+            "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": .string(email),
         ]
         if returnOobLink {
             response["oobCode"] = .string(record.oobCode)
@@ -110,7 +105,7 @@ extension AccountStore {
     /// even when a later check fails.
     func signInWithEmailLink(
         _ body: SignInWithEmailLinkRequest
-    ) throws(IdentityToolkitError) -> SignInWithEmailLinkResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithEmailLinkResponse> {
         var linkTarget: UserRecord?
         if let idToken = body.idToken.nonEmpty { linkTarget = try verifyIdToken(idToken).user }
         guard let email = body.email.nonEmpty else { throw .invalid("MISSING_EMAIL") }
@@ -124,16 +119,8 @@ extension AccountStore {
         }
         consumeOobCode(code)
         let owner = user(withEmail: lowered)
-        var isNewUser = false
-        var user: UserRecord
-        if let linkTarget {
-            user = linkTarget
-        } else if let owner {
-            user = owner
-        } else {
-            user = newUser()
-            isNewUser = true
-        }
+        let isNewUser = linkTarget == nil && owner == nil
+        var user = linkTarget ?? owner ?? newUser()
         if user.disabled { throw .invalid("USER_DISABLED") }
         if linkTarget != nil, let owner, owner.localId != user.localId { throw .invalid("EMAIL_EXISTS") }
         user.email = lowered
@@ -144,11 +131,10 @@ extension AccountStore {
             users[user.localId] = user
             response.mfaPendingCredential = pending.credential
             response.mfaInfo = pending.mfaInfo
-            return response
+            return WithTokens(answer: response)
         }
         user.lastLoginAt = nowMilliseconds
-        response.carry(issueTokens(for: &user, signInProvider: "password"))
-        return response
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: "password"))
     }
 
     /// `accounts:resetPassword`, reference §4.10: inspects a code, or applies a
@@ -180,10 +166,7 @@ extension AccountStore {
     /// (`accounts:update {oobCode}` and the action link). Returns the changed account.
     func applyActionCode(_ code: String) throws(IdentityToolkitError) -> UserRecord {
         guard let record = oobRecord(code) else { throw .invalid("INVALID_OOB_CODE") }
-        switch record.requestType {
-        case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL":
-            break
-        default:
+        guard ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL", "RECOVER_EMAIL"].contains(record.requestType) else {
             throw .notImplemented(
                 "NOT_IMPLEMENTED : \(record.requestType) codes cannot be applied with accounts:update")
         }

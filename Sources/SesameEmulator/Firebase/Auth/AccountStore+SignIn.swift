@@ -4,7 +4,7 @@ extension AccountStore {
     /// `accounts:signInWithPassword`, reference §4.2 (honours email enumeration protection).
     func signInWithPassword(
         _ body: SignInWithPasswordRequest
-    ) throws(IdentityToolkitError) -> SignInWithPasswordResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithPasswordResponse> {
         guard let email = body.email else { throw .invalid("MISSING_EMAIL") }
         if !AccountStore.isValidEmail(email) { throw .invalid("INVALID_EMAIL") }
         guard let password = body.password.nonEmpty else { throw .invalid("MISSING_PASSWORD") }
@@ -26,18 +26,17 @@ extension AccountStore {
         if let pending = secondFactorPending(for: user, signInProvider: "password") {
             response.mfaPendingCredential = pending.credential
             response.mfaInfo = pending.mfaInfo
-            return response
+            return WithTokens(answer: response)
         }
         user.lastLoginAt = nowMilliseconds
-        response.carry(issueTokens(for: &user, signInProvider: "password"))
-        return response
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: "password"))
     }
 
     /// `accounts:signInWithCustomToken`, reference §4.11 (strict-JSON or unsigned JWT tokens; a JWT
     /// whose `exp` has passed is refused).
     func signInWithCustomToken(
         _ body: SignInWithCustomTokenRequest
-    ) throws(IdentityToolkitError) -> SignInWithCustomTokenResponse {
+    ) throws(IdentityToolkitError) -> WithTokens<SignInWithCustomTokenResponse> {
         guard let token = body.token.nonEmpty else { throw .invalid("MISSING_CUSTOM_TOKEN") }
         var payload: [String: JSONValue]
         if token.hasPrefix("{") {
@@ -69,20 +68,14 @@ extension AccountStore {
         default: throw .invalid("INVALID_CLAIMS")
         }
         try AccountStore.checkClaims(claims)
-        var isNewUser = false
-        var user: UserRecord
-        if let existing = users[uid] {
-            user = existing
-        } else {
-            user = newUser(localId: uid)
-            user.customAuth = true
-            isNewUser = true
-        }
+        let isNewUser = users[uid] == nil
+        var user = users[uid] ?? newUser(localId: uid)
+        if isNewUser { user.customAuth = true }
         if user.disabled { throw .invalid("USER_DISABLED") }
         user.lastLoginAt = nowMilliseconds
-        var response = SignInWithCustomTokenResponse(isNewUser: isNewUser)
-        response.carry(issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
-        return response
+        return WithTokens(
+            answer: SignInWithCustomTokenResponse(isNewUser: isNewUser),
+            tokens: issueTokens(for: &user, signInProvider: "custom", extraClaims: claims))
     }
 
     /// `securetoken.googleapis.com/v1/token`, reference §4.12. Answers in snake_case.
@@ -90,7 +83,7 @@ extension AccountStore {
         guard let grantType = body.grantType.nonEmpty else { throw .invalid("MISSING_GRANT_TYPE") }
         if grantType != "refresh_token" { throw .invalid("INVALID_GRANT_TYPE") }
         guard let refreshToken = body.refreshToken.nonEmpty else { throw .invalid("MISSING_REFRESH_TOKEN") }
-        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == projectId,
+        guard let grant = tokens.decodeRefreshToken(refreshToken), grant.projectId == tokens.projectId,
             var user = users[grant.localId]
         else { throw .invalid("INVALID_REFRESH_TOKEN") }
         if user.disabled { throw .invalid("USER_DISABLED") }
@@ -99,8 +92,29 @@ extension AccountStore {
         // account security").
         if let changed = user.sessionsRevokedAt, (grant.issuedAt ?? 0) < changed { throw .invalid("TOKEN_EXPIRED") }
         let issued = issueTokens(
-            for: &user, signInProvider: grant.signInProvider, extraClaims: grant.extraClaims,
+            for: &user, signInProvider: grant.provider ?? "password", extraClaims: grant.extraClaims ?? [:],
             secondFactor: grant.secondFactor)
-        return TokenGrantResponse(tokens: issued, userId: user.localId)
+        return TokenGrantResponse(
+            idToken: issued.idToken, accessToken: issued.idToken, expiresIn: issued.expiresIn,
+            refreshToken: issued.refreshToken, userId: user.localId)
+    }
+
+    /// The shortest session cookie Firebase issues: five minutes.
+    static let sessionCookieMinimumDuration = 5 * 60
+    /// The longest session cookie Firebase issues (and the default): two weeks.
+    static let sessionCookieMaximumDuration = 14 * 24 * 60 * 60
+
+    /// `createSessionCookie`: checks the ID token as every operation does (its user exists, is
+    /// enabled, has not revoked it) and answers `{sessionCookie}`.
+    func createSessionCookie(_ body: CreateSessionCookieRequest) throws(IdentityToolkitError) -> JSONValue {
+        guard let idToken = body.idToken.nonEmpty else { throw .invalid("MISSING_ID_TOKEN") }
+        let requested = body.validDuration ?? 0
+        let duration = requested == 0 ? Self.sessionCookieMaximumDuration : requested
+        guard (Self.sessionCookieMinimumDuration...Self.sessionCookieMaximumDuration).contains(duration) else {
+            throw .invalid("INVALID_DURATION")
+        }
+        let (_, _, claims) = try verifyIdToken(idToken)
+        let cookie = tokens.sessionCookie(from: claims, issuedAt: nowSeconds, validDuration: duration)
+        return ["sessionCookie": .string(cookie)]
     }
 }

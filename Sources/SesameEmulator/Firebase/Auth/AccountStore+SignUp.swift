@@ -1,21 +1,17 @@
-import SesameLocalAPI
-
 extension AccountStore {
     /// `accounts:signUp` (and, privileged, `projects/{p}/accounts`): anonymous, email+password,
     /// or linking email+password to the `idToken`'s user. Reference §4.1.
-    func signUp(_ body: SignUpRequest, privileged: Bool) throws(IdentityToolkitError) -> SignUpResponse {
+    func signUp(_ body: SignUpRequest, privileged: Bool) throws(IdentityToolkitError) -> WithTokens<SignUpResponse> {
         if !privileged && body.localId != nil { throw .invalid("UNEXPECTED_PARAMETER : User ID") }
-        let rawEmail = body.email
         let email = body.email.nonEmpty
         let password = body.password.nonEmpty
         let idToken = body.idToken.nonEmpty
-        let displayName = body.displayName
         let passwordMode = email != nil || password != nil || idToken != nil
         if passwordMode && !privileged {
             if email == nil { throw .invalid("MISSING_EMAIL") }
             if password == nil { throw .invalid("MISSING_PASSWORD") }
         }
-        if let rawEmail, !AccountStore.isValidEmail(rawEmail) { throw .invalid("INVALID_EMAIL") }
+        if let rawEmail = body.email, !AccountStore.isValidEmail(rawEmail) { throw .invalid("INVALID_EMAIL") }
         if let email, !config.allowDuplicateEmails, user(withEmail: email) != nil { throw .invalid("EMAIL_EXISTS") }
         if let password { try checkPassword(password) }
 
@@ -31,7 +27,7 @@ extension AccountStore {
         var user: UserRecord
         if let idToken {
             user = try verifyIdToken(idToken).user
-            user.displayName = displayName
+            user.displayName = body.displayName
             user.emailVerified = false
         } else {
             user = newUser(localId: localId)
@@ -40,13 +36,13 @@ extension AccountStore {
             user.email = email.lowercased()
             if user.emailVerified == nil { user.emailVerified = false }
         }
-        if passwordMode && idToken == nil && !privileged { user.displayName = displayName }
+        if passwordMode && idToken == nil && !privileged { user.displayName = body.displayName }
         if let password { setPassword(password, on: &user) }
         user.lastLoginAt = nowMilliseconds
 
         var tokens: IssuedTokens?
         if privileged {
-            user.displayName = displayName ?? user.displayName
+            user.displayName = body.displayName ?? user.displayName
             user.photoUrl = body.photoUrl
             if let verified = body.emailVerified { user.emailVerified = verified }
             if let disabled = body.disabled { user.disabled = disabled }
@@ -57,8 +53,8 @@ extension AccountStore {
             let provider = passwordMode ? "password" : "anonymous"
             tokens = issueTokens(for: &user, signInProvider: provider)
         }
-        var response = SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName)
-        if let tokens { response.carry(tokens) }
-        return response
+        return WithTokens(
+            answer: SignUpResponse(localId: user.localId, email: user.email, displayName: user.displayName),
+            tokens: tokens)
     }
 }

@@ -1,9 +1,9 @@
-import SesameLocalAPI
-
 extension AccountStore {
     /// `accounts:update` (setAccountInfo), reference §4.6: by `idToken` or `oobCode`, or
     /// privileged by `localId`.
-    func update(_ body: UpdateRequest, privileged: Bool) throws(IdentityToolkitError) -> SetAccountInfoResponse {
+    func update(
+        _ body: UpdateRequest, privileged: Bool
+    ) throws(IdentityToolkitError) -> WithTokens<SetAccountInfoResponse> {
         if body.provider != nil || body.upgradeToFederatedLogin != nil {
             throw .notImplemented("NOT_IMPLEMENTED : provider and upgradeToFederatedLogin are not supported")
         }
@@ -16,13 +16,13 @@ extension AccountStore {
         }
         let adminPath = privileged && idToken == nil && oobCode == nil
         if adminPath && localId == nil { throw .invalid("MISSING_LOCAL_ID") }
-        if privileged, let attributes = body.customAttributes {
-            try AccountStore.checkCustomAttributes(attributes)
-        }
+        if privileged, let attributes = body.customAttributes { try Self.checkCustomAttributes(attributes) }
 
         if let oobCode, idToken == nil, !adminPath {
             let user = try applyActionCode(oobCode)
-            return SetAccountInfoResponse(localId: user.localId, email: user.email, emailVerified: user.emailVerified)
+            return WithTokens(
+                answer: SetAccountInfoResponse(
+                    localId: user.localId, email: user.email, emailVerified: user.emailVerified))
         }
 
         var user: UserRecord
@@ -47,22 +47,16 @@ extension AccountStore {
         }
         let newPassword = body.password
         if let newPassword { try checkPassword(newPassword) }
-        var newPhone: String?
-        if privileged, let phone = body.phoneNumber.nonEmpty {
-            try checkPhoneNumber(phone, excluding: user.localId)
-            newPhone = phone
-        }
+        let newPhone = privileged ? body.phoneNumber.nonEmpty : nil
+        if let newPhone { try checkPhoneNumber(newPhone, excluding: user.localId) }
         var linkedProviders: [ProviderUserInfo] = []
-        if privileged, let infos = body.linkProviderUserInfo {
-            for info in infos {
-                guard let providerId = info.providerId.nonEmpty else { throw .invalid("MISSING_PROVIDER_ID") }
-                guard let rawId = info.rawId.nonEmpty else { throw .invalid("MISSING_RAW_ID") }
-                linkedProviders.append(
-                    ProviderUserInfo(
-                        providerId: providerId, rawId: rawId, federatedId: info.federatedId ?? rawId,
-                        email: info.email, displayName: info.displayName,
-                        photoUrl: info.photoUrl, screenName: info.screenName))
-            }
+        for info in privileged ? body.linkProviderUserInfo ?? [] : [] {
+            guard let providerId = info.providerId.nonEmpty else { throw .invalid("MISSING_PROVIDER_ID") }
+            guard let rawId = info.rawId.nonEmpty else { throw .invalid("MISSING_RAW_ID") }
+            linkedProviders.append(
+                ProviderUserInfo(
+                    providerId: providerId, rawId: rawId, federatedId: info.federatedId ?? rawId, email: info.email,
+                    displayName: info.displayName, photoUrl: info.photoUrl, screenName: info.screenName))
         }
 
         var tokensDue = false
@@ -71,8 +65,8 @@ extension AccountStore {
             if let old = user.email, signInProvider != "anonymous" {
                 if user.initialEmail == nil { user.initialEmail = old }
                 _ = createOobRecord(
-                    email: old, requestType: "RECOVER_EMAIL", mode: "recoverEmail", baseURL: "http://localhost",
-                    continueUrl: nil, localId: user.localId)
+                    email: old, requestType: "RECOVER_EMAIL", baseURL: "http://localhost", continueUrl: nil,
+                    localId: user.localId)
             }
             user.email = lowered
             user.emailVerified = false
@@ -130,12 +124,12 @@ extension AccountStore {
         users[user.localId] = user
 
         let providers = user.providerUserInfo
-        var response = SetAccountInfoResponse(
+        let response = SetAccountInfoResponse(
             localId: user.localId, email: user.email, emailVerified: user.emailVerified, displayName: user.displayName,
             photoUrl: user.photoUrl, passwordHash: user.passwordHash,
             // setAccountInfo echoes a requested email, as the account now holds it (lower-cased).
             newEmail: newEmail?.lowercased(), providerUserInfo: providers.isEmpty ? nil : providers)
-        if tokensDue, let signInProvider { response.carry(issueTokens(for: &user, signInProvider: signInProvider)) }
-        return response
+        guard tokensDue, let signInProvider else { return WithTokens(answer: response) }
+        return WithTokens(answer: response, tokens: issueTokens(for: &user, signInProvider: signInProvider))
     }
 }

@@ -7,9 +7,6 @@ import SesameLocalAPI
 /// Every operation runs to completion inside the actor without suspending, so each request is
 /// atomic with respect to every other. Operations throw ``IdentityToolkitError`` with the exact message
 /// strings of the Firebase Auth Emulator.
-///
-/// Its state is split by concern: accounts, out-of-band codes, browser sign-ins, second-factor
-/// sessions and token settings, each a value with its own fields.
 actor AccountStore {
     let clock: EmulatorClock
     let logger: Logger
@@ -20,18 +17,18 @@ actor AccountStore {
     var config = AuthConfig()
     /// Browser sign-ins started by `createAuthUri` with a `providerId`, by session id.
     var idpSessions: [String: IdpSession] = [:]
-    /// TOTP enrolments and first factors waiting for their second.
-    var secondFactorSessions = SecondFactorSessions()
-    var tokenSettings: TokenSettings
+    /// TOTP enrolments started and not finalized, by `sessionInfo`.
+    var pendingEnrollments: [String: PendingTotpEnrollment] = [:]
+    /// First factors waiting for their second, by `mfaPendingCredential`.
+    var pendingSignIns: [String: PendingSecondFactorSignIn] = [:]
+    let tokens: TokenFactory
+    var tokenSettings = TokenSettings()
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
-        self.tokenSettings = TokenSettings(factory: TokenFactory(projectId: projectId))
+        self.tokens = TokenFactory(projectId: projectId)
         self.clock = clock
         self.logger = logger
     }
-
-    var projectId: String { tokens.projectId }
-    var tokens: TokenFactory { tokenSettings.factory }
 
     // MARK: Time
 
@@ -51,9 +48,7 @@ actor AccountStore {
         }
     }
 
-    func user(withPhone phone: String) -> UserRecord? {
-        users.values.first { $0.phoneNumber == phone }
-    }
+    func user(withPhone phone: String) -> UserRecord? { users.values.first { $0.phoneNumber == phone } }
 
     // MARK: Checks shared by operations
 
@@ -72,9 +67,8 @@ actor AccountStore {
         guard let uid = payload["user_id"]?.stringValue ?? payload["sub"]?.stringValue, let user = users[uid] else {
             throw .invalid("USER_NOT_FOUND")
         }
-        if let validSince = user.validSince {
-            let iat = payload["iat"]?.intValue ?? 0
-            if iat < validSince { throw .invalid("TOKEN_EXPIRED") }
+        if let validSince = user.validSince, (payload["iat"]?.intValue ?? 0) < validSince {
+            throw .invalid("TOKEN_EXPIRED")
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
         let provider = payload["firebase"]?["sign_in_provider"]?.stringValue ?? "password"
@@ -132,8 +126,7 @@ actor AccountStore {
         let refreshToken = tokens.refreshToken(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims,
             secondFactor: secondFactor, issuedAt: now)
-        return IssuedTokens(
-            idToken: idToken, refreshToken: refreshToken, expiresIn: tokenSettings.expiresIn)
+        return IssuedTokens(idToken: idToken, refreshToken: refreshToken, expiresIn: tokenSettings.expiresIn)
     }
 
     func newUser(localId: String? = nil) -> UserRecord {
@@ -142,29 +135,31 @@ actor AccountStore {
         return UserRecord(localId: uid, createdAt: nowMilliseconds)
     }
 
+    /// The `mode` of each request type's action link.
+    static let actionModes = [
+        "EMAIL_SIGNIN": "signIn", "PASSWORD_RESET": "resetPassword", "VERIFY_EMAIL": "verifyEmail",
+        "VERIFY_AND_CHANGE_EMAIL": "verifyAndChangeEmail", "RECOVER_EMAIL": "recoverEmail",
+    ]
+
     /// Creates and remembers an out-of-band code; returns it.
     func createOobRecord(
-        email: String, requestType: String, mode: String, baseURL: String, continueUrl: String?,
-        newEmail: String? = nil, localId: String? = nil
+        email: String, requestType: String, baseURL: String, continueUrl: String?, newEmail: String? = nil,
+        localId: String? = nil
     ) -> OobRecord {
         let code = RandomIdentifier.oobCode()
+        let mode = Self.actionModes[requestType] ?? ""
         var link = "\(baseURL)/emulator/action?mode=\(mode)&lang=en&oobCode=\(code)&apiKey=fake-api-key"
         if let continueUrl { link += "&continueUrl=\(PercentEncoding.queryValue(continueUrl))" }
         let record = OobRecord(
-            oobCode: code, email: email, requestType: requestType, mode: mode, oobLink: link, newEmail: newEmail,
-            localId: localId)
+            oobCode: code, email: email, requestType: requestType, oobLink: link, newEmail: newEmail, localId: localId)
         oobCodes.append(record)
         logger.debug("auth.oob.created", metadata: ["auth.oob.type": "\(requestType)"])
         return record
     }
 
-    func oobRecord(_ code: String) -> OobRecord? {
-        oobCodes.first { $0.oobCode == code }
-    }
+    func oobRecord(_ code: String) -> OobRecord? { oobCodes.first { $0.oobCode == code } }
 
-    func consumeOobCode(_ code: String) {
-        oobCodes.removeAll { $0.oobCode == code }
-    }
+    func consumeOobCode(_ code: String) { oobCodes.removeAll { $0.oobCode == code } }
 
     // MARK: Tuning (Sesame extension)
 

@@ -17,9 +17,11 @@ extension AuthEndpoints {
                     ]
                 ] as JSONValue
             },
-            EmulatorOperation(.get, "\(project)/oobCodes") { auth, _, _ in await auth.state.listOobCodes() },
+            EmulatorOperation(.get, "\(project)/oobCodes") { auth, _, _ in
+                Response.json(["oobCodes": await auth.state.oobCodes])
+            },
             EmulatorOperation(.delete, "\(project)/accounts") { auth, _, _ in await auth.state.deleteAllAccounts() },
-            EmulatorOperation(.get, "\(project)/config") { auth, _, _ in await auth.state.configuration() },
+            EmulatorOperation(.get, "\(project)/config") { auth, _, _ in await auth.state.config.json },
             EmulatorOperation(.patch, "\(project)/config") { auth, _, context in
                 let body = try IdentityToolkitRequestDecoding.decode(ConfigPatchRequest.self, from: context.body)
                 return await auth.state.patchConfiguration(body)
@@ -58,41 +60,33 @@ extension AuthEndpoints {
     /// other query parameters; verifyEmail, resetPassword (needs `newPassword`), recoverEmail and
     /// verifyAndChangeEmail apply the code, then redirect to `continueUrl` when one is given.
     func action(_ query: [String: String]) async -> Response {
-        guard let mode = query["mode"], !mode.isEmpty else { return Self.actionError("missing mode query parameter") }
-        guard let code = query["oobCode"], !code.isEmpty else {
-            return Self.actionError("missing oobCode query parameter")
-        }
+        guard let mode = query["mode"].nonEmpty else { return Self.actionError("missing mode query parameter") }
+        guard let code = query["oobCode"].nonEmpty else { return Self.actionError("missing oobCode query parameter") }
         let continueUrl = query["continueUrl"].nonEmpty
-        var success: JSONValue
-        switch mode {
-        case "signIn":
-            guard continueUrl != nil else { return Self.actionError("missing continueUrl query parameter") }
-            success = [:]
-        case "verifyEmail", "recoverEmail", "verifyAndChangeEmail":
-            do {
-                let user = try await state.applyActionCode(code)
+        let success: JSONValue
+        do throws(IdentityToolkitError) {
+            switch mode {
+            case "signIn":
+                guard continueUrl != nil else { return Self.actionError("missing continueUrl query parameter") }
+                success = [:]
+            case "verifyEmail", "recoverEmail", "verifyAndChangeEmail":
+                let email = try await state.applyActionCode(code).email ?? ""
                 success = [
-                    "authEmulator": [
-                        "success": "The email has been successfully verified.", "email": .string(user.email ?? ""),
-                    ]
+                    "authEmulator": ["success": "The email has been successfully verified.", "email": .string(email)]
                 ]
-            } catch {
-                return Self.actionError(error.message)
-            }
-        case "resetPassword":
-            guard let newPassword = query["newPassword"] else {
-                return Self.actionError("missing newPassword query parameter")
-            }
-            do {
+            case "resetPassword":
+                guard let newPassword = query["newPassword"] else {
+                    return Self.actionError("missing newPassword query parameter")
+                }
                 let body = try IdentityToolkitRequestDecoding.decode(
                     ResetPasswordRequest.self, fields: ["oobCode": .string(code), "newPassword": .string(newPassword)])
                 _ = try await state.resetPassword(body)
                 success = ["authEmulator": ["success": "The password has been successfully updated."]]
-            } catch {
-                return Self.actionError(error.message)
+            default:
+                return Self.actionError("unsupported mode \(mode)")
             }
-        default:
-            return Self.actionError("unsupported mode \(mode)")
+        } catch {
+            return Self.actionError(error.message)
         }
         guard let continueUrl else { return .json(success) }
         let extras = ["mode", "lang", "oobCode", "apiKey", "tenantId"].compactMap { name in

@@ -1,17 +1,10 @@
 import Hummingbird
-import SesameLocalAPI
 
 /// `accounts:signInWithIdp` when the credential is the fake identity provider's: a browser
 /// callback (`requestUri` with `code` and `state`, plus the `sessionId` of `createAuthUri`), or
 /// an opaque access token it issued (GitHub's `gho_…`). Both are resolved with the
 /// ``FakeIdentityProvider`` first; the account rules are then the ID token's.
 extension AuthEndpoints {
-    static func signInWithIdp(_ store: AccountStore, _ call: Call) async throws(IdentityToolkitError) -> Response {
-        let body = try call.body(SignInWithIdpRequest.self)
-        let resolved = try await resolveFakeIdpCredential(body, store: store, call: call)
-        return .json(try await store.signInWithIdp(body, resolved: resolved))
-    }
-
     private static func invalidIdpResponse(_ detail: String) -> IdentityToolkitError {
         .invalid("INVALID_IDP_RESPONSE : ((\(detail)))")
     }
@@ -38,14 +31,11 @@ extension AuthEndpoints {
             guard params["state"] == session.state else {
                 throw invalidIdpResponse("The state in requestUri does not match the one of the sessionId.")
             }
-            let tokens: FakeIdentityProvider.TokenSet
-            do {
-                tokens = try await provider.exchange(
+            guard
+                let tokens = try? await provider.exchange(
                     code: code, providerId: session.providerId, redirectUri: session.continueUri, codeVerifier: nil,
                     issuer: FakeIdentityProvider.issuer(base: call.baseURL, providerId: session.providerId))
-            } catch {
-                throw invalidIdpResponse("The authorization code is unknown, expired or already used.")
-            }
+            else { throw invalidIdpResponse("The authorization code is unknown, expired or already used.") }
             await store.endIdpSession(sessionId)
             return ResolvedIdpCredential(
                 providerId: session.providerId, claims: tokens.identity.claims, idToken: tokens.idToken,

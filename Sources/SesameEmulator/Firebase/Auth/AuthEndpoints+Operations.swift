@@ -1,6 +1,4 @@
-import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 extension AuthEndpoints {
     /// Every operation of the Auth port's Identity Toolkit and Secure Token surface, one
@@ -30,7 +28,9 @@ extension AuthEndpoints {
                 .json(try await store.signInWithEmailLink(call.body(SignInWithEmailLinkRequest.self)))
             },
             .accounts("accounts:signInWithIdp", v3: "verifyAssertion") { store, call throws(IdentityToolkitError) in
-                try await AuthEndpoints.signInWithIdp(store, call)
+                let body = try call.body(SignInWithIdpRequest.self)
+                let resolved = try await AuthEndpoints.resolveFakeIdpCredential(body, store: store, call: call)
+                return .json(try await store.signInWithIdp(body, resolved: resolved))
             },
             .accounts("accounts:signInWithCustomToken", v3: "verifyCustomToken") {
                 store, call throws(IdentityToolkitError) in
@@ -95,5 +95,41 @@ extension AuthEndpoints {
         .multiFactor("mfaSignIn:finalize") { store, call throws(IdentityToolkitError) in
             .json(try await store.mfaSignInFinalize(call.body(FinalizeMfaSignInRequest.self)))
         },
+    ]
+
+    /// An Identity Toolkit operation of a feature this emulator does not have, and the 400
+    /// Identity Toolkit answers for it in a project where that feature is turned off.
+    struct DisabledFeature: Sendable {
+        /// The v1 name, also the call counter's name.
+        let name: String
+        let paths: [String]
+        let message: String
+
+        init(_ name: String, v2 v2Path: String? = nil, _ message: String) {
+            self.name = name
+            self.paths =
+                [IdentityToolkitOperation.v1 + name, IdentityToolkitOperation.v1Project + name]
+                + (v2Path.map { ["/identitytoolkit.googleapis.com/v2/" + $0] } ?? [])
+            self.message = message
+        }
+    }
+
+    static let phoneProviderOff = "OPERATION_NOT_ALLOWED"
+    static let multiFactorOff = "OPERATION_NOT_ALLOWED : SMS based MFA not enabled."
+    static let identityProviderOff = "OPERATION_NOT_ALLOWED : The identity provider configuration is not found."
+
+    /// Every operation the emulator does not serve (docs/emulator.md lists them): the phone
+    /// provider, SMS multi-factor, Game Center and Apple token revocation are disabled
+    /// providers; SAML has no configuration.
+    static let disabledFeatures: [DisabledFeature] = [
+        DisabledFeature("accounts:sendVerificationCode", phoneProviderOff),
+        DisabledFeature("accounts:signInWithPhoneNumber", phoneProviderOff),
+        DisabledFeature("accounts:verifyIosClient", phoneProviderOff),
+        // TOTP needs no `mfaSignIn:start` (that step sends an SMS): the other MFA operations are
+        // served (``AuthEndpoints/secondFactorOperations``).
+        DisabledFeature("accounts:mfaSignIn:start", v2: "accounts/mfaSignIn:start", multiFactorOff),
+        DisabledFeature("accounts:signInWithGameCenter", identityProviderOff),
+        DisabledFeature("accounts:revokeToken", identityProviderOff),
+        DisabledFeature("accounts:issueSamlResponse", "CONFIGURATION_NOT_FOUND"),
     ]
 }

@@ -1,13 +1,8 @@
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// One Identity Toolkit (or Secure Token) operation the Auth emulator serves: its routes, the
-/// name its calls are counted under, and what it does.
-///
-/// ``AuthEndpoints`` adds one Hummingbird route per operation and path form (v1, v1
-/// project-scoped, v3 `relyingparty` alias); the table of every operation is
-/// ``AuthEndpoints/operations``.
+/// name its calls are counted under, and what it does (the table: ``AuthEndpoints/operations``).
 struct IdentityToolkitOperation: Sendable {
     typealias Perform = @Sendable (AccountStore, AuthEndpoints.Call) async throws(IdentityToolkitError) -> Response
 

@@ -5,9 +5,8 @@ import SesameLocalAPI
 import _CryptoExtras
 
 /// The algorithm and parameters `accounts:batchCreate` named for the password hashes it imported
-/// (the request's `hashAlgorithm`, `signerKey`, `saltSeparator`, `rounds`, `memoryCost`,
-/// `cpuMemCost`, `blockSize`, `parallelization`, `dkLen`, as firebase-admin's `UserImportHash`
-/// sends them), so that an imported user signs in with the password the hash was made from.
+/// (as firebase-admin's `UserImportHash` sends them), so that an imported user signs in with the
+/// password the hash was made from.
 ///
 /// The algorithms whose computation is fixed by their definition are served: Firebase's own
 /// `SCRYPT` (scrypt of the password with the salt and separator, N = 2^memoryCost, r = rounds,
@@ -32,22 +31,6 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
     var blockSize: Int? = nil
     var parallelization: Int? = nil
     var derivedKeyLength: Int? = nil
-
-    /// The parameters of a `batchCreate` request; nil when it names no algorithm served here.
-    init?(request body: BatchCreateRequest) {
-        guard let name = body.hashAlgorithm?.stringValue, let algorithm = Algorithm(rawValue: name) else {
-            return nil
-        }
-        self.algorithm = algorithm
-        signerKey = body.signerKey?.stringValue.flatMap(Base64URL.decode)
-        saltSeparator = body.saltSeparator?.stringValue.flatMap(Base64URL.decode)
-        rounds = body.rounds?.int64TextValue
-        memoryCost = body.memoryCost?.int64TextValue
-        cpuMemCost = body.cpuMemCost?.int64TextValue
-        blockSize = body.blockSize?.int64TextValue
-        parallelization = body.parallelization?.int64TextValue
-        derivedKeyLength = body.dkLen?.int64TextValue
-    }
 
     /// Refuses parameters outside what the algorithm allows (firebase-admin's own bounds, and for
     /// `STANDARD_SCRYPT` at most 256 MiB of work memory), with Identity Toolkit's codes, so a bad
@@ -107,5 +90,19 @@ struct ImportedPasswordHash: Sendable, Equatable, Codable {
                 outputByteCount: length, unsafeUncheckedRounds: rounds)
             return derived.withUnsafeBytes { Array($0) }
         }
+    }
+}
+
+extension ImportedPasswordHash {
+    /// The parameters of a `batchCreate` request; nil when it names no algorithm served here.
+    init?(request body: BatchCreateRequest) {
+        guard let name = body.hashAlgorithm?.stringValue, let algorithm = Algorithm(rawValue: name) else { return nil }
+        self.init(
+            algorithm: algorithm, signerKey: body.signerKey?.stringValue.flatMap(Base64URL.decode),
+            saltSeparator: body.saltSeparator?.stringValue.flatMap(Base64URL.decode),
+            rounds: body.rounds?.int64TextValue,
+            memoryCost: body.memoryCost?.int64TextValue, cpuMemCost: body.cpuMemCost?.int64TextValue,
+            blockSize: body.blockSize?.int64TextValue, parallelization: body.parallelization?.int64TextValue,
+            derivedKeyLength: body.dkLen?.int64TextValue)
     }
 }

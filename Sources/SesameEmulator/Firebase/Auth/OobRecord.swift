@@ -1,42 +1,13 @@
-import SesameLocalAPI
-
 /// A pending out-of-band code (email link, password reset, email verification…).
-struct OobRecord: Sendable, Equatable {
+/// Encodes in the form `GET /emulator/v1/projects/{p}/oobCodes` lists.
+struct OobRecord: Sendable, Equatable, Encodable {
     var oobCode: String
     var email: String
     var requestType: String
-    var mode: String
     var oobLink: String
     var newEmail: String?
     /// The account the code acts on, when one is bound (VERIFY_EMAIL, RECOVER_EMAIL…).
     var localId: String?
 
-    /// The form `GET /emulator/v1/projects/{p}/oobCodes` lists.
-    var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "email": .string(email), "oobCode": .string(oobCode), "oobLink": .string(oobLink),
-            "requestType": .string(requestType),
-        ]
-        o["newEmail"] = newEmail.map(JSONValue.string)
-        return .object(o)
-    }
-
-    var exportJSON: JSONValue {
-        guard case .object(var o) = json else { return json }
-        o["mode"] = .string(mode)
-        o["localId"] = localId.map(JSONValue.string)
-        return .object(o)
-    }
-}
-
-extension OobRecord {
-    init?(exportJSON j: JSONValue) {
-        guard let code = j["oobCode"]?.stringValue, let email = j["email"]?.stringValue,
-            let type = j["requestType"]?.stringValue
-        else { return nil }
-        self.init(
-            oobCode: code, email: email, requestType: type, mode: j["mode"]?.stringValue ?? "",
-            oobLink: j["oobLink"]?.stringValue ?? "", newEmail: j["newEmail"]?.stringValue,
-            localId: j["localId"]?.stringValue)
-    }
+    enum CodingKeys: String, CodingKey { case oobCode, email, requestType, oobLink, newEmail }
 }

@@ -19,16 +19,11 @@ struct ProviderUserInfo: Sendable, Equatable, Encodable {
 extension ProviderUserInfo {
     /// Reads an exported entry (used by import).
     init?(json: JSONValue) {
-        guard let providerId = json["providerId"]?.stringValue, let rawId = json["rawId"]?.stringValue else {
-            return nil
-        }
-        self.providerId = providerId
-        self.rawId = rawId
-        federatedId = json["federatedId"]?.stringValue
-        email = json["email"]?.stringValue
-        displayName = json["displayName"]?.stringValue
-        photoUrl = json["photoUrl"]?.stringValue
-        screenName = json["screenName"]?.stringValue
-        phoneNumber = json["phoneNumber"]?.stringValue
+        let text = { (key: String) in json[key]?.stringValue }
+        guard let providerId = text("providerId"), let rawId = text("rawId") else { return nil }
+        self.init(
+            providerId: providerId, rawId: rawId, federatedId: text("federatedId"), email: text("email"),
+            displayName: text("displayName"), photoUrl: text("photoUrl"), screenName: text("screenName"),
+            phoneNumber: text("phoneNumber"))
     }
 }

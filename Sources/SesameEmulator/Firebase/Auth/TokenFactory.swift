@@ -34,15 +34,13 @@ struct TokenFactory: Sendable {
         if signInProvider == "anonymous" { claims["provider_id"] = "anonymous" }
         claims["auth_time"] = .int((user.lastLoginAt ?? user.createdAt) / 1000)
         claims["user_id"] = .string(user.localId)
-        var identities: [String: JSONValue] = [:]
+        var identities: [String: [JSONValue]] = [:]
         if let email = user.email { identities["email"] = [.string(email)] }
         for provider in user.providerUserInfo where provider.providerId != "password" {
-            var list = identities[provider.providerId]?.arrayValue ?? []
-            list.append(.string(provider.rawId))
-            identities[provider.providerId] = .array(list)
+            identities[provider.providerId, default: []].append(.string(provider.rawId))
         }
         var firebase: [String: JSONValue] = [
-            "identities": .object(identities), "sign_in_provider": .string(signInProvider),
+            "identities": .object(identities.mapValues(JSONValue.array)), "sign_in_provider": .string(signInProvider),
         ]
         if let secondFactor {
             firebase["sign_in_second_factor"] = .string(secondFactor.provider)
@@ -87,25 +85,24 @@ struct TokenFactory: Sendable {
         }
     }
 
-    /// The parts of a refresh token, or `nil` when it is not one of ours.
-    struct RefreshGrant: Sendable {
-        var localId: String
-        var signInProvider: String
-        var extraClaims: [String: JSONValue]
-        var projectId: String
-        var secondFactor: SecondFactorClaim?
-        var issuedAt: Int?
+    /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
+    func decodeRefreshToken(_ token: String) -> RefreshTokenPayload? {
+        Base64URL.decode(token).flatMap { try? JSONCoding.decode(RefreshTokenPayload.self, from: $0) }
     }
 
-    /// Decodes a refresh token; `nil` when it does not decode or lacks the marker.
-    func decodeRefreshToken(_ token: String) -> RefreshGrant? {
-        guard let bytes = Base64URL.decode(token),
-            let payload = try? JSONCoding.decode(RefreshTokenPayload.self, from: bytes)
-        else { return nil }
-        return RefreshGrant(
-            localId: payload.localId, signInProvider: payload.provider ?? "password",
-            extraClaims: payload.extraClaims ?? [:], projectId: payload.projectId,
-            secondFactor: payload.secondFactor, issuedAt: payload.issuedAt)
+    /// A session cookie made from a verified ID token's claims, as Google's emulator mints it: an
+    /// unsigned JWT like the emulator's ID tokens, with every claim of the ID token but a fresh
+    /// `iat`, `exp = iat + validDuration` and the session issuer.
+    /// - Parameters:
+    ///   - claims: the ID token's payload.
+    ///   - issuedAt: seconds since 1970.
+    ///   - validDuration: seconds the cookie lives.
+    func sessionCookie(from claims: [String: JSONValue], issuedAt: Int, validDuration: Int) -> String {
+        var payload = claims
+        payload["iat"] = .int(issuedAt)
+        payload["exp"] = .int(issuedAt + validDuration)
+        payload["iss"] = .string("https://session.firebase.google.com/\(projectId)")
+        return "\(Self.header).\(Base64URL.encode(JSONValue.object(payload).serialized()))."
     }
 
     /// Decodes any JWT's header and payload without checking a signature; `nil` when the text

@@ -1,9 +1,5 @@
-import SesameLocalAPI
-
-/// How the Auth port issues tokens: the factory and the knobs the CLI and the fault extension
-/// turn.
+/// How the Auth port issues tokens: the knobs the CLI and the fault extension turn.
 struct TokenSettings: Sendable {
-    let factory: TokenFactory
     /// Lifetime of newly issued ID tokens (Sesame fault extension `tokenTtlSeconds`).
     var lifetime = 3600
     /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).

@@ -79,19 +79,28 @@ struct UserRecord: Sendable, Equatable {
         guard let password, let salt else { return importedPasswordHash }
         return "fakeHash:salt=\(salt):password=\(password)"
     }
+}
+
+extension UserRecord {
+    init(localId: String, createdAt: Int) { self.init(localId: localId, createdAt: createdAt, lastLoginAt: createdAt) }
 
     /// Reads a record in the `accounts:lookup` form, as export files keep it (the password is
     /// recovered from the emulator's `fakeHash:salt=…:password=…` hash).
     init?(exportJSON j: JSONValue) {
         guard let localId = j["localId"]?.stringValue else { return nil }
-        self.localId = localId
-        email = j["email"]?.stringValue
-        emailVerified = j["emailVerified"]?.boolValue
-        displayName = j["displayName"]?.stringValue
-        photoUrl = j["photoUrl"]?.stringValue
-        phoneNumber = j["phoneNumber"]?.stringValue
-        salt = j["salt"]?.stringValue
-        if let hash = j["passwordHash"]?.stringValue {
+        let text = { (key: String) in j[key]?.stringValue }
+        self.init(
+            localId: localId, email: text("email"), emailVerified: j["emailVerified"]?.boolValue,
+            displayName: text("displayName"), photoUrl: text("photoUrl"), phoneNumber: text("phoneNumber"),
+            salt: text("salt"), passwordUpdatedAt: j["passwordUpdatedAt"]?.intValue,
+            validSince: j["validSince"]?.int64TextValue, createdAt: j["createdAt"]?.int64TextValue ?? 0,
+            lastLoginAt: j["lastLoginAt"]?.int64TextValue, emailLinkSignin: j["emailLinkSignin"]?.boolValue ?? false,
+            initialEmail: text("initialEmail"), disabled: j["disabled"]?.boolValue ?? false,
+            customAttributes: text("customAttributes"), customAuth: j["customAuth"]?.boolValue ?? false,
+            federatedProviders: (j["providerUserInfo"]?.arrayValue ?? []).compactMap(ProviderUserInfo.init(json:))
+                .filter { $0.providerId != "password" && $0.providerId != "phone" },
+            mfaInfo: (j["mfaInfo"]?.arrayValue ?? []).compactMap(MfaEnrollmentRecord.init(exportJSON:)))
+        if let hash = text("passwordHash") {
             if let range = hash.range(of: ":password=") {
                 password = String(hash[range.upperBound...])
             } else {
@@ -101,29 +110,5 @@ struct UserRecord: Sendable, Equatable {
                 }
             }
         }
-        passwordUpdatedAt = j["passwordUpdatedAt"]?.intValue
-        validSince = j["validSince"]?.int64TextValue
-        createdAt = j["createdAt"]?.int64TextValue ?? 0
-        lastLoginAt = j["lastLoginAt"]?.int64TextValue
-        lastRefreshAt = nil
-        emailLinkSignin = j["emailLinkSignin"]?.boolValue ?? false
-        initialEmail = j["initialEmail"]?.stringValue
-        disabled = j["disabled"]?.boolValue ?? false
-        customAttributes = j["customAttributes"]?.stringValue
-        customAuth = j["customAuth"]?.boolValue ?? false
-        federatedProviders = (j["providerUserInfo"]?.arrayValue ?? []).compactMap(ProviderUserInfo.init(json:))
-            .filter { $0.providerId != "password" && $0.providerId != "phone" }
-        mfaInfo = (j["mfaInfo"]?.arrayValue ?? []).compactMap(MfaEnrollmentRecord.init(exportJSON:))
-    }
-
-    init(localId: String, createdAt: Int) {
-        self.localId = localId
-        self.createdAt = createdAt
-        self.lastLoginAt = createdAt
-    }
-
-    /// Whether any sign-in method is attached (used to tell anonymous accounts apart).
-    var isAnonymous: Bool {
-        email == nil && !hasPassword && phoneNumber == nil && federatedProviders.isEmpty && !customAuth
     }
 }

@@ -50,15 +50,13 @@ extension Array: LenientValue where Element == String {
         switch json {
         case .string(let s): return [s]
         case .array(let elements):
-            var out: [String] = []
-            for (index, element) in elements.enumerated() {
+            return try elements.enumerated().map { index, element throws(IdentityToolkitError) in
                 switch element {
-                case .string(let s): out.append(s)
-                case .integer(let i): out.append(String(i))
+                case .string(let s): return s
+                case .integer(let i): return String(i)
                 default: throw mismatch("\(path)/\(index)", "string", element)
                 }
             }
-            return out
         default: throw mismatch(path, "array", json)
         }
     }

@@ -48,7 +48,6 @@ enum IdentityToolkitRequestDecoding {
         case is Bool.Type: return "boolean"
         case is Int.Type: return "integer"
         case is String.Type: return "string"
-        case is [String: Any].Type: return "object"
         default: return "\(type)".hasPrefix("Array") ? "array" : "object"
         }
     }

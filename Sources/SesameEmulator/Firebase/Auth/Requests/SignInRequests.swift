@@ -100,3 +100,10 @@ struct FinalizeMfaSignInRequest: IdentityToolkitRequest {
     @Field var totpVerificationInfo: JSONValue?
     @Field var phoneVerificationInfo: JSONValue?
 }
+
+/// `projects/{project}:createSessionCookie` (privileged): `{idToken, validDuration}`.
+struct CreateSessionCookieRequest: IdentityToolkitRequest {
+    @Field var idToken: String?
+    /// Seconds, as a number or an int64 string; absent or 0 means the longest, two weeks.
+    @Field var validDuration: Int?
+}

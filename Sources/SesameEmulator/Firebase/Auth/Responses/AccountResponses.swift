@@ -30,33 +30,24 @@ struct AccountInfo: Encodable, Sendable {
     /// The algorithm of an imported hash the emulator computes (export files only, so that an
     /// imported user still signs in after a restart).
     var sesameImportedHashAlgorithm: ImportedPasswordHash?
+}
 
-    init(_ user: UserRecord) { self.init(user, revealingSecrets: false) }
-
+extension AccountInfo {
     /// With `revealingSecrets`, second factors carry their shared secret (export files only).
-    init(_ user: UserRecord, revealingSecrets: Bool) {
-        localId = user.localId
-        createdAt = String(user.createdAt)
-        email = user.email
-        emailVerified = user.emailVerified
-        displayName = user.displayName
-        photoUrl = user.photoUrl
-        phoneNumber = user.phoneNumber
+    init(_ user: UserRecord, revealingSecrets: Bool = false) {
         let providers = user.providerUserInfo
-        providerUserInfo = providers.isEmpty ? nil : providers
-        passwordHash = user.passwordHash
-        salt = user.salt
-        passwordUpdatedAt = user.passwordUpdatedAt
-        validSince = user.validSince.map { String($0) }
-        lastLoginAt = user.lastLoginAt.map { String($0) }
-        lastRefreshAt = user.lastRefreshAt.map { RFC3339.format(milliseconds: $0) }
-        emailLinkSignin = user.emailLinkSignin ? true : nil
-        initialEmail = user.initialEmail
-        disabled = user.disabled ? true : nil
-        customAttributes = user.customAttributes
-        customAuth = user.customAuth ? true : nil
-        mfaInfo = user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) }
-        sesameImportedHashAlgorithm = revealingSecrets ? user.importedHashParameters : nil
+        self.init(
+            localId: user.localId, createdAt: String(user.createdAt), email: user.email,
+            emailVerified: user.emailVerified, displayName: user.displayName, photoUrl: user.photoUrl,
+            phoneNumber: user.phoneNumber, providerUserInfo: providers.isEmpty ? nil : providers,
+            passwordHash: user.passwordHash, salt: user.salt, passwordUpdatedAt: user.passwordUpdatedAt,
+            validSince: user.validSince.map { String($0) }, lastLoginAt: user.lastLoginAt.map { String($0) },
+            lastRefreshAt: user.lastRefreshAt.map { RFC3339.format(milliseconds: $0) },
+            emailLinkSignin: user.emailLinkSignin ? true : nil, initialEmail: user.initialEmail,
+            disabled: user.disabled ? true : nil, customAttributes: user.customAttributes,
+            customAuth: user.customAuth ? true : nil,
+            mfaInfo: user.mfaInfo.isEmpty ? nil : user.mfaInfo.map { $0.json(revealingSecret: revealingSecrets) },
+            sesameImportedHashAlgorithm: revealingSecrets ? user.importedHashParameters : nil)
     }
 }
 
@@ -86,7 +77,7 @@ struct DeleteAccountResponse: Encodable, Sendable {
 }
 
 /// `accounts:update` (setAccountInfo).
-struct SetAccountInfoResponse: Encodable, Sendable, CarriesTokens {
+struct SetAccountInfoResponse: Encodable, Sendable {
     var kind = "identitytoolkit#SetAccountInfoResponse"
     var localId: String
     var email: String?
@@ -97,7 +88,4 @@ struct SetAccountInfoResponse: Encodable, Sendable, CarriesTokens {
     /// The requested email, echoed (lower-cased) when the call set one.
     var newEmail: String?
     var providerUserInfo: [ProviderUserInfo]?
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
 }

@@ -54,29 +54,13 @@ struct IdentityToolkitError: Error, Sendable, Equatable {
         "INSUFFICIENT_PERMISSION : Only authenticated requests can specify target_project_id.")
 
     /// The JSON envelope.
-    var envelope: Envelope {
-        Envelope(
-            error: .init(
-                code: httpStatus, message: message,
-                errors: [.init(message: message, reason: reason, domain: "global")], status: statusName))
-    }
-
-    /// `{"error":{"code","message","errors":[{"message","reason","domain"}],"status"?}}`.
-    struct Envelope: Encodable, Sendable {
-        struct Body: Encodable, Sendable {
-            var code: Int
-            var message: String
-            var errors: [Detail]
-            var status: String?
-        }
-
-        struct Detail: Encodable, Sendable {
-            var message: String
-            var reason: String
-            var domain: String
-        }
-
-        var error: Body
+    var envelope: JSONValue {
+        var body: [String: JSONValue] = [
+            "code": .int(httpStatus), "message": .string(message),
+            "errors": [["message": .string(message), "reason": .string(reason), "domain": "global"]],
+        ]
+        body["status"] = statusName.map(JSONValue.string)
+        return ["error": .object(body)]
     }
 }
 

@@ -4,7 +4,7 @@ import SesameLocalAPI
 
 /// The tokens a sign-in issues: an ID token, its refresh token, and the lifetime in seconds (a
 /// string, as Identity Toolkit sends it).
-struct IssuedTokens: Sendable {
+struct IssuedTokens: Encodable, Sendable {
     var idToken: String
     var refreshToken: String
     var expiresIn: String
@@ -15,64 +15,48 @@ struct IssuedTokens: Sendable {
     }
 }
 
-/// An answer that may carry freshly issued tokens.
-protocol CarriesTokens {
-    var idToken: String? { get set }
-    var refreshToken: String? { get set }
-    var expiresIn: String? { get set }
-}
+/// An answer with the tokens the call issued, if any, as members of the same JSON object.
+struct WithTokens<Answer: Encodable & Sendable>: Encodable, Sendable {
+    var answer: Answer
+    var tokens: IssuedTokens?
 
-extension CarriesTokens {
-    mutating func carry(_ tokens: IssuedTokens) {
-        idToken = tokens.idToken
-        refreshToken = tokens.refreshToken
-        expiresIn = tokens.expiresIn
+    func encode(to encoder: any Encoder) throws {
+        try answer.encode(to: encoder)
+        try tokens?.encode(to: encoder)
     }
 }
 
 /// `accounts:signUp` (and admin create).
-struct SignUpResponse: Encodable, Sendable, CarriesTokens {
+struct SignUpResponse: Encodable, Sendable {
     var kind = "identitytoolkit#SignupNewUserResponse"
     var localId: String
     var email: String?
     var displayName: String?
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
 }
 
 /// `accounts:signInWithPassword`.
-struct SignInWithPasswordResponse: Encodable, Sendable, CarriesTokens {
+struct SignInWithPasswordResponse: Encodable, Sendable {
     var kind = "identitytoolkit#VerifyPasswordResponse"
     var registered = true
     var localId: String
     var email: String
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
     /// Instead of tokens, for an account with a second factor.
     var mfaPendingCredential: String?
     var mfaInfo: [JSONValue]?
 }
 
 /// `accounts:signInWithCustomToken`.
-struct SignInWithCustomTokenResponse: Encodable, Sendable, CarriesTokens {
+struct SignInWithCustomTokenResponse: Encodable, Sendable {
     var kind = "identitytoolkit#VerifyCustomTokenResponse"
     var isNewUser: Bool
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
 }
 
 /// `accounts:signInWithEmailLink`.
-struct SignInWithEmailLinkResponse: Encodable, Sendable, CarriesTokens {
+struct SignInWithEmailLinkResponse: Encodable, Sendable {
     var kind = "identitytoolkit#EmailLinkSigninResponse"
     var email: String
     var localId: String
     var isNewUser: Bool
-    var idToken: String?
-    var refreshToken: String?
-    var expiresIn: String?
     /// Instead of tokens, for an account with a second factor.
     var mfaPendingCredential: String?
     var mfaInfo: [JSONValue]?
@@ -91,13 +75,5 @@ struct TokenGrantResponse: Encodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case idToken = "id_token", accessToken = "access_token", expiresIn = "expires_in"
         case refreshToken = "refresh_token", tokenType = "token_type", userId = "user_id", projectId = "project_id"
-    }
-
-    init(tokens: IssuedTokens, userId: String) {
-        idToken = tokens.idToken
-        accessToken = tokens.idToken
-        expiresIn = tokens.expiresIn
-        refreshToken = tokens.refreshToken
-        self.userId = userId
     }
 }

@@ -30,11 +30,9 @@ extension MfaEnrollmentRecord {
     init?(exportJSON j: JSONValue) {
         guard let id = j["mfaEnrollmentId"]?.stringValue, let secret = j["totpInfo"]?["sharedSecretKey"]?.stringValue
         else { return nil }
-        mfaEnrollmentId = id
-        displayName = j["displayName"]?.stringValue
-        enrolledAt =
-            j["enrolledAt"]?.stringValue.flatMap(RFC3339.parse).map { Int($0.timeIntervalSince1970 * 1000) } ?? 0
-        self.secret = secret
+        let enrolled = j["enrolledAt"]?.stringValue.flatMap(RFC3339.parse).map { Int($0.timeIntervalSince1970 * 1000) }
+        self.init(
+            mfaEnrollmentId: id, displayName: j["displayName"]?.stringValue, enrolledAt: enrolled ?? 0, secret: secret)
     }
 }
 
@@ -62,13 +60,4 @@ struct PendingSecondFactorSignIn: Sendable, Equatable {
 struct SecondFactorClaim: Sendable, Equatable, Codable {
     var identifier: String
     var provider: String
-}
-
-/// The Auth port's second-factor sessions: TOTP enrolments started and not finalized, and
-/// first factors waiting for their second.
-struct SecondFactorSessions: Sendable {
-    /// By `sessionInfo`.
-    var enrollments: [String: PendingTotpEnrollment] = [:]
-    /// By `mfaPendingCredential`.
-    var signIns: [String: PendingSecondFactorSignIn] = [:]
 }
