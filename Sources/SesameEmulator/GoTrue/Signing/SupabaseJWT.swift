@@ -64,8 +64,7 @@ struct SupabaseJWT: Sendable {
         return claims
     }
 
-    /// `/.well-known/jwks.json`: the public JWK of every asymmetric key; empty for HS256 (GoTrue
-    /// never publishes a symmetric key).
+    /// `/.well-known/jwks.json`: the public JWK of every asymmetric key (GoTrue never publishes symmetric ones).
     var jwks: JSONValue {
         .object([
             "keys": .array(
@@ -113,8 +112,7 @@ struct SupabaseJWT: Sendable {
 enum SupabaseJWTError: Error, Sendable, Equatable {
     /// Not three dot-separated parts of base64url JSON.
     case malformed(parts: Int)
-    /// Neither the signing key's algorithm and `kid` nor HS256, or a signature that does not
-    /// check out.
+    /// Neither the signing key's algorithm and `kid` nor HS256, or a signature that does not check out.
     case badSignature
     /// `exp` is in the past.
     case expired
