@@ -23,8 +23,8 @@ extension GoTrueStore {
 
     /// Replaces the whole state with a saved one.
     func importSnapshot(_ snapshot: GoTrueSnapshot) {
-        users = GoTrueUsers(snapshot.users)
-        sessions = GoTrueSessions(snapshot.sessions, refreshTokens: snapshot.refreshTokens)
+        users = GoTrueUsers(byId: snapshot.users)
+        sessions = GoTrueSessions(byId: snapshot.sessions, refreshTokens: snapshot.refreshTokens)
         mail = GoTrueMailbox(codes: snapshot.codes, messages: snapshot.messages, lastSent: snapshot.lastSent)
         tables = snapshot.tables
         challenges.mfa = snapshot.challenges ?? [:]

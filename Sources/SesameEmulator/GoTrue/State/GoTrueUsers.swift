@@ -4,8 +4,6 @@ import SesameLocalAPI
 struct GoTrueUsers: Sendable {
     private(set) var byId: [String: GoTrueUser] = [:]
 
-    init(_ byId: [String: GoTrueUser] = [:]) { self.byId = byId }
-
     subscript(id: String) -> GoTrueUser? {
         get { byId[id] }
         set { byId[id] = newValue }
