@@ -85,18 +85,14 @@ extension GoTrueOperation {
                 code: code, providerId: fakeId, redirectUri: origin + Self.prefix + "/callback", codeVerifier: nil,
                 issuer: FakeIdentityProvider.issuer(base: origin, providerId: fakeId))
         } catch {
-            throw GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code")
+            throw .unexpected("Unable to exchange external code")
         }
         // An OIDC provider's answer carries an ID token; GitHub's is an access token alone, so the
         // identity is looked up with it, as GoTrue asks GitHub's user API.
         var claims = tokens.identity.claims
         if tokens.idToken == nil {
             guard let identity = await identityProvider.identity(forAccessToken: tokens.accessToken, providerId: fakeId)
-            else {
-                throw GoTrueError(
-                    httpStatus: 500, code: "unexpected_failure",
-                    message: "Error getting user profile from external provider")
-            }
+            else { throw .noProfile }
             claims = identity.claims
         }
         switch try await store.completeFlow(

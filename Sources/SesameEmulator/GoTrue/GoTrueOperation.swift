@@ -13,8 +13,7 @@ struct GoTrueOperation: Sendable {
     enum Gate: Sendable {
         /// One of Kong's open routes: no `apikey` needed.
         case open
-        /// A page the browser is sent to (an open route answering a redirect): no `apikey`,
-        /// and no `X-Supabase-Api-Version` echo.
+        /// A browser page (an open route answering a redirect): no `apikey`, no `X-Supabase-Api-Version` echo.
         case browser
         /// The gateway's `apikey` check.
         case apiKey
@@ -49,8 +48,7 @@ struct GoTrueOperation: Sendable {
         return value >= apiVersion
     }
 
-    /// The fault extension's counter name: the path without `/auth/v1/`, with ids dropped
-    /// (`token`, `signup`, `admin/users`).
+    /// The fault extension's counter name: the path without `/auth/v1/`, ids dropped (`token`, `admin/users`).
     static func callKey(_ subpath: String) -> String {
         if subpath.hasPrefix("admin/users/") { return "admin/users" }
         if subpath.hasPrefix("factors/") {
@@ -70,8 +68,7 @@ struct GoTrueOperation: Sendable {
     }
 }
 
-/// What a GoTrue operation gets: the request (after the gateway), its body and path
-/// parameters, and the URLs to put in links and in `iss`.
+/// What an operation gets: the request (after the gateway), its body and path parameters, and its URLs.
 struct GoTrueCall: Sendable {
     let request: Request
     let context: EmulatorRequestContext

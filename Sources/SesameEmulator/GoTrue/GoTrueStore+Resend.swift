@@ -5,9 +5,7 @@ extension GoTrueStore {
     /// `POST /resend`, checked in the order of GoTrue's `resend.go`. An unknown address, a
     /// confirmed signup or an email change no longer pending answers `{}` without a mail.
     func resend(_ body: ResendBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
-        let type = body.type ?? ""
-        let email = body.email ?? ""
-        let phone = body.phone ?? ""
+        let (type, email, phone) = (body.type ?? "", body.email ?? "", body.phone ?? "")
         switch type {
         case "signup", "email_change":
             _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
@@ -30,28 +28,15 @@ extension GoTrueStore {
         }
         guard !email.isEmpty else { throw .validation("Missing email address or phone number") }
         guard let user = users.with(email: try Self.validEmail(email)), let address = user.email else { return [:] }
-        switch type {
-        case "signup":
-            guard user.emailConfirmedAt == nil else { return [:] }
+        // Nothing is mailed for a phone type with an email address and no phone: GoTrue finds no phone.
+        if type == "signup", user.emailConfirmedAt == nil {
             try GoTrueMailbox.checkTimer(user.confirmationSentAt, now: now)
             try sendCode(
                 type: "signup", userId: user.id, email: address, origin: origin, redirectTo: redirectTo,
                 rateLimited: true)
-        case "email_change":
-            guard let newEmail = user.newEmail else { return [:] }
+        } else if type == "email_change", let newEmail = user.newEmail {
             try GoTrueMailbox.checkTimer(user.emailChangeSentAt, now: now)
-            try sendCode(
-                type: "email_change", userId: user.id, email: newEmail, origin: origin, redirectTo: redirectTo,
-                rateLimited: true)
-            // Secure email change: the current address gets its half again too.
-            if !user.isAnonymous {
-                try sendCode(
-                    type: "email_change_current", userId: user.id, email: address, origin: origin,
-                    redirectTo: redirectTo, rateLimited: false)
-            }
-        default:
-            // A phone type with an email address and no phone: GoTrue finds no phone to send to.
-            return [:]
+            try mailEmailChange(user, to: newEmail, origin: origin, redirectTo: redirectTo)
         }
         return [:]
     }
@@ -65,10 +50,7 @@ extension GoTrueStore {
             if existing.emailConfirmedAt != nil { throw .emailExists }
             userId = existing.id
         } else {
-            var user = GoTrueUser(now: now, email: email, metadata: body.data)
-            user.ensureEmailIdentity(now: now)
-            users[user.id] = user
-            userId = user.id
+            userId = addUser(email: email, metadata: body.data).id
         }
         try sendCode(
             type: "invite", userId: userId, email: email, origin: origin, redirectTo: redirectTo, rateLimited: false)

@@ -4,9 +4,7 @@ import SesameLocalAPI
 extension GoTrueStore {
     /// `POST /signup`: anonymous without email or phone, else an email + password user.
     func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSONValue {
-        let rawEmail = body.email ?? ""
-        let phone = body.phone ?? ""
-        let data = body.data ?? [:]
+        let (rawEmail, phone, data) = (body.email ?? "", body.phone ?? "", body.data ?? [:])
         // signup.go and anonymous.go refuse first when GOTRUE_DISABLE_SIGNUP is set.
         guard configuration.signupEnabled else { throw .signupDisabled }
         if rawEmail.isEmpty && phone.isEmpty {
@@ -17,10 +15,7 @@ extension GoTrueStore {
         }
         if rawEmail.isEmpty { throw .phoneProviderDisabled("Phone signups are disabled") }
         let email = try Self.validEmail(rawEmail)
-        guard let password = body.password, !password.isEmpty else {
-            throw .validation("Signup requires a valid password")
-        }
-        try Self.checkPassword(password)
+        let password = try Self.signUpPassword(body.password)
         if let existing = users.with(email: email) {
             if configuration.autoconfirm { throw .userAlreadyExists }
             if existing.emailConfirmedAt != nil {
@@ -30,26 +25,18 @@ extension GoTrueStore {
                 fake.appMetadata = ["provider": "email", "providers": ["email"]]
                 return fake.json
             }
-            try sendCode(
-                type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(type: "signup", userId: existing.id, email: email, origin: origin, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }
-        var user = GoTrueUser(now: now, email: email, metadata: data)
-        user.password = StoredPassword(password)
-        if configuration.autoconfirm { user.emailConfirmedAt = now }
-        user.ensureEmailIdentity(now: now)
-        users[user.id] = user
-        if configuration.autoconfirm {
-            return startSession(userId: user.id, method: "password", issuer: issuer)
-        }
-        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: false)
+        let user = addUser(email: email, metadata: data, password: password, confirmed: configuration.autoconfirm)
+        if configuration.autoconfirm { return startSession(userId: user.id, method: "password", issuer: issuer) }
+        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, rateLimited: false)
         return users[user.id]?.json ?? .null
     }
 
     /// `POST /token?grant_type=password`.
     func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
-        let email = body.email ?? ""
-        let phone = body.phone ?? ""
+        let (email, phone) = (body.email ?? "", body.phone ?? "")
         if !email.isEmpty && !phone.isEmpty {
             throw .validation("Only an email address or phone number should be provided on login.")
         }
@@ -61,16 +48,14 @@ extension GoTrueStore {
         // GoTrue's token.go: an unconfirmed address cannot sign in, whatever autoconfirm says
         // (autoconfirm confirms at sign-up; an admin-created user without email_confirm stays unconfirmed).
         if user.emailConfirmedAt == nil { throw .badRequest("email_not_confirmed", "Email not confirmed") }
-        if user.isBanned(at: now) { throw .badRequest("user_banned", "User is banned") }
+        if user.isBanned(at: now) { throw .userBanned }
         return startSession(userId: user.id, method: "password", issuer: issuer)
     }
 
     /// `POST /token?grant_type=refresh_token`: rotation with the parent rule, the reuse interval
     /// and family revocation (errata G.1–G.3).
     func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
-        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
-            throw .refreshTokenInvalid
-        }
+        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else { throw .refreshTokenInvalid }
         guard let row = sessions.refreshTokens.row(token) else { throw .refreshTokenNotFound }
         guard let session = sessions[row.sessionId], let user = users[session.userId] else {
             throw .badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
@@ -135,9 +120,7 @@ extension GoTrueStore {
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
             }
             if let email, let other = users.with(email: email), other.id != user.id {
-                throw GoTrueError(
-                    httpStatus: 400, code: "email_exists",
-                    message: "A user with this email address has already been registered")
+                throw .badRequest("email_exists", GoTrueError.emailExists.message)
             }
             if email != nil && !verified && user.isAnonymous {
                 throw .unprocessable(
@@ -178,7 +161,7 @@ extension GoTrueStore {
                     "Unverified email with \(identity.provider): verify it with the provider first")
             }
         }
-        if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
+        if users[userId]?.isBanned(at: now) == true { throw .userBanned }
         return userId
     }
 
@@ -187,9 +170,7 @@ extension GoTrueStore {
         switch (raw, inToken) {
         case (nil, nil): return
         case (let raw?, let hashed?):
-            if hashed != SupabaseHash.sha256Hex(raw) {
-                throw .oauth("invalid request", "Nonces mismatch")
-            }
+            if hashed != SupabaseHash.sha256Hex(raw) { throw .oauth("invalid request", "Nonces mismatch") }
         default:
             throw .oauth("invalid request", "Passed nonce and nonce in id_token should either both exist or not.")
         }

@@ -56,9 +56,7 @@ struct RefreshTokenChain: Sendable, Codable {
     mutating func refresh(_ token: String, now: Int, reuseIntervalSeconds: Int) -> Outcome {
         guard let row = rows[token] else { return .notFound }
         if row.revoked {
-            if let active = active(sessionId: row.sessionId), active.parent == token {
-                return .current(active.token)
-            }
+            if let active = active(sessionId: row.sessionId), active.parent == token { return .current(active.token) }
             if now > row.updatedAt + reuseIntervalSeconds * 1000 {
                 revokeFamily(sessionId: row.sessionId, now: now)
                 return .alreadyUsed

@@ -34,8 +34,7 @@ struct GoTrueFactor: Sendable, Codable {
     }
 }
 
-/// One row of `auth.mfa_challenges`: made by `POST /factors/{id}/challenge`, spent by a
-/// successful `POST /factors/{id}/verify`.
+/// One row of `auth.mfa_challenges`: made by `POST /factors/{id}/challenge`, spent by a successful verify.
 struct MFAChallenge: Sendable, Codable {
     var id: String
     var factorId: String

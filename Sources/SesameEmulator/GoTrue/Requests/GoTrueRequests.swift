@@ -69,8 +69,7 @@ struct VerifyBody: GoTrueBody {
     var phone: String?
 }
 
-/// `POST /resend`: a signup or email-change confirmation again; `sms` and `phone_change` are
-/// phone types.
+/// `POST /resend`: a signup or email-change confirmation again; `sms` and `phone_change` are phone types.
 struct ResendBody: GoTrueBody {
     var type: String?
     var email: String?

@@ -65,6 +65,12 @@ extension GoTrueError {
     static func forbidden(_ code: String, _ message: String) -> GoTrueError {
         GoTrueError(httpStatus: 403, code: code, message: message)
     }
+    static func notFound(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 404, code: code, message: message)
+    }
+    static func unexpected(_ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 500, code: "unexpected_failure", message: message)
+    }
     static func oauth(_ error: String, _ description: String) -> GoTrueError {
         GoTrueError(httpStatus: 400, code: error, message: description, oauthError: error)
     }
@@ -89,7 +95,9 @@ extension GoTrueError {
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
     static let overRequestRateLimit = GoTrueError(
         httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
-    static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
+    static let adminUserNotFound = notFound("user_not_found", "User not found")
+    static let userBanned = badRequest("user_banned", "User is banned")
+    static let noProfile = unexpected("Error getting user profile from external provider")
     /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
     static func phoneProviderDisabled(_ message: String, status: Int = 400) -> GoTrueError {
         GoTrueError(httpStatus: status, code: "phone_provider_disabled", message: message)
