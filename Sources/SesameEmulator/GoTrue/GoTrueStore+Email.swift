@@ -97,24 +97,20 @@ extension GoTrueStore {
             throw .validation("Only the token_hash and type should be provided")
         }
         guard let accepted = Self.verifyTypes[type] else { throw .validation("Unsupported verification type") }
-        let index: Int?
-        if !hash.isEmpty {
-            index = mail.codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
-        } else {
-            guard let raw = body.email, !raw.isEmpty else {
-                throw .validation("Only an email address or phone number should be provided on verify")
-            }
-            let email = raw.lowercased()
-            index = mail.codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
+        let email = body.email?.lowercased() ?? ""
+        if hash.isEmpty, email.isEmpty {
+            throw .validation("Only an email address or phone number should be provided on verify")
+        }
+        let index = mail.codes.firstIndex {
+            accepted.contains($0.type) && (hash.isEmpty ? $0.email == email && $0.otp == token : $0.hashedToken == hash)
         }
         guard let index, GoTrueMailbox.isFresh(mail.codes[index], now: now), var user = users[mail.codes[index].userId]
         else { throw .otpExpired }
         let code = mail.codes.remove(at: index)
         let emailChange = code.type.hasPrefix("email_change")
         if emailChange {
-            // Secure email change: a permanent user confirms from both addresses; the first answers
-            // GoTrue's message and no session.
-            // GoTrue asks for both only when it mails confirmations (autoconfirm off).
+            // Secure email change: a permanent user confirms from both addresses (GoTrue asks for both only
+            // when it mails confirmations, autoconfirm off); the first answers GoTrue's message and no session.
             let bothHalves = configuration.secureEmailChange && !configuration.autoconfirm
             if bothHalves, mail.codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
                 return (["msg": .string(Self.otherHalfPending)], code.redirectTo)

@@ -100,8 +100,7 @@ extension GoTrueStore {
             identity.data["user_name"] = login
             identity.data["preferred_username"] = login
         }
-        let owner = users.owner(of: flow.provider, providerId: sub)
-        let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
+        let userId = try federatedUserId(identity, verified: verified)
         guard let authCode = flow.pkce?.authCode else {
             challenges.flows[state] = nil
             return .session(startSession(userId: userId, method: "oauth", issuer: issuer))

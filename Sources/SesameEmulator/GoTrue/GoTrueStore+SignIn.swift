@@ -88,8 +88,8 @@ extension GoTrueStore {
         return idTokenIssuers[issuer] ?? ""
     }
 
-    /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
-    /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
+    /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user with
+    /// `link_identity: true`. The IdP token's signature is not checked (like the Firebase
     /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
     func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSONValue {
         // token_oidc.go's order: the OAuth-shaped input errors, the linking bearer, then the provider.
@@ -111,10 +111,9 @@ extension GoTrueStore {
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
         let identity = GoTrueIdentity(
             provider: provider, sub: sub, claims: claims, email: email, verified: verified, now: now)
-        let owner = users.owner(of: provider, providerId: sub)
 
         if let user = linking {
-            if let owner {
+            if let owner = users.owner(of: provider, providerId: sub) {
                 throw .unprocessable(
                     "identity_already_exists",
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
@@ -122,27 +121,22 @@ extension GoTrueStore {
             if let email, let other = users.with(email: email), other.id != user.id {
                 throw .badRequest("email_exists", GoTrueError.emailExists.message)
             }
-            if email != nil && !verified && user.isAnonymous {
-                throw .unprocessable(
-                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
-            }
+            if email != nil && !verified && user.isAnonymous { throw .unverifiedEmail(provider) }
             users.link(identity, to: user.id, email: verified ? email : nil, now: now)
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
         }
 
-        let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
+        let userId = try federatedUserId(identity, verified: verified)
         return startSession(userId: userId, method: "oauth", issuer: issuer)
     }
 
-    /// The user a federated sign-in (no bearer) lands on: the identity's owner, else the user
-    /// with the verified email (the identity is linked), else a new user.
-    /// - Throws: 422 `email_not_confirmed` for a new user whose unverified email cannot be
-    ///   confirmed; 400 `user_banned`.
-    func federatedUserId(
-        _ identity: GoTrueIdentity, owner: GoTrueUser?, email: String?, verified: Bool
-    ) throws(GoTrueError) -> String {
+    /// The user a federated sign-in (no bearer) lands on: the identity's owner, else the user with the verified
+    /// email (the identity is linked), else a new user.
+    /// - Throws: 422 `email_not_confirmed` for a new user whose unverified email cannot be confirmed; `user_banned`.
+    func federatedUserId(_ identity: GoTrueIdentity, verified: Bool) throws(GoTrueError) -> String {
+        let email = identity.email
         let userId: String
-        if let owner {
+        if let owner = users.owner(of: identity.provider, providerId: identity.providerId) {
             userId = owner.id
         } else if let email, verified, let existing = users.with(email: email) {
             userId = existing.id
@@ -155,11 +149,7 @@ extension GoTrueStore {
             users[user.id] = user
             users.link(identity, to: user.id, email: nil, now: now)
             userId = user.id
-            if email != nil && user.emailConfirmedAt == nil {
-                throw .unprocessable(
-                    "email_not_confirmed",
-                    "Unverified email with \(identity.provider): verify it with the provider first")
-            }
+            if email != nil && user.emailConfirmedAt == nil { throw .unverifiedEmail(identity.provider) }
         }
         if users[userId]?.isBanned(at: now) == true { throw .userBanned }
         return userId

@@ -168,4 +168,6 @@ actor GoTrueStore {
 
     /// The messages as `GET /sesame/v1/supabase/messages` lists them.
     func messagesJSON() -> JSONValue { ["messages": .array(mail.messages.map(\.json))] }
+
+    func clearMessages() { mail.messages = [] }
 }

@@ -51,7 +51,9 @@ struct GoTrueUser: Sendable, Codable {
             "phone_verified": false,
         ]
         identities.append(
-            GoTrueIdentity(provider: "email", providerId: id, userId: id, email: email, data: data, now: now))
+            GoTrueIdentity(
+                provider: "email", providerId: id, userId: id, email: email, data: data, createdAt: now, updatedAt: now,
+                lastSignInAt: now))
         refreshProviders()
     }
 
@@ -98,27 +100,6 @@ struct GoTrueIdentity: Sendable, Codable {
     var updatedAt: Int
     var lastSignInAt: Int
 
-    init(provider: String, providerId: String, userId: String, email: String?, data: [String: JSONValue], now: Int) {
-        self.provider = provider
-        self.providerId = providerId
-        self.userId = userId
-        self.email = email
-        self.data = data
-        self.createdAt = now
-        self.updatedAt = now
-        self.lastSignInAt = now
-    }
-
-    /// A federated identity from its provider's claims: `sub`, `provider_id`, `email_verified`,
-    /// and the `iss`, `name`, `picture` and `email` the provider gave.
-    init(provider: String, sub: String, claims: [String: JSONValue], email: String?, verified: Bool, now: Int) {
-        var data: [String: JSONValue] = [
-            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
-        ]
-        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
-        self.init(provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-    }
-
     var json: JSONValue {
         var o: [String: JSONValue] = [
             "identity_id": .string(identityId), "id": .string(providerId), "user_id": .string(userId),
@@ -129,6 +110,20 @@ struct GoTrueIdentity: Sendable, Codable {
         ]
         o["email"] = email.map(JSONValue.string)
         return .object(o)
+    }
+}
+
+extension GoTrueIdentity {
+    /// A federated identity from its provider's claims: `sub`, `provider_id`, `email_verified`,
+    /// and the `iss`, `name`, `picture` and `email` the provider gave.
+    init(provider: String, sub: String, claims: [String: JSONValue], email: String?, verified: Bool, now: Int) {
+        var data: [String: JSONValue] = [
+            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
+        ]
+        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        self.init(
+            provider: provider, providerId: sub, userId: "", email: email, data: data, createdAt: now, updatedAt: now,
+            lastSignInAt: now)
     }
 }
 

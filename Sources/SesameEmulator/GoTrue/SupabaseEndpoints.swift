@@ -134,7 +134,3 @@ struct SupabaseEndpoints: EmulatorEndpoints {
             .response(versioned: false)
     }
 }
-
-extension GoTrueStore {
-    func clearMessages() { mail.messages = [] }
-}

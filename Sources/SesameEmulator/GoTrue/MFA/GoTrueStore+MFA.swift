@@ -63,9 +63,7 @@ extension GoTrueStore {
         let issuer = body.issuer.nonEmpty ?? host
         let secret = TOTP.random().base32
         let uri = Self.otpauthURI(issuer: issuer, account: user.email ?? "", secret: secret)
-        let factor = GoTrueFactor(
-            id: UUID().uuidString.lowercased(), friendlyName: name, factorType: "totp", status: GoTrueFactor.unverified,
-            secret: secret, createdAt: now, updatedAt: now)
+        let factor = GoTrueFactor(friendlyName: name, secret: secret, createdAt: now, updatedAt: now)
         user.factors = factors + [factor]
         users[user.id] = user
         return [

@@ -4,10 +4,9 @@ import SesameLocalAPI
 
 /// A GoTrue API error: an HTTP status, one of GoTrue's snake_case error codes and a message.
 ///
-/// Rendered in one of GoTrue's shapes (reference A.4): requests that send
-/// `X-Supabase-Api-Version: 2024-01-01` or later get `{"code":"<code>","message":…}` and the
-/// header echoed; others get the legacy `{"code":<status>,"error_code":"<code>","msg":…}`. Both
-/// carry `x-sb-error-code`. Some `/token` failures use the OAuth shape `{"error","error_description"}`.
+/// Rendered in one of GoTrue's shapes (reference A.4): requests with `X-Supabase-Api-Version: 2024-01-01` or
+/// later get `{"code":"<code>","message":…}` and the header echoed; others the legacy `{"code":<status>,
+/// "error_code":"<code>","msg":…}`; both carry `x-sb-error-code`. Some `/token` failures are OAuth-shaped.
 struct GoTrueError: Error, Sendable, Equatable {
     var httpStatus: Int
     var code: String
@@ -97,6 +96,9 @@ extension GoTrueError {
         httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
     static let adminUserNotFound = notFound("user_not_found", "User not found")
     static let userBanned = badRequest("user_banned", "User is banned")
+    static func unverifiedEmail(_ provider: String) -> GoTrueError {
+        unprocessable("email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+    }
     static let noProfile = unexpected("Error getting user profile from external provider")
     /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
     static func phoneProviderDisabled(_ message: String, status: Int = 400) -> GoTrueError {
