@@ -1,10 +1,7 @@
 import HTTPTypes
-import Hummingbird
-import SesameLocalAPI
 
-/// Features GoTrue has and the emulator does not serve: each answers as GoTrue does with the
-/// feature off (its middleware's 404 with a feature code), never the generic 404. The list is in
-/// docs/emulator.md ("What is not served").
+/// Features GoTrue has and the emulator does not serve: each answers as GoTrue does with the feature off (its
+/// middleware's 404 with a feature code), never the generic 404. Listed in docs/emulator.md ("What is not served").
 extension GoTrueOperation {
     static let samlDisabled = GoTrueError.notFound("saml_provider_disabled", "SAML 2.0 is disabled")
     static let oauthServerDisabled = GoTrueError.notFound("feature_disabled", "OAuth server is disabled")

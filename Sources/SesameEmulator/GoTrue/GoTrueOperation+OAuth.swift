@@ -3,10 +3,9 @@ import Hummingbird
 import SesameCore
 import SesameLocalAPI
 
-/// GoTrue's browser sign-in: `GET /authorize` redirects to the provider (here the emulator's
-/// fake one, `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes the provider's answer
-/// and redirects to `redirect_to` with a PKCE `code` (or, implicit flow, a session in the
-/// fragment), or with `error`, `error_code`, `error_description`.
+/// GoTrue's browser sign-in: `GET /authorize` redirects to the provider (here the emulator's fake one,
+/// `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes its answer and redirects to `redirect_to` with a
+/// PKCE `code` (or, implicit flow, a session in the fragment), or with `error`, `error_code`, `error_description`.
 extension GoTrueOperation {
     static let oauth: [GoTrueOperation] = [
         GoTrueOperation(.get, "authorize", .open) { store, call throws(GoTrueError) in

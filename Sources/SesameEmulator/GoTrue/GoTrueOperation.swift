@@ -3,9 +3,8 @@ import HTTPTypes
 import Hummingbird
 import SesameLocalAPI
 
-/// One GoTrue endpoint the Supabase port serves under `/auth/v1`: its path and method, who may
-/// call it, and what it does with the ``GoTrueStore`` and the typed request. The table of every
-/// operation is ``GoTrueOperation/all``; ``SupabaseEndpoints`` adds them as one route collection.
+/// One GoTrue endpoint the Supabase port serves under `/auth/v1`: its path and method, who may call it, and what
+/// it does with the ``GoTrueStore`` and the typed request; ``SupabaseEndpoints`` routes ``GoTrueOperation/all``.
 struct GoTrueOperation: Sendable {
     typealias Perform = @Sendable (GoTrueStore, GoTrueCall) async throws(GoTrueError) -> any ResponseGenerator
 
@@ -97,9 +96,8 @@ struct GoTrueCall: Sendable {
 }
 
 extension SupabaseEndpoints {
-    /// GoTrue's operations as one route collection (to add at ``GoTrueOperation/prefix``): the
-    /// gate's checks, then the operation; a thrown ``GoTrueError`` renders in the shape the
-    /// request asked for, and a versioned request's answer echoes the version.
+    /// GoTrue's operations as one route collection (added at ``GoTrueOperation/prefix``): the gate's checks, then
+    /// the operation; a ``GoTrueError`` renders in the shape the request asked for, with the version echoed.
     func goTrueRoutes() -> RouteCollection<EmulatorRequestContext> {
         let routes = RouteCollection(context: EmulatorRequestContext.self)
         for operation in GoTrueOperation.all {

@@ -21,8 +21,7 @@ extension GoTrueStore {
         }
         if !phone.isEmpty {
             guard configuration.phoneEnabled else { throw .phoneProviderDisabled("Phone logins are disabled") }
-            // resend.go: validatePhone (``isE164(_:)``), then the user with that number: none, as
-            // the emulator makes no phone users, so `{}`.
+            // resend.go: validatePhone (``isE164(_:)``), then the user with that number: none (no phone users): `{}`.
             guard Self.isE164(phone) else { throw .validation("Invalid phone number format (E.164 required)") }
             return [:]
         }

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Everything ``GoTrueStore`` keeps except its configuration: what a data directory saves in
 /// `supabase_export/state.json` so users, sessions and refresh tokens outlive a restart.
 struct GoTrueSnapshot: Sendable, Codable {

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// GoTrue's v1 refresh tokens: 12 characters of `[a-z0-9]`, one chain of rows per session,
 /// each row naming its parent (reference A.3 and errata G.1–G.3).
 struct RefreshTokenChain: Sendable, Codable {

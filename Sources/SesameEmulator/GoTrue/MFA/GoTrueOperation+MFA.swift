@@ -1,5 +1,4 @@
-import Hummingbird
-import SesameLocalAPI
+import HTTPTypes
 
 /// `/factors` (TOTP second factors) and `/reauthenticate`, behind a user's bearer.
 extension GoTrueOperation {

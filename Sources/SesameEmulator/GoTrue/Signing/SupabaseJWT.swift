@@ -2,10 +2,9 @@ import Crypto
 import SesameCore
 import SesameLocalAPI
 
-/// JWTs as Supabase signs them. Access tokens are signed with the project's signing key
-/// (``SupabaseSigningKey``, `kid` in the header) or, for a legacy `hs256` project, with the JWT
-/// secret; the anon and service_role keys stay HS256 with the secret (Supabase's "legacy API
-/// keys", which hosted projects still accept next to asymmetric signing keys).
+/// JWTs as Supabase signs them. Access tokens are signed with the project's signing key (``SupabaseSigningKey``,
+/// `kid` in the header) or, for a legacy `hs256` project, with the JWT secret; the anon and service_role keys stay
+/// HS256 with the secret (Supabase's "legacy API keys", which hosted projects accept next to signing keys).
 struct SupabaseJWT: Sendable {
     private let secret: [UInt8]
     /// The asymmetric key made for (or saved by) the emulator; `nil` when access tokens are HS256
@@ -42,9 +41,8 @@ struct SupabaseJWT: Sendable {
         return "\(input).\(Base64URL.encode(Array(mac)))"
     }
 
-    /// The claims of `token` when it is signed by the signing key (its `alg` and `kid`) or is
-    /// HS256 with the secret (legacy API keys, as GoTrue's fallback), and not expired at `now`
-    /// (seconds since 1970).
+    /// The claims of `token` when it is signed by the signing key (its `alg` and `kid`) or is HS256 with the
+    /// secret (legacy API keys, as GoTrue's fallback), and not expired at `now` (seconds since 1970).
     /// - Throws: ``SupabaseJWTError`` saying which check failed.
     func verify(_ token: String, now: Int) throws(SupabaseJWTError) -> [String: JSONValue] {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
@@ -97,9 +95,8 @@ struct SupabaseJWT: Sendable {
         }
     }
 
-    /// The long-lived API key for `role` (`anon` or `service_role`): the claims of
-    /// `supabase start`'s demo keys in their order, so with the development secret these are
-    /// byte for byte Supabase's well-known local keys.
+    /// The long-lived API key for `role` (`anon` or `service_role`): the claims of `supabase start`'s demo keys in
+    /// their order, so with the development secret these are byte for byte Supabase's well-known local keys.
     func apiKey(role: String) -> String {
         var payload = #"{"iss":"supabase-demo","role":"#
         payload += JSONValue.string(role).jsonString

@@ -4,10 +4,9 @@ import SesameCore
 import SesameLocalAPI
 import _CryptoExtras
 
-/// The asymmetric key GoTrue signs access tokens with: made when the emulator starts, kept in
-/// the data directory (`supabase_export/signing_key.json`) so tokens and the published key
-/// outlive a restart. The private key is held as PEM (swift-crypto's key types are not
-/// `Sendable`).
+/// The asymmetric key GoTrue signs access tokens with: made when the emulator starts, kept in the data directory
+/// (`supabase_export/signing_key.json`) so tokens and the published key outlive a restart. The private key is
+/// held as PEM (swift-crypto's key types are not `Sendable`).
 struct SupabaseSigningKey: Sendable, Codable, Equatable {
     let algorithm: SupabaseSigningAlgorithm
     /// The `kid` in every token's header and in the JWK set (a UUID, as hosted Supabase's).
@@ -36,9 +35,8 @@ struct SupabaseSigningKey: Sendable, Codable, Equatable {
     /// Where a data or export directory keeps the key, beside `supabase_export/state.json`.
     static let path = "supabase_export/signing_key.json"
 
-    /// The key to sign with at start: the one saved in `directory` when it is for `algorithm`,
-    /// else a new one (`nil` for `hs256`). A key of another algorithm is replaced, as a hosted
-    /// project rotating to a new key type.
+    /// The key to sign with at start: the one saved in `directory` when it is for `algorithm`, else a new one
+    /// (`nil` for `hs256`); a key of another algorithm is replaced, as a hosted project rotating its key type.
     /// - Throws: ``SesameEmulatorError`` when the saved key cannot be read.
     static func load(_ algorithm: SupabaseSigningAlgorithm, from directory: String?) throws -> SupabaseSigningKey? {
         guard algorithm != .hs256 else { return nil }

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// `auth.users` by id, each with its identities and second factors.
 struct GoTrueUsers: Sendable {
     private(set) var byId: [String: GoTrueUser] = [:]
