@@ -9,9 +9,8 @@ extension GoTrueStore {
     /// `ILIKE`); returns one page and the total count of the filtered list.
     func listUsers(page: Int, perPage: Int, newestFirst: Bool = true, filter: String = "") -> (JSONValue, Int) {
         let matching = users.all.filter { user in
-            guard !filter.isEmpty else { return true }
-            if user.email?.contains(filter) == true { return true }
-            return user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
+            filter.isEmpty || user.email?.contains(filter) == true
+                || user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
         }
         let all = matching.sorted {
             newestFirst ? ($0.createdAt, $0.id) > ($1.createdAt, $1.id) : ($0.createdAt, $0.id) < ($1.createdAt, $1.id)

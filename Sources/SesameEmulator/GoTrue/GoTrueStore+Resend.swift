@@ -6,13 +6,11 @@ extension GoTrueStore {
     /// confirmed signup or an email change no longer pending answers `{}` without a mail.
     func resend(_ body: ResendBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
         let (type, email, phone) = (body.type ?? "", body.email ?? "", body.phone ?? "")
-        switch type {
-        case "signup", "email_change":
-            _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
-        case "sms", "phone_change":
-            break
-        default:
+        guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
             throw .validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+        if type == "signup" || type == "email_change" {
+            _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
         }
         if email.isEmpty && type == "signup" { throw .validation("Type provided requires an email address") }
         if phone.isEmpty && type == "sms" { throw .validation("Type provided requires a phone number") }
