@@ -1,6 +1,5 @@
-/// GoTrue's `flow_state` row for one `/authorize` browser sign-in: created by `/authorize`
-/// (its id is the `state` sent to the provider), completed by `/callback`, and, in the PKCE
-/// flow, spent by `grant_type=pkce`.
+/// GoTrue's `flow_state` row of one browser sign-in: made by `/authorize` (its id is the `state` sent to the
+/// provider), completed by `/callback`, and, in the PKCE flow, spent by `grant_type=pkce`.
 struct FlowState: Sendable {
     /// A UUID; the OAuth `state`.
     var id: String

@@ -71,13 +71,11 @@ extension GoTrueOperation {
             throw .validation("Bad Sort Parameters: bad field for sort '\(parts[0])'")
         }
         guard parts.count > 1 else { return true }
-        switch parts[1].uppercased() {
-        case "ASC": return false
-        case "DESC": return true
-        default:
+        guard let newestFirst = ["ASC": false, "DESC": true][parts[1].uppercased()] else {
             throw .validation(
                 "Bad Sort Parameters: bad direction for sort '\(parts[1])', only 'asc' and 'desc' allowed")
         }
+        return newestFirst
     }
 
     /// A `page` or `per_page` value: GoTrue parses it as an unsigned integer.

@@ -1,21 +1,13 @@
 import HTTPTypes
-import Hummingbird
-import SesameLocalAPI
 
-/// Features GoTrue has and the emulator does not serve: each answers as GoTrue does with the
-/// feature off (its middleware's 404 with a feature code), never the generic 404. The list is in
-/// docs/emulator.md ("What is not served").
+/// Features GoTrue has and the emulator does not serve: each answers as GoTrue does with the feature off (its
+/// middleware's 404 with a feature code), never the generic 404. Listed in docs/emulator.md ("What is not served").
 extension GoTrueOperation {
-    static let samlDisabled = GoTrueError(
-        httpStatus: 404, code: "saml_provider_disabled", message: "SAML 2.0 is disabled")
-    static let oauthServerDisabled = GoTrueError(
-        httpStatus: 404, code: "feature_disabled", message: "OAuth server is disabled")
-    static let customProvidersDisabled = GoTrueError(
-        httpStatus: 404, code: "feature_disabled", message: "Custom OAuth providers are disabled")
-    static let manualLinkingDisabled = GoTrueError(
-        httpStatus: 404, code: "manual_linking_disabled", message: "Manual linking is disabled")
-    static let passkeysDisabled = GoTrueError(
-        httpStatus: 404, code: "passkey_disabled", message: "Passkeys are disabled")
+    static let samlDisabled = GoTrueError.notFound("saml_provider_disabled", "SAML 2.0 is disabled")
+    static let oauthServerDisabled = GoTrueError.notFound("feature_disabled", "OAuth server is disabled")
+    static let customProvidersDisabled = GoTrueError.notFound("feature_disabled", "Custom OAuth providers are disabled")
+    static let manualLinkingDisabled = GoTrueError.notFound("manual_linking_disabled", "Manual linking is disabled")
+    static let passkeysDisabled = GoTrueError.notFound("passkey_disabled", "Passkeys are disabled")
 
     /// GoTrue's routes behind `requireSAMLEnabled`, `requireOAuthServerEnabled`,
     /// `requireCustomOAuthEnabled`, `requireManualLinkingEnabled` and `requirePasskeyEnabled`

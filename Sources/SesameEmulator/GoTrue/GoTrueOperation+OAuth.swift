@@ -3,10 +3,9 @@ import Hummingbird
 import SesameCore
 import SesameLocalAPI
 
-/// GoTrue's browser sign-in: `GET /authorize` redirects to the provider (here the emulator's
-/// fake one, `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes the provider's answer
-/// and redirects to `redirect_to` with a PKCE `code` (or, implicit flow, a session in the
-/// fragment), or with `error`, `error_code`, `error_description`.
+/// GoTrue's browser sign-in: `GET /authorize` redirects to the provider (here the emulator's fake one,
+/// `/emulator/v1/idp/<id>/authorize`), `GET /callback` takes its answer and redirects to `redirect_to` with a
+/// PKCE `code` (or, implicit flow, a session in the fragment), or with `error`, `error_code`, `error_description`.
 extension GoTrueOperation {
     static let oauth: [GoTrueOperation] = [
         GoTrueOperation(.get, "authorize", .open) { store, call throws(GoTrueError) in
@@ -85,18 +84,14 @@ extension GoTrueOperation {
                 code: code, providerId: fakeId, redirectUri: origin + Self.prefix + "/callback", codeVerifier: nil,
                 issuer: FakeIdentityProvider.issuer(base: origin, providerId: fakeId))
         } catch {
-            throw GoTrueError(httpStatus: 500, code: "unexpected_failure", message: "Unable to exchange external code")
+            throw .unexpected("Unable to exchange external code")
         }
         // An OIDC provider's answer carries an ID token; GitHub's is an access token alone, so the
         // identity is looked up with it, as GoTrue asks GitHub's user API.
         var claims = tokens.identity.claims
         if tokens.idToken == nil {
             guard let identity = await identityProvider.identity(forAccessToken: tokens.accessToken, providerId: fakeId)
-            else {
-                throw GoTrueError(
-                    httpStatus: 500, code: "unexpected_failure",
-                    message: "Error getting user profile from external provider")
-            }
+            else { throw .noProfile }
             claims = identity.claims
         }
         switch try await store.completeFlow(

@@ -3,9 +3,8 @@ import HTTPTypes
 import Hummingbird
 import SesameLocalAPI
 
-/// One GoTrue endpoint the Supabase port serves under `/auth/v1`: its path and method, who may
-/// call it, and what it does with the ``GoTrueStore`` and the typed request. The table of every
-/// operation is ``GoTrueOperation/all``; ``SupabaseEndpoints`` adds them as one route collection.
+/// One GoTrue endpoint the Supabase port serves under `/auth/v1`: its path and method, who may call it, and what
+/// it does with the ``GoTrueStore`` and the typed request; ``SupabaseEndpoints`` routes ``GoTrueOperation/all``.
 struct GoTrueOperation: Sendable {
     typealias Perform = @Sendable (GoTrueStore, GoTrueCall) async throws(GoTrueError) -> any ResponseGenerator
 
@@ -13,8 +12,7 @@ struct GoTrueOperation: Sendable {
     enum Gate: Sendable {
         /// One of Kong's open routes: no `apikey` needed.
         case open
-        /// A page the browser is sent to (an open route answering a redirect): no `apikey`,
-        /// and no `X-Supabase-Api-Version` echo.
+        /// A browser page (an open route answering a redirect): no `apikey`, no `X-Supabase-Api-Version` echo.
         case browser
         /// The gateway's `apikey` check.
         case apiKey
@@ -49,8 +47,7 @@ struct GoTrueOperation: Sendable {
         return value >= apiVersion
     }
 
-    /// The fault extension's counter name: the path without `/auth/v1/`, with ids dropped
-    /// (`token`, `signup`, `admin/users`).
+    /// The fault extension's counter name: the path without `/auth/v1/`, ids dropped (`token`, `admin/users`).
     static func callKey(_ subpath: String) -> String {
         if subpath.hasPrefix("admin/users/") { return "admin/users" }
         if subpath.hasPrefix("factors/") {
@@ -70,8 +67,7 @@ struct GoTrueOperation: Sendable {
     }
 }
 
-/// What a GoTrue operation gets: the request (after the gateway), its body and path
-/// parameters, and the URLs to put in links and in `iss`.
+/// What an operation gets: the request (after the gateway), its body and path parameters, and its URLs.
 struct GoTrueCall: Sendable {
     let request: Request
     let context: EmulatorRequestContext
@@ -100,9 +96,8 @@ struct GoTrueCall: Sendable {
 }
 
 extension SupabaseEndpoints {
-    /// GoTrue's operations as one route collection (to add at ``GoTrueOperation/prefix``): the
-    /// gate's checks, then the operation; a thrown ``GoTrueError`` renders in the shape the
-    /// request asked for, and a versioned request's answer echoes the version.
+    /// GoTrue's operations as one route collection (added at ``GoTrueOperation/prefix``): the gate's checks, then
+    /// the operation; a ``GoTrueError`` renders in the shape the request asked for, with the version echoed.
     func goTrueRoutes() -> RouteCollection<EmulatorRequestContext> {
         let routes = RouteCollection(context: EmulatorRequestContext.self)
         for operation in GoTrueOperation.all {

@@ -1,8 +1,7 @@
-/// One GoTrue server's own settings: its port's configuration and the keys that sign and verify
-/// its tokens. Several ports may be servers over the same users, sessions and tables (one
-/// database behind several GoTrue servers, as supabase-py's four test servers share one
-/// Postgres): ``GoTrueStore`` keeps the state once and reads the settings of the port a request
-/// came in on from ``current``, which each port's routes bind for the request's task.
+/// One GoTrue server's own settings: its port's configuration and the keys that sign and verify its tokens.
+/// Several ports may be servers over the same users, sessions and tables (one database behind several GoTrue
+/// servers, as supabase-py's four test servers share one Postgres): ``GoTrueStore`` keeps the state once and
+/// reads the settings of the request's port from ``current``, which each port's routes bind for the request.
 struct GoTrueServer: Sendable {
     let configuration: SupabaseEmulatorConfiguration
     let jwt: SupabaseJWT

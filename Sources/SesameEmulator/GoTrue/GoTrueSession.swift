@@ -21,8 +21,7 @@ struct GoTrueSession: Sendable, Codable {
     /// The methods that count as a second factor (GoTrue's `IsAAL2Claim`).
     static let secondFactorMethods: Set<String> = ["totp", "mfa/phone", "mfa/webauthn"]
 
-    /// `aal2` once a second factor was verified in this session, else `aal1` (GoTrue's
-    /// `CalculateAALAndAMR`).
+    /// `aal2` once a second factor was verified in this session, else `aal1` (GoTrue's `CalculateAALAndAMR`).
     var aal: String { amr.contains { Self.secondFactorMethods.contains($0.method) } ? "aal2" : "aal1" }
 
     var isAAL2: Bool { aal == "aal2" }

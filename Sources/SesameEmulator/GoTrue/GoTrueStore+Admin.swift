@@ -9,9 +9,8 @@ extension GoTrueStore {
     /// `ILIKE`); returns one page and the total count of the filtered list.
     func listUsers(page: Int, perPage: Int, newestFirst: Bool = true, filter: String = "") -> (JSONValue, Int) {
         let matching = users.all.filter { user in
-            guard !filter.isEmpty else { return true }
-            if user.email?.contains(filter) == true { return true }
-            return user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
+            filter.isEmpty || user.email?.contains(filter) == true
+                || user.userMetadata["full_name"]?.stringValue?.lowercased().contains(filter.lowercased()) == true
         }
         let all = matching.sorted {
             newestFirst ? ($0.createdAt, $0.id) > ($1.createdAt, $1.id) : ($0.createdAt, $0.id) < ($1.createdAt, $1.id)
@@ -23,9 +22,7 @@ extension GoTrueStore {
 
     /// The user of `/admin/users/{id}` (GoTrue's `loadUser`: both refusals are 404s).
     func adminUser(_ id: String) throws(GoTrueError) -> GoTrueUser {
-        guard UUID(uuidString: id) != nil else {
-            throw GoTrueError(httpStatus: 404, code: "validation_failed", message: "user_id must be an UUID")
-        }
+        guard UUID(uuidString: id) != nil else { throw .notFound("validation_failed", "user_id must be an UUID") }
         guard let user = users[id.lowercased()] else { throw .adminUserNotFound }
         return user
     }
@@ -33,8 +30,7 @@ extension GoTrueStore {
     /// `POST /admin/users`.
     func adminCreateUser(_ body: AdminUserBody) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
-            // GoTrue's words when neither is given (admin.go); a phone alone is refused loudly,
-            // since the emulator has no phone users.
+            // GoTrue's words when neither is given (admin.go); a phone alone is refused: no phone users here.
             guard let phone = body.phone, !phone.isEmpty else {
                 throw .validation("Cannot create a user without either an email or phone")
             }
@@ -42,15 +38,13 @@ extension GoTrueStore {
         }
         let email = try Self.validEmail(raw)
         if users.with(email: email) != nil { throw .emailExists }
-        var user = GoTrueUser(now: now, email: email, metadata: body.userMetadata ?? body.data)
-        if let password = body.password, !password.isEmpty {
-            try Self.checkPassword(password)
-            user.password = StoredPassword(password)
-        }
-        if body.emailConfirm == true { user.emailConfirmedAt = now }
-        user.ensureEmailIdentity(now: now)
+        let password = try body.password.nonEmpty.map { (p: String) throws(GoTrueError) in try Self.storedPassword(p) }
+        let bannedUntil = try bannedUntil(body.banDuration, current: nil)
+        var user = addUser(
+            email: email, metadata: body.userMetadata ?? body.data, password: password,
+            confirmed: body.emailConfirm == true)
         for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value }
-        try applyBan(body.banDuration, to: &user)
+        user.bannedUntil = bannedUntil
         users[user.id] = user
         return user.json
     }
@@ -65,18 +59,15 @@ extension GoTrueStore {
             user.newEmail = nil
             user.ensureEmailIdentity(now: now)
         }
-        if let password = body.password, !password.isEmpty {
-            try Self.checkPassword(password)
-            user.password = StoredPassword(password)
-        }
+        if let password = body.password.nonEmpty { user.password = try Self.storedPassword(password) }
         if let confirm = body.emailConfirm {
             user.emailConfirmedAt = confirm ? (user.emailConfirmedAt ?? now) : nil
             // GoTrue admin.go: confirming an email makes an anonymous user permanent.
             if confirm, user.email != nil { user.isAnonymous = false }
         }
-        for (key, value) in body.userMetadata ?? [:] { user.userMetadata[key] = value.isNull ? nil : value }
-        for (key, value) in body.appMetadata ?? [:] { user.appMetadata[key] = value.isNull ? nil : value }
-        try applyBan(body.banDuration, to: &user)
+        user.userMetadata.mergeMetadata(body.userMetadata)
+        user.appMetadata.mergeMetadata(body.appMetadata)
+        user.bannedUntil = try bannedUntil(body.banDuration, current: user.bannedUntil)
         user.updatedAt = now
         users[user.id] = user
         return user.json
@@ -84,18 +75,14 @@ extension GoTrueStore {
 
     /// `DELETE /admin/users/{id}`: the user, its sessions and its PostgREST rows go.
     func adminDeleteUser(_ id: String) throws(GoTrueError) -> JSONValue {
-        let user = try adminUser(id)
-        deleteUser(user.id)
+        deleteUser(try adminUser(id).id)
         return [:]
     }
 
-    /// `ban_duration`: `none` lifts a ban; `<n>h`, `<n>m`, `<n>s` (or combinations like `1h30m`) set one.
-    private func applyBan(_ value: String?, to user: inout GoTrueUser) throws(GoTrueError) {
-        guard let text = value, !text.isEmpty else { return }
-        if text == "none" {
-            user.bannedUntil = nil
-            return
-        }
+    /// `ban_duration`: `none` lifts a ban, `<n>h`, `<n>m`, `<n>s` (or `1h30m`) set one, absent keeps `current`.
+    private func bannedUntil(_ value: String?, current: Int?) throws(GoTrueError) -> Int? {
+        guard let text = value, !text.isEmpty else { return current }
+        if text == "none" { return nil }
         // GoTrue parses it with Go's time.ParseDuration and words a failure with Go's error.
         let quoted = "\"\(text)\""
         func refuse(_ problem: String) -> GoTrueError {
@@ -123,6 +110,13 @@ extension GoTrueStore {
         }
         // The "0" appended above closes the last unit; a number left without one is Go's error.
         guard digits == "0" else { throw refuse("missing unit in duration \(quoted)") }
-        user.bannedUntil = now + seconds * 1000
+        return now + seconds * 1000
+    }
+}
+
+extension [String: JSONValue] {
+    /// Applies a metadata update: a `null` value removes its key.
+    mutating func mergeMetadata(_ update: [String: JSONValue]?) {
+        for (key, value) in update ?? [:] { self[key] = value.isNull ? nil : value }
     }
 }

@@ -10,7 +10,7 @@ extension GoTrueStore {
     ///   - mailed: `false` for `admin/generate_link`, which hands the code back instead.
     @discardableResult
     func sendCode(
-        type: String, userId: String, email: String, origin: String, redirectTo: String?, rateLimited: Bool,
+        type: String, userId: String, email: String, origin: String, redirectTo: String? = nil, rateLimited: Bool,
         mailed: Bool = true
     ) throws(GoTrueError) -> OneTimeCode {
         let at = now
@@ -43,37 +43,30 @@ extension GoTrueStore {
     }
 
     func actionLink(_ code: OneTimeCode, origin: String) -> String {
-        let redirect = code.redirectTo ?? origin
+        let redirect = PercentEncoding.queryValue(code.redirectTo ?? origin)
         return
-            "\(origin)\(server.pathPrefix)/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(PercentEncoding.queryValue(redirect))"
+            "\(origin)\(server.pathPrefix)/verify?token=\(code.hashedToken)&type=\(code.type)&redirect_to=\(redirect)"
     }
 
     /// `POST /otp` with an email: mails a code that `/verify` with `type: "email"` accepts.
     func sendOTP(_ body: OTPBody, origin: String) throws(GoTrueError) -> JSONValue {
         guard let raw = body.email, !raw.isEmpty else {
-            if body.phone?.isEmpty == false {
-                throw .phoneProviderDisabled("Unsupported phone provider")
-            }
+            if body.phone?.isEmpty == false { throw .phoneProviderDisabled("Unsupported phone provider") }
             throw .validation("One of email or phone must be set")
         }
         let email = try Self.validEmail(raw)
         if let user = users.with(email: email) {
             try sendCode(
                 type: user.emailConfirmedAt == nil ? "signup" : "magiclink", userId: user.id, email: email,
-                origin: origin,
-                redirectTo: body.emailRedirectTo, rateLimited: true)
+                origin: origin, redirectTo: body.emailRedirectTo, rateLimited: true)
             return [:]
         }
-        guard body.createUser ?? true else {
-            throw .unprocessable("otp_disabled", "Signups not allowed for otp")
-        }
+        guard body.createUser ?? true else { throw .unprocessable("otp_disabled", "Signups not allowed for otp") }
         // magic_link.go signs a new user up through signup.go, which refuses when signups are off.
         guard configuration.signupEnabled else { throw .signupDisabled }
         try GoTrueMailbox.checkTimer(mail.lastSent[email], now: now)
-        var user = GoTrueUser(now: now, email: email, metadata: body.data)
-        user.ensureEmailIdentity(now: now)
-        users[user.id] = user
-        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+        let user = addUser(email: email, metadata: body.data)
+        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, rateLimited: true)
         return [:]
     }
 
@@ -81,8 +74,7 @@ extension GoTrueStore {
     func recover(_ body: RecoverBody, origin: String) throws(GoTrueError) -> JSONValue {
         let email = try Self.validEmail(body.email ?? "")
         if let user = users.with(email: email) {
-            try sendCode(
-                type: "recovery", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(type: "recovery", userId: user.id, email: email, origin: origin, rateLimited: true)
         }
         return [:]
     }
@@ -105,26 +97,20 @@ extension GoTrueStore {
             throw .validation("Only the token_hash and type should be provided")
         }
         guard let accepted = Self.verifyTypes[type] else { throw .validation("Unsupported verification type") }
-        let index: Int?
-        if !hash.isEmpty {
-            index = mail.codes.firstIndex { $0.hashedToken == hash && accepted.contains($0.type) }
-        } else {
-            guard let raw = body.email, !raw.isEmpty else {
-                throw .validation("Only an email address or phone number should be provided on verify")
-            }
-            let email = raw.lowercased()
-            index = mail.codes.firstIndex { $0.email == email && $0.otp == token && accepted.contains($0.type) }
+        let email = body.email?.lowercased() ?? ""
+        if hash.isEmpty, email.isEmpty {
+            throw .validation("Only an email address or phone number should be provided on verify")
+        }
+        let index = mail.codes.firstIndex {
+            accepted.contains($0.type) && (hash.isEmpty ? $0.email == email && $0.otp == token : $0.hashedToken == hash)
         }
         guard let index, GoTrueMailbox.isFresh(mail.codes[index], now: now), var user = users[mail.codes[index].userId]
-        else {
-            throw .otpExpired
-        }
+        else { throw .otpExpired }
         let code = mail.codes.remove(at: index)
         let emailChange = code.type.hasPrefix("email_change")
         if emailChange {
-            // Secure email change: a permanent user confirms from both addresses; the first answers
-            // GoTrue's message and no session.
-            // GoTrue asks for both only when it mails confirmations (autoconfirm off).
+            // Secure email change: a permanent user confirms from both addresses (GoTrue asks for both only
+            // when it mails confirmations, autoconfirm off); the first answers GoTrue's message and no session.
             let bothHalves = configuration.secureEmailChange && !configuration.autoconfirm
             if bothHalves, mail.codes.contains(where: { $0.userId == user.id && $0.type.hasPrefix("email_change") }) {
                 return (["msg": .string(Self.otherHalfPending)], code.redirectTo)
@@ -150,58 +136,47 @@ extension GoTrueStore {
     /// `POST /admin/generate_link`: makes the code without mailing it (no send timer) and answers
     /// the user plus `action_link`, `email_otp`, `hashed_token`, `verification_type`, `redirect_to`.
     func generateLink(_ body: GenerateLinkBody, origin: String) throws(GoTrueError) -> JSONValue {
-        var type = body.type ?? ""
         let email = try Self.validEmail(body.email ?? "")
-        let redirectTo = body.redirectTo
-        let data = body.data
-        var target = email
-        var existing = users.with(email: email)
-        if existing == nil {
-            switch type {
-            case "magiclink": type = "signup"  // GoTrue signs the address up, with no usable password
-            case "recovery", "email_change_current", "email_change_new":
-                throw GoTrueError(httpStatus: 404, code: "user_not_found", message: "User with this email not found")
-            case "signup", "invite": break
-            default:
-                throw .validation("Invalid email action link type requested: \(type)")
-            }
+        var type = body.type ?? ""
+        guard Self.linkTypes.contains(type) else {
+            throw .validation("Invalid email action link type requested: \(type)")
         }
+        var existing = users.with(email: email)
+        // A magic link for an unknown address: GoTrue signs the address up, with no usable password.
+        if existing == nil, type == "magiclink" { type = "signup" }
+        if existing == nil, type != "signup", type != "invite" {
+            throw .notFound("user_not_found", "User with this email not found")
+        }
+        var target = email
         switch type {
         case "signup", "invite":
-            if let user = existing, user.emailConfirmedAt != nil { throw .emailExists }
+            if existing?.emailConfirmedAt != nil { throw .emailExists }
             if existing == nil {
-                var user = GoTrueUser(now: now, email: email, metadata: data)
-                if type == "signup", body.type == "signup" {
-                    let password = body.password ?? ""
-                    if password.isEmpty { throw .validation("Signup requires a valid password") }
-                    try Self.checkPassword(password)
-                    user.password = StoredPassword(password)
-                }
-                user.ensureEmailIdentity(now: now)
-                users[user.id] = user
-                existing = user
+                let password = type == "signup" && body.type == "signup" ? try Self.signUpPassword(body.password) : nil
+                existing = addUser(email: email, metadata: body.data, password: password)
             }
-        case "magiclink", "recovery":
-            break
         case "email_change_current", "email_change_new":
             let newEmail = try Self.validEmail(body.newEmail ?? "")
             if let other = users.with(email: newEmail), other.id != existing?.id { throw .emailExists }
             users[existing?.id ?? ""]?.newEmail = newEmail
             if type == "email_change_new" { target = newEmail }
         default:
-            throw .validation("Invalid email action link type requested: \(type)")
+            break
         }
         guard let user = existing else { throw .adminUserNotFound }
-        let codeType = type == "email_change_new" ? "email_change" : type
         let code = try sendCode(
-            type: codeType, userId: user.id, email: target, origin: origin, redirectTo: redirectTo, rateLimited: false,
-            mailed: false)
+            type: type == "email_change_new" ? "email_change" : type, userId: user.id, email: target, origin: origin,
+            redirectTo: body.redirectTo, rateLimited: false, mailed: false)
         var out = users[user.id]?.json.objectValue ?? [:]
         out["action_link"] = .string(actionLink(code, origin: origin))
         out["email_otp"] = .string(code.otp)
         out["hashed_token"] = .string(code.hashedToken)
         out["verification_type"] = .string(type)
-        out["redirect_to"] = .string(redirectTo ?? origin)
+        out["redirect_to"] = .string(body.redirectTo ?? origin)
         return .object(out)
     }
+
+    static let linkTypes: Set = [
+        "signup", "invite", "magiclink", "recovery", "email_change_current", "email_change_new",
+    ]
 }

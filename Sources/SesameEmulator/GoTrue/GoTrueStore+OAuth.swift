@@ -28,8 +28,7 @@ extension GoTrueStore {
 
     /// GoTrue's PKCE parameter checks (`validatePKCEParams`); returns the normalized method.
     static func checkPKCE(challenge: String?, method: String?) throws(GoTrueError) -> String? {
-        let challenge = challenge ?? ""
-        let method = method ?? ""
+        let (challenge, method) = (challenge ?? "", method ?? "")
         if challenge.isEmpty != method.isEmpty {
             throw .validation("PKCE flow requires code_challenge_method and code_challenge")
         }
@@ -91,11 +90,7 @@ extension GoTrueStore {
         _ state: String, claims: [String: JSONValue], providerAccessToken: String, issuer: String
     ) throws(GoTrueError) -> CallbackOutcome {
         var flow = try callbackFlowState(state)
-        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else {
-            throw GoTrueError(
-                httpStatus: 500, code: "unexpected_failure",
-                message: "Error getting user profile from external provider")
-        }
+        guard let sub = claims["sub"]?.stringValue, !sub.isEmpty else { throw .noProfile }
         let email = try claims["email"]?.stringValue.map { (e: String) throws(GoTrueError) in try Self.validEmail(e) }
         let verified = claims["email_verified"]?.boolValue ?? false
         var identity = GoTrueIdentity(
@@ -105,8 +100,7 @@ extension GoTrueStore {
             identity.data["user_name"] = login
             identity.data["preferred_username"] = login
         }
-        let owner = users.owner(of: flow.provider, providerId: sub)
-        let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
+        let userId = try federatedUserId(identity, verified: verified)
         guard let authCode = flow.pkce?.authCode else {
             challenges.flows[state] = nil
             return .session(startSession(userId: userId, method: "oauth", issuer: issuer))
@@ -120,16 +114,11 @@ extension GoTrueStore {
     /// `POST /token?grant_type=pkce {auth_code, code_verifier}` (GoTrue `token.go` `PKCE`).
     func pkceGrant(_ body: PKCEGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
         guard let authCode = body.authCode, !authCode.isEmpty, let verifier = body.codeVerifier, !verifier.isEmpty
-        else {
-            throw .validation("invalid request: both auth code and code verifier should be non-empty")
-        }
+        else { throw .validation("invalid request: both auth code and code verifier should be non-empty") }
         guard let flow = challenges.flows.values.first(where: { $0.pkce?.authCode == authCode }),
             let userId = flow.userId,
             users[userId] != nil
-        else {
-            throw GoTrueError(
-                httpStatus: 404, code: "flow_state_not_found", message: "invalid flow state, no valid flow state found")
-        }
+        else { throw .notFound("flow_state_not_found", "invalid flow state, no valid flow state found") }
         if now - flow.createdAt > FlowState.lifetime * 1000 {
             throw .unprocessable("flow_state_expired", "invalid flow state, flow state has expired")
         }
@@ -137,7 +126,7 @@ extension GoTrueStore {
         guard computed == flow.pkce?.challenge else {
             throw .badRequest("bad_code_verifier", "code challenge does not match previously saved code verifier")
         }
-        if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
+        if users[userId]?.isBanned(at: now) == true { throw .userBanned }
         challenges.flows[flow.id] = nil
         var session = startSession(userId: userId, method: "oauth", issuer: issuer).objectValue ?? [:]
         session["provider_token"] = flow.providerAccessToken.map(JSONValue.string)

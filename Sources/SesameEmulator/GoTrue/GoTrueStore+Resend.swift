@@ -5,16 +5,12 @@ extension GoTrueStore {
     /// `POST /resend`, checked in the order of GoTrue's `resend.go`. An unknown address, a
     /// confirmed signup or an email change no longer pending answers `{}` without a mail.
     func resend(_ body: ResendBody, origin: String, redirectTo: String?) throws(GoTrueError) -> JSONValue {
-        let type = body.type ?? ""
-        let email = body.email ?? ""
-        let phone = body.phone ?? ""
-        switch type {
-        case "signup", "email_change":
-            _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
-        case "sms", "phone_change":
-            break
-        default:
+        let (type, email, phone) = (body.type ?? "", body.email ?? "", body.phone ?? "")
+        guard ["signup", "email_change", "sms", "phone_change"].contains(type) else {
             throw .validation("Missing one of these types: signup, email_change, sms, phone_change")
+        }
+        if type == "signup" || type == "email_change" {
+            _ = try Self.checkPKCE(challenge: body.codeChallenge, method: body.codeChallengeMethod)
         }
         if email.isEmpty && type == "signup" { throw .validation("Type provided requires an email address") }
         if phone.isEmpty && type == "sms" { throw .validation("Type provided requires a phone number") }
@@ -23,35 +19,21 @@ extension GoTrueStore {
         }
         if !phone.isEmpty {
             guard configuration.phoneEnabled else { throw .phoneProviderDisabled("Phone logins are disabled") }
-            // resend.go: validatePhone (``isE164(_:)``), then the user with that number: none, as
-            // the emulator makes no phone users, so `{}`.
+            // resend.go: validatePhone (``isE164(_:)``), then the user with that number: none (no phone users): `{}`.
             guard Self.isE164(phone) else { throw .validation("Invalid phone number format (E.164 required)") }
             return [:]
         }
         guard !email.isEmpty else { throw .validation("Missing email address or phone number") }
         guard let user = users.with(email: try Self.validEmail(email)), let address = user.email else { return [:] }
-        switch type {
-        case "signup":
-            guard user.emailConfirmedAt == nil else { return [:] }
+        // Nothing is mailed for a phone type with an email address and no phone: GoTrue finds no phone.
+        if type == "signup", user.emailConfirmedAt == nil {
             try GoTrueMailbox.checkTimer(user.confirmationSentAt, now: now)
             try sendCode(
                 type: "signup", userId: user.id, email: address, origin: origin, redirectTo: redirectTo,
                 rateLimited: true)
-        case "email_change":
-            guard let newEmail = user.newEmail else { return [:] }
+        } else if type == "email_change", let newEmail = user.newEmail {
             try GoTrueMailbox.checkTimer(user.emailChangeSentAt, now: now)
-            try sendCode(
-                type: "email_change", userId: user.id, email: newEmail, origin: origin, redirectTo: redirectTo,
-                rateLimited: true)
-            // Secure email change: the current address gets its half again too.
-            if !user.isAnonymous {
-                try sendCode(
-                    type: "email_change_current", userId: user.id, email: address, origin: origin,
-                    redirectTo: redirectTo, rateLimited: false)
-            }
-        default:
-            // A phone type with an email address and no phone: GoTrue finds no phone to send to.
-            return [:]
+            try mailEmailChange(user, to: newEmail, origin: origin, redirectTo: redirectTo)
         }
         return [:]
     }
@@ -65,10 +47,7 @@ extension GoTrueStore {
             if existing.emailConfirmedAt != nil { throw .emailExists }
             userId = existing.id
         } else {
-            var user = GoTrueUser(now: now, email: email, metadata: body.data)
-            user.ensureEmailIdentity(now: now)
-            users[user.id] = user
-            userId = user.id
+            userId = addUser(email: email, metadata: body.data).id
         }
         try sendCode(
             type: "invite", userId: userId, email: email, origin: origin, redirectTo: redirectTo, rateLimited: false)

@@ -4,9 +4,7 @@ import SesameLocalAPI
 extension GoTrueStore {
     /// `POST /signup`: anonymous without email or phone, else an email + password user.
     func signUp(_ body: SignUpBody, issuer: String, origin: String) throws(GoTrueError) -> JSONValue {
-        let rawEmail = body.email ?? ""
-        let phone = body.phone ?? ""
-        let data = body.data ?? [:]
+        let (rawEmail, phone, data) = (body.email ?? "", body.phone ?? "", body.data ?? [:])
         // signup.go and anonymous.go refuse first when GOTRUE_DISABLE_SIGNUP is set.
         guard configuration.signupEnabled else { throw .signupDisabled }
         if rawEmail.isEmpty && phone.isEmpty {
@@ -17,10 +15,7 @@ extension GoTrueStore {
         }
         if rawEmail.isEmpty { throw .phoneProviderDisabled("Phone signups are disabled") }
         let email = try Self.validEmail(rawEmail)
-        guard let password = body.password, !password.isEmpty else {
-            throw .validation("Signup requires a valid password")
-        }
-        try Self.checkPassword(password)
+        let password = try Self.signUpPassword(body.password)
         if let existing = users.with(email: email) {
             if configuration.autoconfirm { throw .userAlreadyExists }
             if existing.emailConfirmedAt != nil {
@@ -30,26 +25,18 @@ extension GoTrueStore {
                 fake.appMetadata = ["provider": "email", "providers": ["email"]]
                 return fake.json
             }
-            try sendCode(
-                type: "signup", userId: existing.id, email: email, origin: origin, redirectTo: nil, rateLimited: true)
+            try sendCode(type: "signup", userId: existing.id, email: email, origin: origin, rateLimited: true)
             return users[existing.id]?.json ?? .null
         }
-        var user = GoTrueUser(now: now, email: email, metadata: data)
-        user.password = StoredPassword(password)
-        if configuration.autoconfirm { user.emailConfirmedAt = now }
-        user.ensureEmailIdentity(now: now)
-        users[user.id] = user
-        if configuration.autoconfirm {
-            return startSession(userId: user.id, method: "password", issuer: issuer)
-        }
-        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, redirectTo: nil, rateLimited: false)
+        let user = addUser(email: email, metadata: data, password: password, confirmed: configuration.autoconfirm)
+        if configuration.autoconfirm { return startSession(userId: user.id, method: "password", issuer: issuer) }
+        try sendCode(type: "signup", userId: user.id, email: email, origin: origin, rateLimited: false)
         return users[user.id]?.json ?? .null
     }
 
     /// `POST /token?grant_type=password`.
     func passwordGrant(_ body: PasswordGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
-        let email = body.email ?? ""
-        let phone = body.phone ?? ""
+        let (email, phone) = (body.email ?? "", body.phone ?? "")
         if !email.isEmpty && !phone.isEmpty {
             throw .validation("Only an email address or phone number should be provided on login.")
         }
@@ -61,16 +48,14 @@ extension GoTrueStore {
         // GoTrue's token.go: an unconfirmed address cannot sign in, whatever autoconfirm says
         // (autoconfirm confirms at sign-up; an admin-created user without email_confirm stays unconfirmed).
         if user.emailConfirmedAt == nil { throw .badRequest("email_not_confirmed", "Email not confirmed") }
-        if user.isBanned(at: now) { throw .badRequest("user_banned", "User is banned") }
+        if user.isBanned(at: now) { throw .userBanned }
         return startSession(userId: user.id, method: "password", issuer: issuer)
     }
 
     /// `POST /token?grant_type=refresh_token`: rotation with the parent rule, the reuse interval
     /// and family revocation (errata G.1–G.3).
     func refreshGrant(_ body: RefreshGrantBody, issuer: String) throws(GoTrueError) -> JSONValue {
-        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else {
-            throw .refreshTokenInvalid
-        }
+        guard let token = body.refreshToken, RefreshTokenChain.isWellFormed(token) else { throw .refreshTokenInvalid }
         guard let row = sessions.refreshTokens.row(token) else { throw .refreshTokenNotFound }
         guard let session = sessions[row.sessionId], let user = users[session.userId] else {
             throw .badRequest("session_not_found", "Invalid Refresh Token: No Valid Session Found")
@@ -103,8 +88,8 @@ extension GoTrueStore {
         return idTokenIssuers[issuer] ?? ""
     }
 
-    /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user
-    /// with `link_identity: true`. The IdP token's signature is not checked (like the Firebase
+    /// `POST /token?grant_type=id_token`: federated sign-in, or linking to the bearer's user with
+    /// `link_identity: true`. The IdP token's signature is not checked (like the Firebase
     /// emulator's fake IdP credentials); its claims `sub`, `email`, `email_verified` are used.
     func idTokenGrant(_ body: IdTokenGrantBody, bearer: String?, issuer: String) throws(GoTrueError) -> JSONValue {
         // token_oidc.go's order: the OAuth-shaped input errors, the linking bearer, then the provider.
@@ -126,40 +111,32 @@ extension GoTrueStore {
         let verified = claims["email_verified"]?.boolValue ?? (claims["email_verified"]?.stringValue == "true")
         let identity = GoTrueIdentity(
             provider: provider, sub: sub, claims: claims, email: email, verified: verified, now: now)
-        let owner = users.owner(of: provider, providerId: sub)
 
         if let user = linking {
-            if let owner {
+            if let owner = users.owner(of: provider, providerId: sub) {
                 throw .unprocessable(
                     "identity_already_exists",
                     owner.id == user.id ? "Identity is already linked" : "Identity is already linked to another user")
             }
             if let email, let other = users.with(email: email), other.id != user.id {
-                throw GoTrueError(
-                    httpStatus: 400, code: "email_exists",
-                    message: "A user with this email address has already been registered")
+                throw .badRequest("email_exists", GoTrueError.emailExists.message)
             }
-            if email != nil && !verified && user.isAnonymous {
-                throw .unprocessable(
-                    "email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
-            }
+            if email != nil && !verified && user.isAnonymous { throw .unverifiedEmail(provider) }
             users.link(identity, to: user.id, email: verified ? email : nil, now: now)
             return startSession(userId: user.id, method: "oauth", issuer: issuer)
         }
 
-        let userId = try federatedUserId(identity, owner: owner, email: email, verified: verified)
+        let userId = try federatedUserId(identity, verified: verified)
         return startSession(userId: userId, method: "oauth", issuer: issuer)
     }
 
-    /// The user a federated sign-in (no bearer) lands on: the identity's owner, else the user
-    /// with the verified email (the identity is linked), else a new user.
-    /// - Throws: 422 `email_not_confirmed` for a new user whose unverified email cannot be
-    ///   confirmed; 400 `user_banned`.
-    func federatedUserId(
-        _ identity: GoTrueIdentity, owner: GoTrueUser?, email: String?, verified: Bool
-    ) throws(GoTrueError) -> String {
+    /// The user a federated sign-in (no bearer) lands on: the identity's owner, else the user with the verified
+    /// email (the identity is linked), else a new user.
+    /// - Throws: 422 `email_not_confirmed` for a new user whose unverified email cannot be confirmed; `user_banned`.
+    func federatedUserId(_ identity: GoTrueIdentity, verified: Bool) throws(GoTrueError) -> String {
+        let email = identity.email
         let userId: String
-        if let owner {
+        if let owner = users.owner(of: identity.provider, providerId: identity.providerId) {
             userId = owner.id
         } else if let email, verified, let existing = users.with(email: email) {
             userId = existing.id
@@ -172,13 +149,9 @@ extension GoTrueStore {
             users[user.id] = user
             users.link(identity, to: user.id, email: nil, now: now)
             userId = user.id
-            if email != nil && user.emailConfirmedAt == nil {
-                throw .unprocessable(
-                    "email_not_confirmed",
-                    "Unverified email with \(identity.provider): verify it with the provider first")
-            }
+            if email != nil && user.emailConfirmedAt == nil { throw .unverifiedEmail(identity.provider) }
         }
-        if users[userId]?.isBanned(at: now) == true { throw .badRequest("user_banned", "User is banned") }
+        if users[userId]?.isBanned(at: now) == true { throw .userBanned }
         return userId
     }
 
@@ -187,9 +160,7 @@ extension GoTrueStore {
         switch (raw, inToken) {
         case (nil, nil): return
         case (let raw?, let hashed?):
-            if hashed != SupabaseHash.sha256Hex(raw) {
-                throw .oauth("invalid request", "Nonces mismatch")
-            }
+            if hashed != SupabaseHash.sha256Hex(raw) { throw .oauth("invalid request", "Nonces mismatch") }
         default:
             throw .oauth("invalid request", "Passed nonce and nonce in id_token should either both exist or not.")
         }

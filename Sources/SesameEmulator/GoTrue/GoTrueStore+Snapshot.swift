@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Everything ``GoTrueStore`` keeps except its configuration: what a data directory saves in
 /// `supabase_export/state.json` so users, sessions and refresh tokens outlive a restart.
 struct GoTrueSnapshot: Sendable, Codable {
@@ -23,8 +21,8 @@ extension GoTrueStore {
 
     /// Replaces the whole state with a saved one.
     func importSnapshot(_ snapshot: GoTrueSnapshot) {
-        users = GoTrueUsers(snapshot.users)
-        sessions = GoTrueSessions(snapshot.sessions, refreshTokens: snapshot.refreshTokens)
+        users = GoTrueUsers(byId: snapshot.users)
+        sessions = GoTrueSessions(byId: snapshot.sessions, refreshTokens: snapshot.refreshTokens)
         mail = GoTrueMailbox(codes: snapshot.codes, messages: snapshot.messages, lastSent: snapshot.lastSent)
         tables = snapshot.tables
         challenges.mfa = snapshot.challenges ?? [:]

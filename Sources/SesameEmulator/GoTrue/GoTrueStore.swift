@@ -4,8 +4,7 @@ import SesameLocalAPI
 /// The single owner of the Supabase surface's state, one value-type part per concern, so that a
 /// user's deletion cascades atomically to its sessions, codes, challenges and PostgREST rows.
 actor GoTrueStore {
-    /// The main Supabase port's server; a request on another port binds its own
-    /// (``GoTrueServer/current``).
+    /// The main Supabase port's server; a request on another port binds its own (``GoTrueServer/current``).
     let main: GoTrueServer
     let clock: EmulatorClock
 
@@ -44,8 +43,47 @@ actor GoTrueStore {
         return email
     }
 
-    static func checkPassword(_ password: String) throws(GoTrueError) {
+    /// `password` salted and hashed, or 422 `weak_password` when it is too short.
+    static func storedPassword(_ password: String) throws(GoTrueError) -> StoredPassword {
         if password.count < minimumPasswordLength { throw .weakPassword(minimum: minimumPasswordLength) }
+        return StoredPassword(password)
+    }
+
+    /// A sign-up's password: required, then ``storedPassword(_:)``.
+    static func signUpPassword(_ password: String?) throws(GoTrueError) -> StoredPassword {
+        guard let password = password.nonEmpty else { throw .validation("Signup requires a valid password") }
+        return try storedPassword(password)
+    }
+
+    /// Phone OTPs with the phone provider off: GoTrue still checks the number (verify.go, phone.go)
+    /// and then finds no user with it. `POST /verify` with a token and a phone but no email: 400
+    /// `validation_failed` for a malformed number, else 403 `otp_expired` (the emulator has no phone users).
+    static func refusePhoneVerification(_ body: VerifyBody) throws(GoTrueError) {
+        guard body.type?.isEmpty == false, let phone = body.phone, !phone.isEmpty, body.email?.isEmpty ?? true,
+            body.token?.isEmpty == false, body.tokenHash?.isEmpty ?? true
+        else { return }
+        guard isE164(phone) else { throw .validation("Invalid phone number format (E.164 required)") }
+        throw .otpExpired
+    }
+
+    /// phone.go: without a leading `+` and spaces, a digit 1-9 then 1 to 14 digits.
+    static func isE164(_ raw: String) -> Bool {
+        let digits = (raw.hasPrefix("+") ? String(raw.dropFirst()) : raw).replacingOccurrences(of: " ", with: "")
+        guard let first = digits.first, first != "0", (2...15).contains(digits.count) else { return false }
+        return digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Stores a new user of `email` with its `email` identity, confirmed now when `confirmed`.
+    @discardableResult
+    func addUser(
+        email: String, metadata: [String: JSONValue]?, password: StoredPassword? = nil, confirmed: Bool = false
+    ) -> GoTrueUser {
+        var user = GoTrueUser(now: now, email: email, metadata: metadata)
+        user.password = password
+        if confirmed { user.emailConfirmedAt = now }
+        user.ensureEmailIdentity(now: now)
+        users[user.id] = user
+        return user
     }
 
     // MARK: Sessions
@@ -54,12 +92,9 @@ actor GoTrueStore {
     func startSession(userId: String, method: String, issuer: String) -> JSONValue {
         let (session, refresh) = sessions.start(
             userId: userId, method: method, id: UUID().uuidString.lowercased(), now: now)
-        users.signedIn(userId, provider: Self.identityProvider(for: method), at: now)
+        let provider = ["password", "otp", "magiclink"].contains(method) ? "email" : method
+        users.signedIn(userId, provider: provider, at: now)
         return sessionJSON(sessionId: session.id, refreshToken: refresh, issuer: issuer)
-    }
-
-    private static func identityProvider(for method: String) -> String {
-        method == "password" || method == "otp" || method == "magiclink" ? "email" : method
     }
 
     /// `{access_token, token_type, expires_in, expires_at, refresh_token, user}` for a session.
@@ -133,4 +168,6 @@ actor GoTrueStore {
 
     /// The messages as `GET /sesame/v1/supabase/messages` lists them.
     func messagesJSON() -> JSONValue { ["messages": .array(mail.messages.map(\.json))] }
+
+    func clearMessages() { mail.messages = [] }
 }

@@ -46,14 +46,14 @@ struct GoTrueUser: Sendable, Codable {
     mutating func ensureEmailIdentity(now: Int) {
         guard let email else { return }
         identities.removeAll { $0.provider == "email" }
+        let data: [String: JSONValue] = [
+            "sub": .string(id), "email": .string(email), "email_verified": .bool(emailConfirmedAt != nil),
+            "phone_verified": false,
+        ]
         identities.append(
             GoTrueIdentity(
-                provider: "email", providerId: id, userId: id, email: email,
-                data: [
-                    "sub": .string(id), "email": .string(email), "email_verified": .bool(emailConfirmedAt != nil),
-                    "phone_verified": false,
-                ],
-                now: now))
+                provider: "email", providerId: id, userId: id, email: email, data: data, createdAt: now, updatedAt: now,
+                lastSignInAt: now))
         refreshProviders()
     }
 
@@ -67,26 +67,21 @@ struct GoTrueUser: Sendable, Codable {
 
     /// The user object of GoTrue's API.
     var json: JSONValue {
-        func time(_ ms: Int?) -> JSONValue? { ms.map { .string(RFC3339.format(milliseconds: $0)) } }
         var o: [String: JSONValue] = [
             "id": .string(id), "aud": "authenticated", "role": "authenticated",
             "email": .string(email ?? ""), "phone": "",
             "app_metadata": .object(appMetadata), "user_metadata": .object(userMetadata),
-            "identities": .array(identities.map(\.json)),
-            "created_at": .string(RFC3339.format(milliseconds: createdAt)),
-            "updated_at": .string(RFC3339.format(milliseconds: updatedAt)),
-            "is_anonymous": .bool(isAnonymous),
+            "identities": .array(identities.map(\.json)), "is_anonymous": .bool(isAnonymous),
         ]
-        o["email_confirmed_at"] = time(emailConfirmedAt)
-        o["confirmed_at"] = time(emailConfirmedAt)
-        o["invited_at"] = time(invitedAt)
-        o["confirmation_sent_at"] = time(confirmationSentAt)
-        o["recovery_sent_at"] = time(recoverySentAt)
+        let times: [String: Int?] = [
+            "created_at": createdAt, "updated_at": updatedAt, "email_confirmed_at": emailConfirmedAt,
+            "confirmed_at": emailConfirmedAt, "invited_at": invitedAt, "confirmation_sent_at": confirmationSentAt,
+            "recovery_sent_at": recoverySentAt, "email_change_sent_at": emailChangeSentAt,
+            "last_sign_in_at": lastSignInAt, "banned_until": bannedUntil,
+            "reauthentication_sent_at": reauthenticationSentAt,
+        ]
+        for case (let key, let ms?) in times { o[key] = .string(RFC3339.format(milliseconds: ms)) }
         o["new_email"] = newEmail.map(JSONValue.string)
-        o["email_change_sent_at"] = time(emailChangeSentAt)
-        o["last_sign_in_at"] = time(lastSignInAt)
-        o["banned_until"] = time(bannedUntil)
-        o["reauthentication_sent_at"] = time(reauthenticationSentAt)
         if let factors, !factors.isEmpty { o["factors"] = .array(factors.map(\.json)) }
         return .object(o)
     }
@@ -105,27 +100,6 @@ struct GoTrueIdentity: Sendable, Codable {
     var updatedAt: Int
     var lastSignInAt: Int
 
-    init(provider: String, providerId: String, userId: String, email: String?, data: [String: JSONValue], now: Int) {
-        self.provider = provider
-        self.providerId = providerId
-        self.userId = userId
-        self.email = email
-        self.data = data
-        self.createdAt = now
-        self.updatedAt = now
-        self.lastSignInAt = now
-    }
-
-    /// A federated identity from its provider's claims: `sub`, `provider_id`, `email_verified`,
-    /// and the `iss`, `name`, `picture` and `email` the provider gave.
-    init(provider: String, sub: String, claims: [String: JSONValue], email: String?, verified: Bool, now: Int) {
-        var data: [String: JSONValue] = [
-            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
-        ]
-        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
-        self.init(provider: provider, providerId: sub, userId: "", email: email, data: data, now: now)
-    }
-
     var json: JSONValue {
         var o: [String: JSONValue] = [
             "identity_id": .string(identityId), "id": .string(providerId), "user_id": .string(userId),
@@ -139,8 +113,21 @@ struct GoTrueIdentity: Sendable, Codable {
     }
 }
 
-/// A salted SHA-256 of a password (the emulator is not a password store; it only must not keep
-/// passwords in clear).
+extension GoTrueIdentity {
+    /// A federated identity from its provider's claims: `sub`, `provider_id`, `email_verified`,
+    /// and the `iss`, `name`, `picture` and `email` the provider gave.
+    init(provider: String, sub: String, claims: [String: JSONValue], email: String?, verified: Bool, now: Int) {
+        var data: [String: JSONValue] = [
+            "sub": .string(sub), "provider_id": .string(sub), "email_verified": .bool(verified),
+        ]
+        for key in ["iss", "name", "picture", "email"] { data[key] = claims[key] }
+        self.init(
+            provider: provider, providerId: sub, userId: "", email: email, data: data, createdAt: now, updatedAt: now,
+            lastSignInAt: now)
+    }
+}
+
+/// A salted SHA-256 of a password (the emulator is not a password store; it only must not keep them in clear).
 struct StoredPassword: Sendable, Codable {
     let salt: [UInt8]
     let digest: [UInt8]

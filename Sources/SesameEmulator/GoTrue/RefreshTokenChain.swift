@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// GoTrue's v1 refresh tokens: 12 characters of `[a-z0-9]`, one chain of rows per session,
 /// each row naming its parent (reference A.3 and errata G.1–G.3).
 struct RefreshTokenChain: Sendable, Codable {
@@ -56,9 +54,7 @@ struct RefreshTokenChain: Sendable, Codable {
     mutating func refresh(_ token: String, now: Int, reuseIntervalSeconds: Int) -> Outcome {
         guard let row = rows[token] else { return .notFound }
         if row.revoked {
-            if let active = active(sessionId: row.sessionId), active.parent == token {
-                return .current(active.token)
-            }
+            if let active = active(sessionId: row.sessionId), active.parent == token { return .current(active.token) }
             if now > row.updatedAt + reuseIntervalSeconds * 1000 {
                 revokeFamily(sessionId: row.sessionId, now: now)
                 return .alreadyUsed

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// SHA-224 (FIPS 180-4: SHA-256 with its own initial values, truncated to 28 bytes), which
 /// GoTrue's `token_hash` uses and swift-crypto does not offer.
 enum SHA224 {

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// How the emulator's Supabase surface (GoTrue at `/auth/v1`, a PostgREST subset at `/rest/v1`)
 /// behaves. The defaults are those of `supabase start`'s local stack, with rotation on and
 /// hosted Supabase's 10-second reuse interval.

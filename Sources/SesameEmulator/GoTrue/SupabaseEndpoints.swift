@@ -28,8 +28,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         return IdentityProviderRoutes.callKey(route: route)
     }
 
-    /// `/token` is also counted per grant (`token:refresh_token`, `token:password`, `token:id_token`), so a
-    /// test can count refreshes alone.
+    /// `/token` is also counted per grant (`token:refresh_token`, …), so a test can count refreshes alone.
     func extraCallKeys(for request: Request) -> [String] {
         guard Self.subpath(request.decodedPath, under: server.pathPrefix) == "token",
             let grant = request.queryFields["grant_type"],
@@ -69,8 +68,7 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         Self.rateLimitClient(request, header: server.configuration.rateLimitHeader) ?? peer
     }
 
-    /// GoTrue's answer over a limit (middleware.go): 429 `over_request_rate_limit`, "Request rate
-    /// limit reached", with no `Retry-After`.
+    /// GoTrue's answer over a limit (middleware.go): 429 `over_request_rate_limit`, with no `Retry-After`.
     func rateLimitedResponse() -> Response { GoTrueError.overRequestRateLimit.response(versioned: false) }
 
     static func subpath(_ path: String, under prefix: String) -> String? {
@@ -119,17 +117,8 @@ struct SupabaseEndpoints: EmulatorEndpoints {
     /// that looks like a GoTrue code (`over_request_rate_limit`) is used as the `error_code`.
     func errorResponse(status: Int, message: String) -> Response {
         let looksLikeCode = !message.isEmpty && message.allSatisfy { $0.isLowercase || $0 == "_" || $0.isNumber }
-        let code: String
-        if looksLikeCode {
-            code = message
-        } else {
-            switch status {
-            case 429: code = "over_request_rate_limit"
-            case 409: code = "conflict"
-            case 500...: code = "unexpected_failure"
-            default: code = "unknown"
-            }
-        }
+        let byStatus = [429: "over_request_rate_limit", 409: "conflict"][status]
+        let code = looksLikeCode ? message : byStatus ?? (status >= 500 ? "unexpected_failure" : "unknown")
         let body: JSONValue = [
             "code": .int(status), "error_code": .string(code), "msg": .string(message), "message": .string(message),
         ]
@@ -144,8 +133,4 @@ struct SupabaseEndpoints: EmulatorEndpoints {
         GoTrueError(httpStatus: 413, code: "request_too_large", message: "Request body too large: the limit is 1 MiB")
             .response(versioned: false)
     }
-}
-
-extension GoTrueStore {
-    func clearMessages() { mail.messages = [] }
 }

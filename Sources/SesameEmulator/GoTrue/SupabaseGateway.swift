@@ -44,8 +44,7 @@ extension SupabaseEndpoints {
         return nil
     }
 
-    /// The gateway's key check.
-    /// - Throws: ``SupabaseGatewayError`` (401) for a missing or unknown key.
+    /// The gateway's key check: ``SupabaseGatewayError`` (401) for a missing or unknown key.
     func checkAPIKey(_ request: Request) throws(SupabaseGatewayError) {
         guard server.configuration.layout == .gateway else { return }
         if let refusal = apiKeyRefusal(request) { throw refusal }
@@ -73,8 +72,7 @@ extension SupabaseEndpoints {
     }
 }
 
-/// A request the gateway turns away before GoTrue or PostgREST sees it: 401 with Kong's
-/// `message` and the emulator's `hint`.
+/// A request the gateway turns away before GoTrue or PostgREST sees it: 401, Kong's `message`, our `hint`.
 struct SupabaseGatewayError: HTTPResponseError {
     var message: String
     var hint: String

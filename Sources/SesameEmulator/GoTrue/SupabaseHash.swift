@@ -1,5 +1,4 @@
 import Crypto
-import SesameLocalAPI
 
 /// The digests and random codes GoTrue uses.
 enum SupabaseHash {

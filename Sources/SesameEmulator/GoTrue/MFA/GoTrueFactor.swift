@@ -1,3 +1,4 @@
+import Foundation
 import SesameCore
 import SesameLocalAPI
 
@@ -5,13 +6,12 @@ import SesameLocalAPI
 /// Only TOTP is served; the secret is kept in base32 and never rendered after enrolment.
 struct GoTrueFactor: Sendable, Codable {
     static let verified = "verified"
-    static let unverified = "unverified"
 
-    var id: String
+    var id = UUID().uuidString.lowercased()
     var friendlyName: String
-    var factorType: String
+    var factorType = "totp"
     /// `unverified` until a challenge of it is verified, then `verified`.
-    var status: String
+    var status = "unverified"
     /// The shared secret, base32 without padding.
     var secret: String
     var createdAt: Int
@@ -34,8 +34,7 @@ struct GoTrueFactor: Sendable, Codable {
     }
 }
 
-/// One row of `auth.mfa_challenges`: made by `POST /factors/{id}/challenge`, spent by a
-/// successful `POST /factors/{id}/verify`.
+/// One row of `auth.mfa_challenges`: made by `POST /factors/{id}/challenge`, spent by a successful verify.
 struct MFAChallenge: Sendable, Codable {
     var id: String
     var factorId: String

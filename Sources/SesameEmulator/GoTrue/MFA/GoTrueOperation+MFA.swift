@@ -1,5 +1,4 @@
-import Hummingbird
-import SesameLocalAPI
+import HTTPTypes
 
 /// `/factors` (TOTP second factors) and `/reauthenticate`, behind a user's bearer.
 extension GoTrueOperation {
@@ -31,13 +30,10 @@ extension GoTrueOperation {
     ) async throws(GoTrueError) {
         let header = store.configuration.rateLimitHeader
         guard let client = SupabaseEndpoints.rateLimitClient(call.request, header: header) else { return }
-        guard await store.allowMFA(endpoint, client: client) else {
-            throw .overRequestRateLimit
-        }
+        guard await store.allowMFA(endpoint, client: client) else { throw .overRequestRateLimit }
     }
 
-    /// The host of `http://host:port` without the port: the default TOTP issuer (GoTrue uses
-    /// the site URL's host).
+    /// The host of `http://host:port` without the port: the default TOTP issuer (GoTrue uses the site URL's host).
     static func host(of origin: String) -> String {
         let authority = origin.split(separator: "/").last.map(String.init) ?? origin
         guard let colon = authority.lastIndex(of: ":") else { return authority }

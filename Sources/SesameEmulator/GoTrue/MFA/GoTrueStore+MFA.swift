@@ -28,11 +28,9 @@ extension GoTrueStore {
 
     /// The caller's factor `id` (GoTrue's `loadFactor`).
     func ownedFactor(_ id: String, of user: GoTrueUser) throws(GoTrueError) -> GoTrueFactor {
-        guard UUID(uuidString: id) != nil else {
-            throw GoTrueError(httpStatus: 404, code: "validation_failed", message: "factor_id must be an UUID")
-        }
+        guard UUID(uuidString: id) != nil else { throw .notFound("validation_failed", "factor_id must be an UUID") }
         guard let factor = user.factors?.first(where: { $0.id == id.lowercased() }) else {
-            throw GoTrueError(httpStatus: 404, code: "mfa_factor_not_found", message: "Factor not found")
+            throw .notFound("mfa_factor_not_found", "Factor not found")
         }
         return factor
     }
@@ -65,9 +63,7 @@ extension GoTrueStore {
         let issuer = body.issuer.nonEmpty ?? host
         let secret = TOTP.random().base32
         let uri = Self.otpauthURI(issuer: issuer, account: user.email ?? "", secret: secret)
-        let factor = GoTrueFactor(
-            id: UUID().uuidString.lowercased(), friendlyName: name, factorType: "totp", status: GoTrueFactor.unverified,
-            secret: secret, createdAt: now, updatedAt: now)
+        let factor = GoTrueFactor(friendlyName: name, secret: secret, createdAt: now, updatedAt: now)
         user.factors = factors + [factor]
         users[user.id] = user
         return [
@@ -143,8 +139,7 @@ extension GoTrueStore {
         return sessionJSON(sessionId: session.id, refreshToken: refresh, issuer: issuer)
     }
 
-    /// `DELETE /factors/{id}` → `{id}`: a verified factor only from an `aal2` session; the
-    /// sessions it raised go back to `aal1`.
+    /// `DELETE /factors/{id}` → `{id}`: a verified factor only from `aal2`; sessions it raised go back to `aal1`.
     func unenrollFactor(_ factorId: String, bearer: String?) throws(GoTrueError) -> JSONValue {
         let (user, session) = try factorCaller(bearer: bearer)
         let factor = try ownedFactor(factorId, of: user)
@@ -161,5 +156,36 @@ extension GoTrueStore {
         users[userId]?.factors?.removeAll { $0.id == factor.id }
         challenges.drop(factors: [factor.id])
         sessions.downgrade(raisedBy: factor.id)
+    }
+
+    // MARK: `/admin/users/{id}/factors`: a user's second factors as the service role sees them
+    // (GoTrue's admin.go: `adminUserGetFactors`, `adminUserUpdateFactor`, `adminUserDeleteFactor`).
+
+    /// `GET /admin/users/{id}/factors`: every factor of the user, verified or not (`[]` when none).
+    func adminFactors(ofUser id: String) throws(GoTrueError) -> JSONValue {
+        .array((try adminUser(id).factors ?? []).map(\.json))
+    }
+
+    /// `PUT /admin/users/{id}/factors/{factor_id} {friendly_name}`: the factor after the change.
+    func adminUpdateFactor(
+        _ factorId: String, ofUser id: String, friendlyName: String?
+    ) throws(GoTrueError) -> JSONValue {
+        let user = try adminUser(id)
+        var factor = try ownedFactor(factorId, of: user)
+        if let friendlyName, !friendlyName.isEmpty {
+            factor.friendlyName = friendlyName
+            factor.updatedAt = now
+            users.updateFactor(factor.id, of: user.id) { [factor] in $0 = factor }
+        }
+        return factor.json
+    }
+
+    /// `DELETE /admin/users/{id}/factors/{factor_id}`: verified or not, without the AAL2 the
+    /// user's own unenrolment needs; the sessions it raised go back to AAL1. Answers the factor.
+    func adminDeleteFactor(_ factorId: String, ofUser id: String) throws(GoTrueError) -> JSONValue {
+        let user = try adminUser(id)
+        let factor = try ownedFactor(factorId, of: user)
+        removeFactor(factor, of: user.id)
+        return factor.json
     }
 }

@@ -1,11 +1,9 @@
-/// GoTrue's MFA rate limit (`internal/api/apilimiter`): `POST /factors/{id}/challenge` and
-/// `POST /factors/{id}/verify` each have a token bucket per client key, refilled at
-/// `GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY` per minute (default 15) with a burst of 30; a
-/// key unused for a minute starts full again. GoTrue applies it only when it knows the client's
-/// address (`GOTRUE_RATE_LIMIT_HEADER`), so the emulator does too
-/// (``SupabaseEmulatorConfiguration/rateLimitHeader``). Over the limit: 429
-/// `over_request_rate_limit`, "Request rate limit reached". A pure machine: the caller passes
-/// the time (milliseconds).
+/// GoTrue's MFA rate limit (`internal/api/apilimiter`): `POST /factors/{id}/challenge` and `…/verify` each have a
+/// token bucket per client key, refilled at `GOTRUE_MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY` per minute (default 15)
+/// with a burst of 30; a key unused for a minute starts full again. GoTrue applies it only when it knows the
+/// client's address (`GOTRUE_RATE_LIMIT_HEADER`), so the emulator does too
+/// (``SupabaseEmulatorConfiguration/rateLimitHeader``). Over the limit: 429 `over_request_rate_limit`, "Request
+/// rate limit reached". A pure machine: the caller passes the time (milliseconds).
 struct MFARateLimiter: Sendable {
     enum Endpoint: Hashable, Sendable {
         case challenge, verify

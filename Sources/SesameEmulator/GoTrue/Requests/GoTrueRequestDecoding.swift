@@ -1,9 +1,8 @@
 import Foundation
 import SesameLocalAPI
 
-/// How a ``GoTrueBody`` is read: the body's top-level snake_case names match the properties'
-/// camel case (`refresh_token` → `refreshToken`); a name already in camel case matches none, as
-/// in GoTrue. Nested objects (`data`, `app_metadata`) keep their names.
+/// How a ``GoTrueBody`` is read: top-level snake_case names match the properties' camel case (`refresh_token`
+/// → `refreshToken`); a name already in camel case matches none, as in GoTrue. Nested objects keep their names.
 enum GoTrueRequestDecoding {
     /// Decodes a JSON body; a blank body is `{}`.
     /// - Throws: 400 `bad_json` for text that is not a JSON object, nests deeper than

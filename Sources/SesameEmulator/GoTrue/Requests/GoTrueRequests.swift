@@ -1,10 +1,8 @@
-import Foundation
 import SesameLocalAPI
 
-/// A typed body of a GoTrue endpoint. Its properties are GoTrue's snake_case field names in
-/// camel case (`refreshToken` for `refresh_token`), matched by ``GoTrueRequestDecoding``. As in
-/// GoTrue (Go's `encoding/json`), unknown fields are ignored, `null` counts as absent, and a
-/// field of the wrong type is a 400 `bad_json`.
+/// A typed body of a GoTrue endpoint: GoTrue's snake_case field names in camel case (`refreshToken` for
+/// `refresh_token`), matched by ``GoTrueRequestDecoding``. As in GoTrue (Go's `encoding/json`), unknown fields
+/// are ignored, `null` counts as absent, and a field of the wrong type is a 400 `bad_json`.
 protocol GoTrueBody: Decodable, Sendable {}
 
 /// `POST /signup` (no email and no phone is an anonymous sign-up).
@@ -69,8 +67,7 @@ struct VerifyBody: GoTrueBody {
     var phone: String?
 }
 
-/// `POST /resend`: a signup or email-change confirmation again; `sms` and `phone_change` are
-/// phone types.
+/// `POST /resend`: a signup or email-change confirmation again; `sms` and `phone_change` are phone types.
 struct ResendBody: GoTrueBody {
     var type: String?
     var email: String?

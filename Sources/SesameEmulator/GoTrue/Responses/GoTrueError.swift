@@ -4,10 +4,9 @@ import SesameLocalAPI
 
 /// A GoTrue API error: an HTTP status, one of GoTrue's snake_case error codes and a message.
 ///
-/// Rendered in one of GoTrue's shapes (reference A.4): requests that send
-/// `X-Supabase-Api-Version: 2024-01-01` or later get `{"code":"<code>","message":…}` and the
-/// header echoed; others get the legacy `{"code":<status>,"error_code":"<code>","msg":…}`. Both
-/// carry `x-sb-error-code`. Some `/token` failures use the OAuth shape `{"error","error_description"}`.
+/// Rendered in one of GoTrue's shapes (reference A.4): requests with `X-Supabase-Api-Version: 2024-01-01` or
+/// later get `{"code":"<code>","message":…}` and the header echoed; others the legacy `{"code":<status>,
+/// "error_code":"<code>","msg":…}`; both carry `x-sb-error-code`. Some `/token` failures are OAuth-shaped.
 struct GoTrueError: Error, Sendable, Equatable {
     var httpStatus: Int
     var code: String
@@ -65,6 +64,12 @@ extension GoTrueError {
     static func forbidden(_ code: String, _ message: String) -> GoTrueError {
         GoTrueError(httpStatus: 403, code: code, message: message)
     }
+    static func notFound(_ code: String, _ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 404, code: code, message: message)
+    }
+    static func unexpected(_ message: String) -> GoTrueError {
+        GoTrueError(httpStatus: 500, code: "unexpected_failure", message: message)
+    }
     static func oauth(_ error: String, _ description: String) -> GoTrueError {
         GoTrueError(httpStatus: 400, code: error, message: description, oauthError: error)
     }
@@ -89,7 +94,12 @@ extension GoTrueError {
     static let anonymousDisabled = unprocessable("anonymous_provider_disabled", "Anonymous sign-ins are disabled")
     static let overRequestRateLimit = GoTrueError(
         httpStatus: 429, code: "over_request_rate_limit", message: "Request rate limit reached")
-    static let adminUserNotFound = GoTrueError(httpStatus: 404, code: "user_not_found", message: "User not found")
+    static let adminUserNotFound = notFound("user_not_found", "User not found")
+    static let userBanned = badRequest("user_banned", "User is banned")
+    static func unverifiedEmail(_ provider: String) -> GoTrueError {
+        unprocessable("email_not_confirmed", "Unverified email with \(provider): verify it with the provider first")
+    }
+    static let noProfile = unexpected("Error getting user profile from external provider")
     /// GoTrue's answer with the phone provider off: 400, except the password grant's 422.
     static func phoneProviderDisabled(_ message: String, status: Int = 400) -> GoTrueError {
         GoTrueError(httpStatus: status, code: "phone_provider_disabled", message: message)

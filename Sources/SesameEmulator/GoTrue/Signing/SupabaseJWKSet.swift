@@ -1,14 +1,12 @@
 import Crypto
-import Foundation
 import SesameCore
 import SesameLocalAPI
 import _CryptoExtras
 
-/// The keys of `--supabase-jwt-keys`, as GoTrue takes `GOTRUE_JWT_KEYS` (internal/conf/jwk.go): a
-/// JSON array of private JWKs — EC P-256, RSA or `oct` (HMAC) — each with its `kid`; exactly one
-/// has `"sign"` among its `key_ops` and signs every access token, all of them verify, and the JWK
-/// set publishes the public half of each asymmetric one (`use: sig`, `key_ops: ["verify"]`);
-/// symmetric keys are never published.
+/// The keys of `--supabase-jwt-keys`, as GoTrue takes `GOTRUE_JWT_KEYS` (internal/conf/jwk.go): a JSON array of
+/// private JWKs — EC P-256, RSA or `oct` (HMAC) — each with its `kid`; exactly one has `"sign"` in its `key_ops`
+/// and signs every access token, all of them verify, and the JWK set publishes the public half of each asymmetric
+/// one (`use: sig`, `key_ops: ["verify"]`); symmetric keys are never published.
 public struct SupabaseJWKSet: Sendable, Equatable {
     /// One key of the set.
     enum Key: Sendable, Equatable {

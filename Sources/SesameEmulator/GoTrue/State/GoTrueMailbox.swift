@@ -1,5 +1,4 @@
-/// The one-time codes GoTrue mails, the mails "sent" (listed by `/sesame/v1/supabase/messages`)
-/// and when each address was last mailed.
+/// The one-time codes GoTrue mails, the mails "sent" (`/sesame/v1/supabase/messages`), the last mail times.
 struct GoTrueMailbox: Sendable {
     var codes: [OneTimeCode] = []
     var messages: [SupabaseMessage] = []
@@ -11,8 +10,7 @@ struct GoTrueMailbox: Sendable {
     /// `GOTRUE_MAILER_OTP_EXP`: lifetime of a one-time code, seconds.
     static let codeLifetime = 86_400
 
-    /// GoTrue's frequency check (`validateSentWithinFrequencyLimit`): 429 while the last mail
-    /// sent at `sentAt` is under a minute old.
+    /// GoTrue's `validateSentWithinFrequencyLimit`: 429 while the last mail, at `sentAt`, is under a minute old.
     static func checkTimer(_ sentAt: Int?, now: Int) throws(GoTrueError) {
         guard let sentAt, now - sentAt < sendInterval * 1000 else { return }
         throw .overEmailSendRateLimit(seconds: max(1, (sentAt + sendInterval * 1000 - now) / 1000))

@@ -3,11 +3,6 @@ struct GoTrueSessions: Sendable {
     private(set) var byId: [String: GoTrueSession] = [:]
     var refreshTokens = RefreshTokenChain()
 
-    init(_ byId: [String: GoTrueSession] = [:], refreshTokens: RefreshTokenChain = RefreshTokenChain()) {
-        self.byId = byId
-        self.refreshTokens = refreshTokens
-    }
-
     subscript(id: String) -> GoTrueSession? {
         get { byId[id] }
         set { byId[id] = newValue }
@@ -33,8 +28,7 @@ struct GoTrueSessions: Sendable {
         byId.values.filter { $0.userId == userId }.map(\.id)
     }
 
-    /// Takes the second-factor methods from the sessions `factorId` raised (GoTrue's
-    /// `DowngradeSessionsToAAL1`).
+    /// Takes the second-factor methods from the sessions `factorId` raised (GoTrue's `DowngradeSessionsToAAL1`).
     mutating func downgrade(raisedBy factorId: String) {
         for id in byId.keys where byId[id]?.factorId == factorId {
             byId[id]?.amr.removeAll { GoTrueSession.secondFactorMethods.contains($0.method) }

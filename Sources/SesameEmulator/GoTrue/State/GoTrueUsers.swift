@@ -1,10 +1,6 @@
-import SesameLocalAPI
-
 /// `auth.users` by id, each with its identities and second factors.
 struct GoTrueUsers: Sendable {
     private(set) var byId: [String: GoTrueUser] = [:]
-
-    init(_ byId: [String: GoTrueUser] = [:]) { self.byId = byId }
 
     subscript(id: String) -> GoTrueUser? {
         get { byId[id] }
