@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// The RFC 8628 device flow: issue a code, let a person approve or deny it, answer polls.
 extension FakeIdentityProvider {
     /// Consonants without the ambiguous ones (no vowels, so no words; no Y).
@@ -10,8 +8,7 @@ extension FakeIdentityProvider {
         dropExpiredDevices()
         var userCode: String
         repeat {
-            let letters = RandomIdentifier.make(8, from: Self.userCodeAlphabet)
-            userCode = String(letters.prefix(4)) + "-" + String(letters.suffix(4))
+            userCode = Self.normalizedUserCode(RandomIdentifier.make(8, from: Self.userCodeAlphabet))
         } while devices.values.contains { $0.userCode == userCode }
         let device = DeviceAuthorization(
             providerId: providerId, deviceCode: RandomIdentifier.make(40, from: RandomIdentifier.urlSafe),
