@@ -2,7 +2,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SesameLocalAPI
 public import UnixSignals
 
 /// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset, and

@@ -1,5 +1,4 @@
 import Hummingbird
-import SesameLocalAPI
 
 /// The single owner of one port's fault settings and per-endpoint call counters.
 actor FaultInjector {

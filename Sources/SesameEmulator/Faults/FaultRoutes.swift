@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// `/sesame/v1/faults` on one port: `GET` reports, `POST` (or `PATCH`/`PUT`) changes settings,
 /// `DELETE` restores the defaults and clears the counters.

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Sesame's fault-injection settings for one port (`/sesame/v1/faults`).
 ///
 /// Not a Firebase feature. Faults apply to requests whose path starts with `pathPrefix`, or,
@@ -76,9 +74,10 @@ enum RetryAfter: Sendable, Equatable, Codable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch self {
-        case .seconds(let s): try container.encode(s)
-        case .text(let t): try container.encode(t)
+        if case .seconds(let seconds) = self {
+            try container.encode(seconds)
+        } else {
+            try container.encode(headerValue)
         }
     }
 }

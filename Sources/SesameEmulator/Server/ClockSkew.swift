@@ -1,4 +1,3 @@
-import SesameLocalAPI
 import Synchronization
 
 /// How far one port's clock runs ahead of the configured clock (fault `clockSkewSeconds`;

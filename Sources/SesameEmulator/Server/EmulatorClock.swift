@@ -1,5 +1,4 @@
 import Foundation
-import SesameLocalAPI
 
 /// The emulator's source of "now" (milliseconds since 1970), injectable so tests can move time
 /// instead of sleeping.

@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// What an emulator port serves: the Auth API, the Realtime Database REST API or Supabase.
 ///
