@@ -1,4 +1,5 @@
 public import Logging
+import SesameLocalAPI
 
 /// How to start a ``SesameEmulator``.
 public struct EmulatorConfiguration: Sendable {
