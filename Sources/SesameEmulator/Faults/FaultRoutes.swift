@@ -23,9 +23,7 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
             }
     }
 
-    func add(to router: Router<EmulatorRequestContext>) {
-        router.addRoutes(.of(Self.operations, state: self))
-    }
+    func add(to router: Router<EmulatorRequestContext>) { router.addRoutes(.of(Self.operations, state: self)) }
 
     private func change(_ body: [UInt8]) async throws(FaultSettingsError) -> FaultReport {
         let patch: FaultSettingsPatch

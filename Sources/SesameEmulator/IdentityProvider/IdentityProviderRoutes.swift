@@ -53,9 +53,7 @@ struct IdentityProviderRoutes: Sendable {
             ]
         }
 
-    func add(to router: Router<EmulatorRequestContext>) {
-        router.addRoutes(.of(Self.operations, state: self))
-    }
+    func add(to router: Router<EmulatorRequestContext>) { router.addRoutes(.of(Self.operations, state: self)) }
 
     /// The fault extension's counter name of a fake-provider route: `idp:` and the path after
     /// the provider id (`idp:token`, `idp:device/code`, `idp:device/approve`), whatever the

@@ -21,7 +21,6 @@ struct OAuthError: Error, Sendable, Equatable {
     static func invalidRequest(_ description: String) -> OAuthError {
         OAuthError(error: "invalid_request", description: description)
     }
-
 }
 
 extension OAuthError: HTTPResponseError {

@@ -129,9 +129,7 @@ extension SupabaseEndpoints {
         let claims: [String: JSONValue]
         do {
             claims = try server.jwt.verify(bearer, now: store.clock.milliseconds() / 1000)
-        } catch {
-            throw .jwt(error)
-        }
+        } catch { throw .jwt(error) }
         let role = claims["role"]?.stringValue ?? "anon"
         guard ["anon", "authenticated", "service_role"].contains(role) else {
             throw PostgRESTError(httpStatus: 401, code: "22023", message: "role \"\(role)\" does not exist")
