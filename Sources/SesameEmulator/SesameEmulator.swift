@@ -37,23 +37,6 @@ public final class SesameEmulator: Sendable {
     private let database: DatabaseState
     private let supabaseStore: GoTrueStore?
 
-    private init(
-        authPort: Int, databasePort: Int, supabasePort: Int?, supabaseExtraPorts: [Int],
-        configuration: EmulatorConfiguration, group: ServiceGroup,
-        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState, supabaseStore: GoTrueStore?
-    ) {
-        self.supabaseExtraPorts = supabaseExtraPorts
-        self.authPort = authPort
-        self.databasePort = databasePort
-        self.supabasePort = supabasePort
-        self.supabaseStore = supabaseStore
-        self.configuration = configuration
-        self.group = group
-        self.running = running
-        self.auth = auth
-        self.database = database
-    }
-
     /// Binds both ports and returns once both accept connections.
     /// - Parameters:
     ///   - configuration: host, ports (0 = ephemeral), project, optional import or data directory.
@@ -64,6 +47,10 @@ public final class SesameEmulator: Sendable {
     public static func start(
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
+        try await SesameEmulator(configuration, gracefulShutdownSignals: gracefulShutdownSignals)
+    }
+
+    private init(_ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal]) async throws {
         if configuration.importDirectory != nil && configuration.dataDirectory != nil {
             throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
         }
@@ -149,11 +136,16 @@ public final class SesameEmulator: Sendable {
             }
             throw SesameEmulatorError("sesame-emulator stopped before it was ready")
         }
-        return SesameEmulator(
-            authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"],
-            supabaseExtraPorts: configuration.supabaseExtraPorts.indices.compactMap { ports["supabase-\($0)"] },
-            configuration: configuration,
-            group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
+        self.authPort = authPort
+        self.databasePort = databasePort
+        self.supabasePort = ports["supabase"]
+        self.supabaseExtraPorts = configuration.supabaseExtraPorts.indices.compactMap { ports["supabase-\($0)"] }
+        self.configuration = configuration
+        self.group = group
+        self.running = running
+        self.auth = auth
+        self.database = database
+        self.supabaseStore = supabaseStore
     }
 
     /// What every port's application shares.
