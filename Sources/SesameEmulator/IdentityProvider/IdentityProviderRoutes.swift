@@ -59,9 +59,8 @@ struct IdentityProviderRoutes: Sendable {
     /// the provider id (`idp:token`, `idp:device/code`, `idp:device/approve`), whatever the
     /// provider; `nil` for other routes.
     static func callKey(route: String?) -> String? {
-        let prefix = FakeIdentityProvider.prefix + "/{provider}/"
-        guard let route, route.hasPrefix(prefix) else { return nil }
-        return "idp:" + route.dropFirst(prefix.count)
+        guard let route, route.hasPrefix(base) else { return nil }
+        return "idp:" + route.dropFirst(base.count)
     }
 
     /// What a provider route reads from its request: the provider, the body, the form (the

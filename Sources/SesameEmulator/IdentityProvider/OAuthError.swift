@@ -4,7 +4,7 @@ import SesameLocalAPI
 
 /// An RFC 6749 §5.2 error of the fake identity provider: `{"error","error_description"}`,
 /// HTTP 400 unless said otherwise, plus `interval` on `slow_down` as GitHub sends it.
-struct OAuthError: Error, Sendable, Equatable {
+struct OAuthError: HTTPResponseError, Sendable, Equatable {
     var error: String
     var description: String
     var httpStatus = 400
@@ -21,9 +21,7 @@ struct OAuthError: Error, Sendable, Equatable {
     static func invalidRequest(_ description: String) -> OAuthError {
         OAuthError(error: "invalid_request", description: description)
     }
-}
 
-extension OAuthError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

@@ -24,8 +24,7 @@ struct PostgRESTTables: Sendable, Codable {
         ownerMayUpdate: false, ownerMayDelete: true)
     static let details = Schema(
         name: "username_details", columns: ["uid", "username", "email"], primaryKey: "uid",
-        notNull: ["uid", "username"],
-        uuidColumns: ["uid"], ownerMayUpdate: true, ownerMayDelete: false)
+        notNull: ["uid", "username"], uuidColumns: ["uid"], ownerMayUpdate: true, ownerMayDelete: false)
     static let schemas = [usernames.name: usernames, details.name: details]
 
     /// Rows by table name, in insertion order.
