@@ -39,7 +39,6 @@ struct FaultSettings: Sendable, Equatable, Encodable {
     /// How far the port's clock runs ahead of the real one (negative: behind).
     var clockSkewSeconds = 0
 
-    /// Whether faults apply to `path`.
     func matches(_ path: String) -> Bool {
         if path.hasPrefix("/sesame/") { return false }
         if let pathPrefix { return path.hasPrefix(pathPrefix) }

@@ -13,7 +13,6 @@ struct IdentityProviderRoutes: Sendable {
 
     static let base = FakeIdentityProvider.prefix + "/{provider}/"
 
-    /// Every route of the fake providers.
     static let operations: [EmulatorOperation<Self>] = flowOperations + configOperations
 
     static let flowOperations: [EmulatorOperation<Self>] = [

@@ -6,7 +6,6 @@ import SesameLocalAPI
 /// and the PostgREST subset over them: select, insert (upsert), delete and the two lookups, each
 /// checked against the table's schema and policies.
 struct PostgRESTTables: Sendable, Codable {
-    /// A table's schema and policies.
     struct Schema: Sendable {
         var name: String
         var columns: [String]

@@ -29,7 +29,6 @@ protocol EmulatorEndpoints: Sendable {
     /// ``errorResponse(status:message:)``.
     func rateLimitedResponse() -> Response
 
-    /// Adds the port's routes.
     func addRoutes(to router: Router<EmulatorRequestContext>)
 
     /// The port's error envelope for an injected failure or a transport-level problem.

@@ -10,7 +10,6 @@ struct PostgRESTCall: Sendable {
     let role: PostgRESTRole
 
     var query: [String: String] { request.queryFields }
-    /// The `{table}` path parameter.
     var table: String { context.parameter("table") }
 
     /// `col=eq.value` pairs; any other operator is refused.
