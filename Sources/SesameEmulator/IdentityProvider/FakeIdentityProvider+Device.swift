@@ -37,10 +37,8 @@ extension FakeIdentityProvider {
     ///   one, 400 `invalid_request` for a code already approved or denied.
     func decide(userCode typed: String, providerId: String, identity: FakeIdentity?) throws(OAuthError) {
         let userCode = Self.normalizedUserCode(typed)
-        guard
-            let key = devices.first(where: { $0.value.userCode == userCode && $0.value.providerId == providerId })?.key,
-            var device = devices[key]
-        else {
+        let found = devices.first { $0.value.userCode == userCode && $0.value.providerId == providerId }
+        guard case (let key, var device)? = found else {
             throw OAuthError(
                 error: "invalid_user_code", description: "No device is waiting for this code.", httpStatus: 404)
         }

@@ -78,8 +78,7 @@ actor FakeIdentityProvider {
             (github ? "gho_" : "emu_at_")
             + RandomIdentifier.make(github ? 36 : 40, from: RandomIdentifier.alphanumerics)
         accessTokens[accessToken] = identity
-        let scope =
-            scope.nonEmpty ?? (github ? "read:user,user:email" : "openid email profile")
+        let scope = scope.nonEmpty ?? (github ? "read:user,user:email" : "openid email profile")
         if github {
             return TokenSet(
                 identity: identity, accessToken: accessToken, idToken: nil,
