@@ -14,10 +14,9 @@ public struct EmulatorConfiguration: Sendable {
     /// A directory written by ``SesameEmulator/export(to:)`` (or by the Firebase emulators'
     /// `--export-on-exit`) to load at start; `nil` starts empty.
     public var importDirectory: String?
-    /// A directory that holds the emulator's state across restarts (`--data-dir`): loaded at
-    /// start when it has data (created when missing), saved after every handled request and when
-    /// stopped, in the layout of ``SesameEmulator/export(to:)``. `nil` keeps state in memory
-    /// only. Not together with ``importDirectory``.
+    /// A directory that holds the emulator's state across restarts (`--data-dir`): loaded at start
+    /// when it has data (created when missing), saved after every handled request and when stopped,
+    /// as ``SesameEmulator/export(to:)`` lays it out. `nil`: in memory only. Not with ``importDirectory``.
     public var dataDirectory: String?
     /// The emulator's notion of "now"; tests may pass a movable clock.
     public var clock: EmulatorClock

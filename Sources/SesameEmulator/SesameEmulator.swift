@@ -2,7 +2,6 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import SesameLocalAPI
 public import UnixSignals
 
 /// A running Firebase Auth Emulator-compatible backend plus a Realtime Database REST subset, and
@@ -23,8 +22,7 @@ public final class SesameEmulator: Sendable {
     public let supabasePort: Int?
     /// The ports of ``EmulatorConfiguration/supabaseExtraPorts``, in their order.
     public let supabaseExtraPorts: [Int]
-    /// The Supabase anon key (an HS256 JWT with `role: anon`, a "legacy API key"), when Supabase
-    /// is served.
+    /// The Supabase anon key (an HS256 JWT, `role: anon`: a "legacy API key"), when Supabase is served.
     public var supabaseAnonKey: String? { supabaseStore?.jwt.apiKey(role: "anon") }
     /// The Supabase service_role key, when Supabase is served.
     public var supabaseServiceRoleKey: String? { supabaseStore?.jwt.apiKey(role: "service_role") }
@@ -39,23 +37,6 @@ public final class SesameEmulator: Sendable {
     private let database: DatabaseState
     private let supabaseStore: GoTrueStore?
 
-    private init(
-        authPort: Int, databasePort: Int, supabasePort: Int?, supabaseExtraPorts: [Int],
-        configuration: EmulatorConfiguration, group: ServiceGroup,
-        running: Task<Void, any Error>, auth: AccountStore, database: DatabaseState, supabaseStore: GoTrueStore?
-    ) {
-        self.supabaseExtraPorts = supabaseExtraPorts
-        self.authPort = authPort
-        self.databasePort = databasePort
-        self.supabasePort = supabasePort
-        self.supabaseStore = supabaseStore
-        self.configuration = configuration
-        self.group = group
-        self.running = running
-        self.auth = auth
-        self.database = database
-    }
-
     /// Binds both ports and returns once both accept connections.
     /// - Parameters:
     ///   - configuration: host, ports (0 = ephemeral), project, optional import or data directory.
@@ -66,6 +47,13 @@ public final class SesameEmulator: Sendable {
     public static func start(
         _ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal] = []
     ) async throws -> SesameEmulator {
+        try await SesameEmulator(configuration, gracefulShutdownSignals: gracefulShutdownSignals)
+    }
+
+    private init(_ configuration: EmulatorConfiguration, gracefulShutdownSignals: [UnixSignal]) async throws {
+        if configuration.importDirectory != nil && configuration.dataDirectory != nil {
+            throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
+        }
         let logger = configuration.logger
         let authSkew = ClockSkew()
         let databaseSkew = ClockSkew()
@@ -74,9 +62,6 @@ public final class SesameEmulator: Sendable {
         await auth.setRecentLoginSeconds(configuration.recentLoginSeconds)
         let database = DatabaseState(clock: configuration.clock.skewed(by: databaseSkew))
         let supabaseSkew = ClockSkew()
-        if configuration.importDirectory != nil && configuration.dataDirectory != nil {
-            throw SesameEmulatorError("a data directory is loaded at start already: give it or an import directory")
-        }
         let supabaseStore = try configuration.supabase.map {
             // With --supabase-jwt-keys the given keys sign; no key is made or saved.
             let key =
@@ -110,18 +95,17 @@ public final class SesameEmulator: Sendable {
             Self.application(name: "database", endpoints: databaseEndpoints, port: configuration.databasePort, shared),
         ]
         if let supabase = configuration.supabase, let store = supabaseStore {
-            let endpoints = SupabaseEndpoints(
-                store: store, server: store.main, fallbackHost: "\(configuration.host):\(supabase.port)",
-                clockSkew: supabaseSkew, identityProvider: identityProvider)
-            apps.append(Self.application(name: "supabase", endpoints: endpoints, port: supabase.port, shared))
             // Further GoTrue servers over the same state, each with its own settings and keys.
-            for (index, extra) in configuration.supabaseExtraPorts.enumerated() {
+            let extras = try configuration.supabaseExtraPorts.map { extra in
                 let key = extra.jwtKeys != nil ? nil : try SupabaseSigningKey.load(extra.signingAlgorithm, from: nil)
+                return (extra, GoTrueServer(configuration: extra, signingKey: key))
+            }
+            for (index, (settings, server)) in ([(supabase, store.main)] + extras).enumerated() {
                 let endpoints = SupabaseEndpoints(
-                    store: store, server: GoTrueServer(configuration: extra, signingKey: key),
-                    fallbackHost: "\(configuration.host):\(extra.port)", clockSkew: supabaseSkew,
-                    identityProvider: identityProvider)
-                apps.append(Self.application(name: "supabase-\(index)", endpoints: endpoints, port: extra.port, shared))
+                    store: store, server: server, fallbackHost: "\(configuration.host):\(settings.port)",
+                    clockSkew: supabaseSkew, identityProvider: identityProvider)
+                let name = index == 0 ? "supabase" : "supabase-\(index - 1)"
+                apps.append(Self.application(name: name, endpoints: endpoints, port: settings.port, shared))
             }
         } else if !configuration.supabaseExtraPorts.isEmpty {
             throw SesameEmulatorError("further Supabase ports need the main one (EmulatorConfiguration.supabase)")
@@ -152,11 +136,16 @@ public final class SesameEmulator: Sendable {
             }
             throw SesameEmulatorError("sesame-emulator stopped before it was ready")
         }
-        return SesameEmulator(
-            authPort: authPort, databasePort: databasePort, supabasePort: ports["supabase"],
-            supabaseExtraPorts: configuration.supabaseExtraPorts.indices.compactMap { ports["supabase-\($0)"] },
-            configuration: configuration,
-            group: group, running: running, auth: auth, database: database, supabaseStore: supabaseStore)
+        self.authPort = authPort
+        self.databasePort = databasePort
+        self.supabasePort = ports["supabase"]
+        self.supabaseExtraPorts = configuration.supabaseExtraPorts.indices.compactMap { ports["supabase-\($0)"] }
+        self.configuration = configuration
+        self.group = group
+        self.running = running
+        self.auth = auth
+        self.database = database
+        self.supabaseStore = supabaseStore
     }
 
     /// What every port's application shares.
@@ -165,7 +154,6 @@ public final class SesameEmulator: Sendable {
         var logger: Logger
         var bound: AsyncStream<(String, Int)>.Continuation
         var saver: DataDirectorySaver?
-        /// Each port's per-address limits (``EmulatorConfiguration/rateLimits``).
         var rateLimits: [String: RateLimit]
         var clock: EmulatorClock
     }
@@ -201,9 +189,7 @@ public final class SesameEmulator: Sendable {
 
     /// Waits until the emulator stops (through ``stop()`` or a shutdown signal).
     /// - Throws: what the servers failed with, if they failed rather than stopped.
-    public func waitUntilStopped() async throws {
-        try await running.value
-    }
+    public func waitUntilStopped() async throws { try await running.value }
 
     /// Writes accounts, configuration and every database namespace to `directory` in the
     /// Firebase emulators' export layout, creating it when needed.

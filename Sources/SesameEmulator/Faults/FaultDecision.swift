@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// What the fault extension does to one request.
 enum FaultDecision: Sendable, Equatable {
     /// Handle normally after `delayMs` milliseconds.

@@ -1,5 +1,4 @@
 import Hummingbird
-import SesameLocalAPI
 
 /// The single owner of one port's fault settings and per-endpoint call counters.
 actor FaultInjector {
@@ -41,9 +40,7 @@ actor FaultInjector {
         return (settings.dripBodyMs, settings.dripBytes)
     }
 
-    func answerReleased() {
-        answersHeld -= 1
-    }
+    func answerReleased() { answersHeld -= 1 }
 
     /// Applies the fields present in `patch`.
     func apply(_ patch: FaultSettingsPatch) -> FaultSettings {
@@ -52,9 +49,7 @@ actor FaultInjector {
     }
 
     /// The settings and counters as `GET /sesame/v1/faults` shows them.
-    func report() -> FaultReport {
-        FaultReport(faults: settings, calls: calls, answersHeld: answersHeld)
-    }
+    func report() -> FaultReport { FaultReport(faults: settings, calls: calls, answersHeld: answersHeld) }
 
     /// Clears faults and counters.
     func reset() {

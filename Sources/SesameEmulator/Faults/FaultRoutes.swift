@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// `/sesame/v1/faults` on one port: `GET` reports, `POST` (or `PATCH`/`PUT`) changes settings,
 /// `DELETE` restores the defaults and clears the counters.
@@ -24,9 +23,7 @@ struct FaultRoutes<Endpoints: EmulatorEndpoints>: Sendable {
             }
     }
 
-    func add(to router: Router<EmulatorRequestContext>) {
-        router.addRoutes(.of(Self.operations, state: self))
-    }
+    func add(to router: Router<EmulatorRequestContext>) { router.addRoutes(.of(Self.operations, state: self)) }
 
     private func change(_ body: [UInt8]) async throws(FaultSettingsError) -> FaultReport {
         let patch: FaultSettingsPatch

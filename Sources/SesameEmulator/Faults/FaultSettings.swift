@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Sesame's fault-injection settings for one port (`/sesame/v1/faults`).
 ///
 /// Not a Firebase feature. Faults apply to requests whose path starts with `pathPrefix`, or,
@@ -41,7 +39,6 @@ struct FaultSettings: Sendable, Equatable, Encodable {
     /// How far the port's clock runs ahead of the real one (negative: behind).
     var clockSkewSeconds = 0
 
-    /// Whether faults apply to `path`.
     func matches(_ path: String) -> Bool {
         if path.hasPrefix("/sesame/") { return false }
         if let pathPrefix { return path.hasPrefix(pathPrefix) }
@@ -76,9 +73,10 @@ enum RetryAfter: Sendable, Equatable, Codable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
-        switch self {
-        case .seconds(let s): try container.encode(s)
-        case .text(let t): try container.encode(t)
+        if case .seconds(let seconds) = self {
+            try container.encode(seconds)
+        } else {
+            try container.encode(headerValue)
         }
     }
 }

@@ -73,11 +73,8 @@ struct FaultSettingsPatch: Decodable, Sendable {
 }
 
 /// A `/sesame/v1/faults` body that does not fit the schema; `message` names the field.
-struct FaultSettingsError: Error, Sendable {
+struct FaultSettingsError: HTTPResponseError, Sendable {
     var message: String
-}
-
-extension FaultSettingsError: HTTPResponseError {
     var status: HTTPResponse.Status { .badRequest }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

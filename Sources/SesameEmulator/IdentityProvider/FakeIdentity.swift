@@ -29,17 +29,13 @@ struct FakeIdentity: Sendable, Equatable {
         return String(value % 100_000_000_000_000_000 + 100_000_000_000_000_000)
     }
 
-    /// The login GitHub would show: the email's local part.
-    var screenName: String { String(email.split(separator: "@").first ?? "") }
-
     /// The claims a relying party reads (what the ID token carries, and what an access token
-    /// stands for): `sub`, `email`, `email_verified`, `name`, and `screen_name` for GitHub.
+    /// stands for): `sub`, `email`, `email_verified`, `name`, and for GitHub `screen_name`, the
+    /// login GitHub would show (the email's local part).
     var claims: [String: JSONValue] {
-        var claims: [String: JSONValue] = [
-            "sub": .string(sub), "email": .string(email), "email_verified": true,
-        ]
+        var claims: [String: JSONValue] = ["sub": .string(sub), "email": .string(email), "email_verified": true]
         claims["name"] = name.map(JSONValue.string)
-        if providerId == "github.com" { claims["screen_name"] = .string(screenName) }
+        if providerId == "github.com" { claims["screen_name"] = .string(String(email.prefix { $0 != "@" })) }
         return claims
     }
 }

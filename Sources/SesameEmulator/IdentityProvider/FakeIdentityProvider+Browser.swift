@@ -1,6 +1,5 @@
 import Crypto
 import SesameCore
-import SesameLocalAPI
 
 /// The authorization-code flow (RFC 6749 §4.1) with PKCE (RFC 7636).
 extension FakeIdentityProvider {

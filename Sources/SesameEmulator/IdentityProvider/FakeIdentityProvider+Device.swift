@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// The RFC 8628 device flow: issue a code, let a person approve or deny it, answer polls.
 extension FakeIdentityProvider {
     /// Consonants without the ambiguous ones (no vowels, so no words; no Y).
@@ -10,8 +8,7 @@ extension FakeIdentityProvider {
         dropExpiredDevices()
         var userCode: String
         repeat {
-            let letters = RandomIdentifier.make(8, from: Self.userCodeAlphabet)
-            userCode = String(letters.prefix(4)) + "-" + String(letters.suffix(4))
+            userCode = Self.normalizedUserCode(RandomIdentifier.make(8, from: Self.userCodeAlphabet))
         } while devices.values.contains { $0.userCode == userCode }
         let device = DeviceAuthorization(
             providerId: providerId, deviceCode: RandomIdentifier.make(40, from: RandomIdentifier.urlSafe),
@@ -40,10 +37,8 @@ extension FakeIdentityProvider {
     ///   one, 400 `invalid_request` for a code already approved or denied.
     func decide(userCode typed: String, providerId: String, identity: FakeIdentity?) throws(OAuthError) {
         let userCode = Self.normalizedUserCode(typed)
-        guard
-            let key = devices.first(where: { $0.value.userCode == userCode && $0.value.providerId == providerId })?.key,
-            var device = devices[key]
-        else {
+        let found = devices.first { $0.value.userCode == userCode && $0.value.providerId == providerId }
+        guard case (let key, var device)? = found else {
             throw OAuthError(
                 error: "invalid_user_code", description: "No device is waiting for this code.", httpStatus: 404)
         }

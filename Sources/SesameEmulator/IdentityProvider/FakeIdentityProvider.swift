@@ -6,8 +6,7 @@ import SesameLocalAPI
 ///
 /// One actor holds every code and token, so a device code issued on one port can be approved
 /// on the other, and the Firebase and GoTrue surfaces of the same emulator can find out whom an
-/// authorization code or an access token stands for. Lifetimes are read from the emulator's
-/// injectable clock.
+/// authorization code or an access token stands for.
 actor FakeIdentityProvider {
     let clock: EmulatorClock
     let signer = IdentityProviderSigner()
@@ -36,9 +35,7 @@ actor FakeIdentityProvider {
     var now: Int { clock.milliseconds() }
 
     /// `<base>/emulator/v1/idp/<providerId>`, the `iss` of its ID tokens.
-    static func issuer(base: String, providerId: String) -> String {
-        base + prefix + "/" + providerId
-    }
+    static func issuer(base: String, providerId: String) -> String { base + prefix + "/" + providerId }
 
     // MARK: Test knobs
 
@@ -81,8 +78,7 @@ actor FakeIdentityProvider {
             (github ? "gho_" : "emu_at_")
             + RandomIdentifier.make(github ? 36 : 40, from: RandomIdentifier.alphanumerics)
         accessTokens[accessToken] = identity
-        let scope =
-            scope.nonEmpty ?? (github ? "read:user,user:email" : "openid email profile")
+        let scope = scope.nonEmpty ?? (github ? "read:user,user:email" : "openid email profile")
         if github {
             return TokenSet(
                 identity: identity, accessToken: accessToken, idToken: nil,

@@ -5,20 +5,9 @@ import NIOCore
 /// The fake identity provider's HTML pages: plain forms (no script), with stable element ids
 /// (`user_code`, `email`, `name`, `approve`, `deny`) so a WebDriver test can drive them.
 enum IdentityProviderPages {
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static let entities: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+
+    static func escape(_ text: String) -> String { text.map { entities[$0] ?? String($0) }.joined() }
 
     static func page(title: String, body: String, status: HTTPResponse.Status = .ok) -> Response {
         let html = """

@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import SesameCore
-import SesameLocalAPI
 
 /// The browser flow's pages: `GET authorize` shows the consent form, `POST authorize` redirects
 /// back to the client with a code, or with `error=access_denied`.

@@ -13,38 +13,35 @@ struct IdentityProviderRoutes: Sendable {
 
     static let base = FakeIdentityProvider.prefix + "/{provider}/"
 
-    /// Every route of the fake providers.
     static let operations: [EmulatorOperation<Self>] = flowOperations + configOperations
 
     static let flowOperations: [EmulatorOperation<Self>] = [
-        EmulatorOperation(.post, base + "device/code") { routes, request, context in
-            await routes.deviceCode(Call(request, context, routes))
-        },
-        EmulatorOperation(.post, base + "token") { routes, request, context in
-            try await routes.token(Call(request, context, routes))
-        },
+        flow(.post, "device/code") { await $0.deviceCode($1) },
+        flow(.post, "token") { try await $0.token($1) },
         EmulatorOperation(.get, base + "device") { _, request, context in
             IdentityProviderPages.device(
                 providerId: context.parameter("provider"), userCode: request.queryFields["user_code"] ?? "",
                 problem: nil)
         },
-        EmulatorOperation(.post, base + "device") { routes, request, context in
-            await routes.devicePage(Call(request, context, routes))
-        },
-        EmulatorOperation(.post, base + "device/approve") { routes, request, context in
-            try await routes.approve(Call(request, context, routes), body: context.body)
-        },
+        flow(.post, "device") { await $0.devicePage($1) },
+        flow(.post, "device/approve") { try await $0.approve($1) },
         EmulatorOperation(.get, base + "authorize") { _, request, context in
             authorizePage(providerId: context.parameter("provider"), fields: request.queryFields)
         },
-        EmulatorOperation(.post, base + "authorize") { routes, request, context in
-            await routes.authorizeDecision(Call(request, context, routes))
-        },
-        EmulatorOperation(.get, base + ".well-known/openid-configuration") { routes, request, context in
-            discovery(issuer: Call(request, context, routes).issuer)
-        },
-        EmulatorOperation(.get, base + "jwks") { routes, _, _ in routes.provider.signer.jwks },
+        flow(.post, "authorize") { await $0.authorizeDecision($1) },
+        flow(.get, ".well-known/openid-configuration") { discovery(issuer: $1.issuer) },
+        flow(.get, "jwks") { routes, _ in routes.provider.signer.jwks },
     ]
+
+    /// The operation at `base + path` that reads its request as a ``Call``.
+    static func flow(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ perform: @escaping @Sendable (Self, Call) async throws -> any ResponseGenerator
+    ) -> EmulatorOperation<Self> {
+        EmulatorOperation(method, base + path) { routes, request, context in
+            try await perform(routes, Call(request, context, routes))
+        }
+    }
 
     /// The test knobs, for all providers or one.
     static let configOperations: [EmulatorOperation<Self>] = [FakeIdentityProvider.prefix + "/config", base + "config"]
@@ -55,28 +52,27 @@ struct IdentityProviderRoutes: Sendable {
             ]
         }
 
-    func add(to router: Router<EmulatorRequestContext>) {
-        router.addRoutes(.of(Self.operations, state: self))
-    }
+    func add(to router: Router<EmulatorRequestContext>) { router.addRoutes(.of(Self.operations, state: self)) }
 
     /// The fault extension's counter name of a fake-provider route: `idp:` and the path after
     /// the provider id (`idp:token`, `idp:device/code`, `idp:device/approve`), whatever the
     /// provider; `nil` for other routes.
     static func callKey(route: String?) -> String? {
-        let prefix = FakeIdentityProvider.prefix + "/{provider}/"
-        guard let route, route.hasPrefix(prefix) else { return nil }
-        return "idp:" + route.dropFirst(prefix.count)
+        guard let route, route.hasPrefix(base) else { return nil }
+        return "idp:" + route.dropFirst(base.count)
     }
 
-    /// What a provider route reads from its request: the provider, the form (the body's fields,
-    /// the query's where the body has none) and its issuer URL.
+    /// What a provider route reads from its request: the provider, the body, the form (the
+    /// body's fields, the query's where the body has none) and its issuer URL.
     struct Call: Sendable {
         let providerId: String
+        let body: [UInt8]
         let form: [String: String]
         let issuer: String
 
         init(_ request: Request, _ context: EmulatorRequestContext, _ routes: IdentityProviderRoutes) {
             providerId = context.parameter("provider")
+            body = context.body
             form = context.form(request)
             issuer = FakeIdentityProvider.issuer(
                 base: request.origin(fallbackHost: routes.fallbackHost), providerId: providerId)
@@ -161,8 +157,8 @@ struct IdentityProviderRoutes: Sendable {
     }
 
     /// `POST device/approve {userCode, email, sub?, name?, deny?}` (test hook).
-    func approve(_ call: Call, body bytes: [UInt8]) async throws(OAuthError) -> JSONValue {
-        guard case .object(let body)? = try? JSONCoding.parse(bytes) else {
+    func approve(_ call: Call) async throws(OAuthError) -> JSONValue {
+        guard case .object(let body)? = try? JSONCoding.parse(call.body) else {
             throw .invalidRequest("The body must be a JSON object.")
         }
         let deny = body["deny"]?.boolValue ?? false

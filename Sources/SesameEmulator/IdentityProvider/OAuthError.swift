@@ -4,7 +4,7 @@ import SesameLocalAPI
 
 /// An RFC 6749 §5.2 error of the fake identity provider: `{"error","error_description"}`,
 /// HTTP 400 unless said otherwise, plus `interval` on `slow_down` as GitHub sends it.
-struct OAuthError: Error, Sendable, Equatable {
+struct OAuthError: HTTPResponseError, Sendable, Equatable {
     var error: String
     var description: String
     var httpStatus = 400
@@ -22,9 +22,6 @@ struct OAuthError: Error, Sendable, Equatable {
         OAuthError(error: "invalid_request", description: description)
     }
 
-}
-
-extension OAuthError: HTTPResponseError {
     var status: HTTPResponse.Status { HTTPResponse.Status(code: httpStatus) }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

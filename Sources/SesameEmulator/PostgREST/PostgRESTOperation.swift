@@ -9,16 +9,10 @@ import SesameLocalAPI
 struct PostgRESTOperation: Sendable {
     typealias Perform = @Sendable (GoTrueStore, PostgRESTCall) async throws(PostgRESTError) -> any ResponseGenerator
 
+    let methods: [HTTPRequest.Method]
     /// The path under `/rest/v1`.
     let path: String
-    let methods: [HTTPRequest.Method]
     let perform: Perform
-
-    init(_ methods: [HTTPRequest.Method], _ path: String, _ perform: @escaping Perform) {
-        self.path = path
-        self.methods = methods
-        self.perform = perform
-    }
 
     static let prefix = "/rest/v1"
     static let reservedParameters: Set<String> = [
@@ -26,39 +20,47 @@ struct PostgRESTOperation: Sendable {
     ]
 
     static let all: [PostgRESTOperation] = [
-        PostgRESTOperation([.get, .head], "{table}") { store, call throws(PostgRESTError) in
+        PostgRESTOperation(methods: [.get, .head], path: "{table}") { store, call throws(PostgRESTError) in
             let columns = call.query["select"].flatMap { $0 == "*" ? nil : $0.split(separator: ",").map(String.init) }
-            let rows = try await store.restSelect(
-                call.table, filters: try call.filters(), columns: columns, as: call.role)
+            let filters = try call.filters()
+            let rows = try await store.withTables { tables, _ throws(PostgRESTError) in
+                try tables.select(call.table, filters: filters, columns: columns, as: call.role)
+            }
             let count = rows.arrayValue?.count ?? 0
             var response = Response.json(rows, headers: [.contentRange: count == 0 ? "*/*" : "0-\(count - 1)/*"])
             if call.request.method == .head { response.body = ResponseBody() }
             return response
         },
-        PostgRESTOperation([.post], "{table}") { store, call throws(PostgRESTError) in
+        PostgRESTOperation(methods: [.post], path: "{table}") { store, call throws(PostgRESTError) in
             let prefer = call.preferences
             _ = try call.filters()
-            let written = try await store.restInsert(
-                call.table, rows: try call.rows(), as: call.role, upsert: prefer["resolution"] == "merge-duplicates")
+            let rows = try call.rows()
+            let written = try await store.withTables { tables, userExists throws(PostgRESTError) in
+                let upsert = prefer["resolution"] == "merge-duplicates"
+                return try tables.insert(call.table, rows: rows, as: call.role, upsert: upsert, userExists: userExists)
+            }
             guard prefer["return"] == "representation" else { return Response.empty(.created) }
             return Response.json(JSONValue.array(written.map(JSONValue.object)), status: .created)
         },
-        PostgRESTOperation([.delete], "{table}") { store, call throws(PostgRESTError) in
-            _ = try await store.restDelete(call.table, filters: try call.filters(), as: call.role)
+        PostgRESTOperation(methods: [.delete], path: "{table}") { store, call throws(PostgRESTError) in
+            let filters = try call.filters()
+            _ = try await store.withTables { tables, _ throws(PostgRESTError) in
+                try tables.delete(call.table, filters: filters, as: call.role)
+            }
             return Response.empty(.noContent)
         },
-        PostgRESTOperation([.put, .patch], "{table}") { _, call throws(PostgRESTError) in
+        PostgRESTOperation(methods: [.put, .patch], path: "{table}") { _, call throws(PostgRESTError) in
             _ = try call.filters()
             throw unsupported(call.request.method)
         },
-        PostgRESTOperation([.get, .post], "rpc/{function}") { store, call throws(PostgRESTError) in
+        PostgRESTOperation(methods: [.get, .post], path: "rpc/{function}") { store, call throws(PostgRESTError) in
             let function = call.context.parameter("function")
             guard let answer = try await store.restCall(function, arguments: try call.arguments(), as: call.role)
             else { return Response.empty(.noContent) }
             return answer
         },
-        PostgRESTOperation([.head, .put, .patch, .delete], "rpc/{function}") { _, call throws(PostgRESTError) in
-            throw unsupported(call.request.method)
+        PostgRESTOperation(methods: [.head, .put, .patch, .delete], path: "rpc/{function}") {
+            _, call throws(PostgRESTError) in throw unsupported(call.request.method)
         },
     ]
 
@@ -69,6 +71,39 @@ struct PostgRESTOperation: Sendable {
     }
 }
 
+/// Who a PostgREST request runs as: the `role` claim of its JWT and `auth.uid()` (its `sub`).
+struct PostgRESTRole: Sendable, Equatable {
+    var role: String
+    var uid: String?
+
+    var bypassesRLS: Bool { role == "service_role" }
+}
+
+/// PostgREST's requests run against the store's tables, so a foreign key sees `auth.users` and a
+/// user's deletion cascades atomically.
+extension GoTrueStore {
+    /// Runs `body` on the tables, with whether a user exists in `auth.users`.
+    func withTables<T: Sendable>(
+        _ body: @Sendable (inout PostgRESTTables, _ userExists: (String) -> Bool) throws(PostgRESTError) -> T
+    ) throws(PostgRESTError) -> T {
+        try body(&tables) { users[$0] != nil }
+    }
+
+    /// `POST /rest/v1/rpc/<name>`: a lookup (``PostgRESTTables/lookup(_:arguments:)``), or the
+    /// configured delete function, which deletes `auth.uid()`'s user (cascading), is not
+    /// executable by `anon`, and is a no-op without a uid. nil for the delete function (`void`, 204).
+    func restCall(
+        _ name: String, arguments: [String: JSONValue], as role: PostgRESTRole
+    ) throws(PostgRESTError) -> JSONValue? {
+        if let answer = try tables.lookup(name, arguments: arguments) { return answer }
+        guard let function = configuration.deleteFunction, function == name, arguments.isEmpty else {
+            throw .unknownFunction(name, arguments: Array(arguments.keys))
+        }
+        if role.role == "anon" { throw .permissionDenied(function: name) }
+        if let uid = role.uid, users[uid] != nil { deleteUser(uid) }
+        return nil
+    }
+}
 extension SupabaseEndpoints {
     /// PostgREST's operations as one route collection (to add at ``PostgRESTOperation/prefix``):
     /// the gateway's key check, the caller's role, then the operation.
@@ -94,9 +129,7 @@ extension SupabaseEndpoints {
         let claims: [String: JSONValue]
         do {
             claims = try server.jwt.verify(bearer, now: store.clock.milliseconds() / 1000)
-        } catch {
-            throw .jwt(error)
-        }
+        } catch { throw .jwt(error) }
         let role = claims["role"]?.stringValue ?? "anon"
         guard ["anon", "authenticated", "service_role"].contains(role) else {
             throw PostgRESTError(httpStatus: 401, code: "22023", message: "role \"\(role)\" does not exist")

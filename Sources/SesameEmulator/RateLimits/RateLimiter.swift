@@ -40,9 +40,7 @@ actor RateLimiter {
         let admitted = bucket.tokens >= 1
         if admitted { bucket.tokens -= 1 }
         buckets[name, default: [:]][address] = bucket
-        var count = counts[name] ?? (0, 0)
-        if admitted { count.admitted += 1 } else { count.refused += 1 }
-        counts[name] = count
+        if admitted { counts[name, default: (0, 0)].admitted += 1 } else { counts[name, default: (0, 0)].refused += 1 }
         return admitted
     }
 

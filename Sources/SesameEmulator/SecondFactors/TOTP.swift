@@ -11,9 +11,7 @@ public struct TOTP: Sendable, Hashable {
     /// The shared secret's bytes.
     public let key: [UInt8]
 
-    public init(key: [UInt8]) {
-        self.key = key
-    }
+    public init(key: [UInt8]) { self.key = key }
 
     /// A secret given in base32 (RFC 4648; case, spaces and padding ignored); nil when it is not base32.
     public init?(base32 secret: String) {
@@ -22,17 +20,13 @@ public struct TOTP: Sendable, Hashable {
     }
 
     /// A new random secret of 20 bytes (160 bits, RFC 4226's recommendation).
-    public static func random() -> TOTP {
-        TOTP(key: (0..<20).map { _ in UInt8.random(in: .min ... .max) })
-    }
+    public static func random() -> TOTP { TOTP(key: (0..<20).map { _ in UInt8.random(in: .min ... .max) }) }
 
     /// The secret in base32 without padding, as `otpauth://` URIs carry it.
     public var base32: String { Base32.encode(key) }
 
     /// The code for the time step that contains `date`.
-    public func code(at date: Date) -> String {
-        code(step: Self.step(of: date))
-    }
+    public func code(at date: Date) -> String { code(step: Self.step(of: date)) }
 
     /// Whether `code` is the code of `date`'s step or of a step next to it (±1: a clock off by
     /// up to 30 seconds, as both services allow).
@@ -43,9 +37,7 @@ public struct TOTP: Sendable, Hashable {
     }
 
     /// The RFC 6238 step number of `date`.
-    public static func step(of date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 / period).rounded(.down))
-    }
+    public static func step(of date: Date) -> Int64 { Int64((date.timeIntervalSince1970 / period).rounded(.down)) }
 
     /// RFC 4226 §5.3: HMAC-SHA1 of the big-endian counter, dynamic truncation, modulo 10^6.
     func code(step: Int64) -> String {
@@ -55,8 +47,7 @@ public struct TOTP: Sendable, Hashable {
         let value =
             (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
             | UInt32(mac[offset + 3])
-        let number = value % 1_000_000
-        let text = String(number)
+        let text = String(value % 1_000_000)
         return String(repeating: "0", count: Self.digits - text.count) + text
     }
 }

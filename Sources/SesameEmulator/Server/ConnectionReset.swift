@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import SesameLocalAPI
 
 /// Fault `reset`: ends a connection with a TCP RST instead of an answer.
 enum ConnectionReset {

@@ -1,6 +1,5 @@
 import HTTPTypes
 import Hummingbird
-import SesameLocalAPI
 
 /// What an emulator port serves: the Auth API, the Realtime Database REST API or Supabase.
 ///
@@ -9,10 +8,9 @@ import SesameLocalAPI
 /// faults, the body cap) runs in front of every route. A route answers a typed response or
 /// throws its service's `HTTPResponseError`, which renders that service's envelope.
 protocol EmulatorEndpoints: Sendable {
-    /// The name under which a request is counted by the fault extension (`accounts:signUp`,
-    /// `token`, `GET`…), or `nil` when it is not counted. `route` is the path of the route the
-    /// request matched, as Hummingbird prints it (`/auth/v1/admin/users/{id}`), `nil` when none
-    /// did. Called before the body is read.
+    /// The fault extension's counter name of a request (`accounts:signUp`, `token`, `GET`…), `nil`
+    /// for none; `route` is the matched route as Hummingbird prints it (`/auth/v1/admin/users/{id}`),
+    /// `nil` when none matched. Called before the body is read.
     func callKey(for request: Request, route: String?) -> String?
 
     /// Further names the request is also counted under (a finer split of ``callKey(for:route:)``,
@@ -27,11 +25,10 @@ protocol EmulatorEndpoints: Sendable {
     /// client otherwise (GoTrue's `GOTRUE_RATE_LIMIT_HEADER`). Default: `peer`.
     func rateLimitKey(for request: Request, peer: String) -> String
 
-    /// The answer for a request over its limit: the service's own 429. Default: ``errorResponse(status:message:)``
-    /// with 429 and the service's message.
+    /// The answer for a request over its limit: the service's own 429. Default: 429 in
+    /// ``errorResponse(status:message:)``.
     func rateLimitedResponse() -> Response
 
-    /// Adds the port's routes.
     func addRoutes(to router: Router<EmulatorRequestContext>)
 
     /// The port's error envelope for an injected failure or a transport-level problem.

@@ -2,7 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import ServiceLifecycle
-import SesameLocalAPI
 
 /// Runs in front of every route of a port: answers CORS preflights, applies the fault extension,
 /// enforces the 1 MiB body cap (reading the body once, for the route), turns "no route" into

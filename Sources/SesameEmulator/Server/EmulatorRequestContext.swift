@@ -1,6 +1,5 @@
 import Hummingbird
 import NIOCore
-import SesameLocalAPI
 
 /// Hummingbird request context that keeps the connection's channel, so the fault extension can
 /// close a connection without answering, and the body ``EmulatorMiddleware`` read.

@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Random identifiers in the emulator's formats.
 enum RandomIdentifier {
     static let alphanumerics = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")

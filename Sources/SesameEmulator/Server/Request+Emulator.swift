@@ -51,9 +51,7 @@ extension String {
 
 extension EmulatorRequestContext {
     /// The path parameter `name` of the matched route, percent-decoded; `""` when absent.
-    func parameter(_ name: String) -> String {
-        parameters.get(name).map { PercentEncoding.path($0) } ?? ""
-    }
+    func parameter(_ name: String) -> String { parameters.get(name).map { PercentEncoding.path($0) } ?? "" }
 
     /// The body's form fields (`application/x-www-form-urlencoded`), with the query's added
     /// where the body has none.

@@ -10,7 +10,6 @@ struct PostgRESTCall: Sendable {
     let role: PostgRESTRole
 
     var query: [String: String] { request.queryFields }
-    /// The `{table}` path parameter.
     var table: String { context.parameter("table") }
 
     /// `col=eq.value` pairs; any other operator is refused.
@@ -40,36 +39,18 @@ struct PostgRESTCall: Sendable {
         guard request.method == .post else {
             return query.filter { !PostgRESTOperation.reservedParameters.contains($0.key) }.mapValues(JSONValue.string)
         }
-        if context.body.allSatisfy(JSONCoding.isWhitespace) { return [:] }
-        do {
-            return try JSONCoding.decode([String: JSONValue].self, from: context.body)
-        } catch {
-            throw .invalidJSON
-        }
+        let body = JSONCoding.objectIfBlank(context.body)
+        guard let arguments = try? JSONCoding.decode([String: JSONValue].self, from: body) else { throw .invalidJSON }
+        return arguments
     }
 
-    /// The insert body: one row object or an array of them.
+    /// The insert body: one row object or an array of them. The columns are the table's, so a row
+    /// stays a dictionary; ``PostgRESTTables/insert(_:rows:as:upsert:userExists:)`` checks them.
     func rows() throws(PostgRESTError) -> [[String: JSONValue]] {
-        do {
-            return try JSONCoding.decode(PostgRESTInsertBody.self, from: context.body).rows
-        } catch {
+        if let row = try? JSONCoding.decode([String: JSONValue].self, from: context.body) { return [row] }
+        guard let rows = try? JSONCoding.decode([[String: JSONValue]].self, from: context.body) else {
             throw .invalidJSON
         }
-    }
-}
-
-/// The typed body of a PostgREST insert: a JSON object (one row) or an array of objects. The
-/// columns are the table's, so a row stays a dictionary; ``PostgRESTTables/insert(_:rows:as:upsert:userExists:)``
-/// checks them.
-struct PostgRESTInsertBody: Decodable, Sendable {
-    var rows: [[String: JSONValue]]
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if let row = try? container.decode([String: JSONValue].self) {
-            rows = [row]
-        } else {
-            rows = try container.decode([[String: JSONValue]].self)
-        }
+        return rows
     }
 }

@@ -32,10 +32,9 @@ struct PostgRESTError: HTTPResponseError, Sendable, Equatable {
             hint: "This emulator serves the tables public.usernames and public.username_details")
     }
     static func unknownFunction(_ name: String, arguments: [String] = []) -> PostgRESTError {
-        let signature = arguments.isEmpty ? "public.\(name) without parameters" : "public.\(name)"
-        let called = arguments.isEmpty ? signature : "public.\(name)(\(arguments.sorted().joined(separator: ", ")))"
-        let searched =
-            arguments.isEmpty ? signature : "\(signature) with parameters \(arguments.sorted().joined(separator: ", "))"
+        let list = arguments.sorted().joined(separator: ", ")
+        let called = arguments.isEmpty ? "public.\(name) without parameters" : "public.\(name)(\(list))"
+        let searched = arguments.isEmpty ? called : "public.\(name) with parameters \(list)"
         return PostgRESTError(
             httpStatus: 404, code: "PGRST202",
             message: "Could not find the function \(called) in the schema cache",
