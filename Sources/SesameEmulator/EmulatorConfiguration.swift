@@ -1,5 +1,4 @@
 public import Logging
-import SesameLocalAPI
 
 /// How to start a ``SesameEmulator``.
 public struct EmulatorConfiguration: Sendable {

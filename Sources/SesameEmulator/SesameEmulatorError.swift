@@ -1,5 +1,3 @@
-import SesameLocalAPI
-
 /// Why the emulator could not start, import or export.
 public struct SesameEmulatorError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the port, file or directory involved.

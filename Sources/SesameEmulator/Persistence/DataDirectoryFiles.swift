@@ -25,8 +25,7 @@ enum DataDirectoryFiles {
 
     /// Creates `directory` and missing parents (mode 0700: the files hold password hashes).
     static func makeDirectory(_ directory: String) throws(SesameEmulatorError) {
-        var info = stat()
-        if directory.isEmpty || stat(directory, &info) == 0 { return }
+        if directory.isEmpty || access(directory, F_OK) == 0 { return }
         let parent = directoryName(of: directory)
         if parent != directory { try makeDirectory(parent) }
         if mkdir(directory, 0o700) != 0, errno != EEXIST { throw failure("mkdir", directory, errno) }
