@@ -36,7 +36,7 @@ extension AccountStore {
         let secret = TOTP.random().base32
         let sessionInfo = RandomIdentifier.oobCode()
         let expiresAt = nowMilliseconds + Self.enrollmentLifetime
-        pendingEnrollments[sessionInfo] = PendingTotpEnrollment(
+        secondFactorSessions.enrollments[sessionInfo] = PendingTotpEnrollment(
             localId: verified.user.localId, secret: secret, expiresAt: expiresAt)
         logger.debug("auth.mfa.enrollment.started")
         return [
@@ -60,17 +60,19 @@ extension AccountStore {
         guard let sessionInfo = info["sessionInfo"]?.stringValue, !sessionInfo.isEmpty else {
             throw .invalid("MISSING_SESSION_INFO")
         }
-        guard let pending = pendingEnrollments[sessionInfo] else { throw .invalid("INVALID_SESSION_INFO") }
+        guard let pending = secondFactorSessions.enrollments[sessionInfo] else {
+            throw .invalid("INVALID_SESSION_INFO")
+        }
         let verified = try verifyIdToken(idToken)
         try checkSecondFactorEligible(verified.signInProvider)
         guard pending.localId == verified.user.localId else { throw .invalid("INVALID_SESSION_INFO") }
         if pending.expiresAt < nowMilliseconds {
-            pendingEnrollments[sessionInfo] = nil
+            secondFactorSessions.enrollments[sessionInfo] = nil
             throw .invalid("SESSION_EXPIRED")
         }
         guard let code = info["verificationCode"]?.stringValue, !code.isEmpty else { throw .invalid("MISSING_CODE") }
         guard TOTP(base32: pending.secret)?.verify(code, at: now) == true else { throw .invalid("INVALID_CODE") }
-        pendingEnrollments[sessionInfo] = nil
+        secondFactorSessions.enrollments[sessionInfo] = nil
         var user = verified.user
         let taken = Set(user.mfaInfo.map(\.mfaEnrollmentId))
         var id = RandomIdentifier.uid()
@@ -109,10 +111,10 @@ extension AccountStore {
         guard let info = body.totpVerificationInfo else {
             throw .invalid("INVALID_ARGUMENT : MFA provider not supported!")
         }
-        guard let pending = pendingSignIns[credential], pending.expiresAt >= nowMilliseconds,
+        guard let pending = secondFactorSessions.signIns[credential], pending.expiresAt >= nowMilliseconds,
             var user = users[pending.localId]
         else {
-            pendingSignIns[credential] = nil
+            secondFactorSessions.signIns[credential] = nil
             throw .invalid("INVALID_MFA_PENDING_CREDENTIAL")
         }
         guard let enrollmentId = body.mfaEnrollmentId.nonEmpty else {
@@ -123,15 +125,15 @@ extension AccountStore {
         }
         guard let code = info["verificationCode"]?.stringValue, !code.isEmpty else { throw .invalid("MISSING_CODE") }
         guard TOTP(base32: enrollment.secret)?.verify(code, at: now) == true else {
-            pendingSignIns[credential]?.wrongCodes += 1
+            secondFactorSessions.signIns[credential]?.wrongCodes += 1
             if pending.wrongCodes + 1 >= Self.wrongCodesPerPendingSignIn {
-                pendingSignIns[credential] = nil
+                secondFactorSessions.signIns[credential] = nil
                 throw .invalid("TOO_MANY_ATTEMPTS_TRY_LATER")
             }
             throw .invalid("INVALID_CODE")
         }
         if user.disabled { throw .invalid("USER_DISABLED") }
-        pendingSignIns[credential] = nil
+        secondFactorSessions.signIns[credential] = nil
         user.lastLoginAt = nowMilliseconds
         let issued = issueTokens(
             for: &user, signInProvider: pending.signInProvider, extraClaims: pending.extraClaims,
@@ -145,9 +147,11 @@ extension AccountStore {
     func secondFactorPending(
         for user: UserRecord, signInProvider: String, extraClaims: [String: JSONValue] = [:]
     ) -> (credential: String, mfaInfo: [JSONValue])? {
-        guard !user.mfaInfo.isEmpty, !Self.secondFactorIneligibleProviders.contains(signInProvider) else { return nil }
+        guard !user.mfaInfo.isEmpty, !Self.secondFactorIneligibleProviders.contains(signInProvider) else {
+            return nil
+        }
         let credential = RandomIdentifier.oobCode()
-        pendingSignIns[credential] = PendingSecondFactorSignIn(
+        secondFactorSessions.signIns[credential] = PendingSecondFactorSignIn(
             localId: user.localId, signInProvider: signInProvider, extraClaims: extraClaims,
             expiresAt: nowMilliseconds + Self.pendingSignInLifetime)
         return (credential, user.mfaInfo.map { $0.json(revealingSecret: false) })

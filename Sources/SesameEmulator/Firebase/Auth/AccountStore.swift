@@ -7,6 +7,9 @@ import SesameLocalAPI
 /// Every operation runs to completion inside the actor without suspending, so each request is
 /// atomic with respect to every other. Operations throw ``IdentityToolkitError`` with the exact message
 /// strings of the Firebase Auth Emulator.
+///
+/// Its state is split by concern: accounts, out-of-band codes, browser sign-ins, second-factor
+/// sessions and token settings, each a value with its own fields.
 actor AccountStore {
     let clock: EmulatorClock
     let logger: Logger
@@ -17,18 +20,17 @@ actor AccountStore {
     var config = AuthConfig()
     /// Browser sign-ins started by `createAuthUri` with a `providerId`, by session id.
     var idpSessions: [String: IdpSession] = [:]
-    /// TOTP enrolments started and not finalized, by `sessionInfo`.
-    var pendingEnrollments: [String: PendingTotpEnrollment] = [:]
-    /// First factors waiting for their second, by `mfaPendingCredential`.
-    var pendingSignIns: [String: PendingSecondFactorSignIn] = [:]
-    let tokens: TokenFactory
-    var tokenSettings = TokenSettings()
+    /// TOTP enrolments and first factors waiting for their second.
+    var secondFactorSessions = SecondFactorSessions()
+    var tokenSettings: TokenSettings
 
     init(projectId: String, clock: EmulatorClock, logger: Logger) {
-        self.tokens = TokenFactory(projectId: projectId)
+        self.tokenSettings = TokenSettings(factory: TokenFactory(projectId: projectId))
         self.clock = clock
         self.logger = logger
     }
+
+    var tokens: TokenFactory { tokenSettings.factory }
 
     // MARK: Time
 

@@ -1,5 +1,9 @@
-/// How the Auth port issues tokens: the knobs the CLI and the fault extension turn.
+import SesameLocalAPI
+
+/// How the Auth port issues tokens: the factory and the knobs the CLI and the fault extension
+/// turn.
 struct TokenSettings: Sendable {
+    let factory: TokenFactory
     /// Lifetime of newly issued ID tokens (Sesame fault extension `tokenTtlSeconds`).
     var lifetime = 3600
     /// The `expiresIn` text sent instead of the lifetime (Sesame fault extension `tokenExpiresIn`).

@@ -61,3 +61,12 @@ struct SecondFactorClaim: Sendable, Equatable, Codable {
     var identifier: String
     var provider: String
 }
+
+/// The Auth port's second-factor sessions: TOTP enrolments started and not finalized, and
+/// first factors waiting for their second.
+struct SecondFactorSessions: Sendable {
+    /// By `sessionInfo`.
+    var enrollments: [String: PendingTotpEnrollment] = [:]
+    /// By `mfaPendingCredential`.
+    var signIns: [String: PendingSecondFactorSignIn] = [:]
+}
