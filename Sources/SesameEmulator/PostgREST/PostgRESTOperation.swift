@@ -104,6 +104,7 @@ extension GoTrueStore {
         return nil
     }
 }
+
 extension SupabaseEndpoints {
     /// PostgREST's operations as one route collection (to add at ``PostgRESTOperation/prefix``):
     /// the gateway's key check, the caller's role, then the operation.
