@@ -3,7 +3,7 @@
 # (integration/test_auth.py, integration/test_db.py), unchanged, against sesame-emulator as
 # Google's emulator would serve them. Not part of `make test`: it needs the suite's source.
 #
-#   scripts/firebase-admin-suite.sh DIR [pytest arguments…]   (default: test_auth.py test_db.py)
+#   scripts/firebase-admin-suite.sh DIR [pytest arguments…]   (files: test_auth.py test_db.py unless named)
 #
 # DIR is a clone of firebase-admin-python (holding firebase_admin/ and integration/). The
 # package under test is installed from DIR into a venv under .build/ (from PyPI with its
@@ -54,7 +54,10 @@ auth=$(sed -n 's|^sesame-emulator: auth listening on http://||p' "$ready")
 database=$(sed -n 's|^sesame-emulator: database listening on http://||p' "$ready")
 
 cd "$suite/integration"
-[ $# -gt 0 ] || set -- test_auth.py test_db.py
+# Unless a test file is named (`x.py` or `x.py::test`), the two files; other arguments are options.
+names=0
+for arg in "$@"; do [[ $arg == *.py || $arg == *.py::* ]] && names=1; done
+[ "$names" = 1 ] || set -- "$@" test_auth.py test_db.py
 FIREBASE_AUTH_EMULATOR_HOST="$auth" FIREBASE_DATABASE_EMULATOR_HOST="$database" \
     PYTHONPATH="$root/scripts/firebase-admin-suite" \
     "$venv/bin/python" -m pytest -p googleapis_redirect -p no:cacheprovider \
